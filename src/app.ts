@@ -1,0 +1,78 @@
+// buildApp(config, db): plugins in a fixed order (external → app → routes), error and
+// not-found handlers. It never listens; server.ts and the tests decide that.
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { type TypeBoxTypeProvider, registerAjvFormats } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import { createAuthHook } from './http/auth.ts';
+import { installErrorHandlers } from './http/errors.ts';
+import { qrItemsRoutes } from './http/routes/qr-items.ts';
+import { statsRoutes } from './http/routes/stats.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { type AppServices, createServices } from './services.ts';
+
+registerAjvFormats();
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  services: AppServices;
+}
+
+export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
+  const services = createServices(config, db);
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
+    // Short codes and uuids are case-sensitive; trailing slashes are forgiven.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Errors raised while routing, before any handler: same `{error}` shape as the rest.
+    frameworkErrors: (err, _req, reply: FastifyReply) => {
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void reply.code(tooLong ? 414 : 400).send({ error: tooLong ? 'path: a path segment is too long' : 'path: is not a valid URL' });
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorateRequest('auth', null);
+  // Only JSON bodies are accepted: text/plain would otherwise slip through as a string.
+  app.removeContentTypeParser('text/plain');
+  installErrorHandlers(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'qrtrack API', version: '1.0.0', description: 'Dynamic QR codes with honest scan statistics.' },
+      servers: [{ url: config.publicBaseUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key: qrt_…' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRequest', createAuthHook(services.keys));
+      await v1.register(rateLimit, {
+        global: true,
+        hook: 'preParsing',
+        max: config.rateLimitPerMinute,
+        timeWindow: 60_000,
+        enableDraftSpec: true,
+        keyGenerator: (req) => (req.auth ? `key:${req.auth.keyId}` : `ip:${req.ip}`),
+        errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: `rate limit exceeded: ${ctx.max} requests per minute; retry in ${ctx.after}` }),
+      });
+      await v1.register(qrItemsRoutes, { services });
+      await v1.register(statsRoutes, { services });
+    },
+    { prefix: '/v1' },
+  );
+
+  return { app, services };
+}

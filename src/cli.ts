@@ -1,0 +1,94 @@
+// The qrtrack command: API key management until the web account area exists.
+//   keys create --account NAME --scopes qr:read,qr:write [--name LABEL] [--json]
+//   keys list --account NAME [--json]
+//   keys revoke KEY_ID
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.ts';
+import { ApiKeysRepository } from './db/api-keys-repository.ts';
+import { openDatabase } from './db/database.ts';
+import { generateApiKey, parseScopes } from './domain/api-key.ts';
+import { DomainError } from './domain/errors.ts';
+
+const USAGE = `usage:
+  qrtrack keys create --account NAME --scopes qr:read,qr:write [--name LABEL] [--json]
+  qrtrack keys list --account NAME [--json]
+  qrtrack keys revoke KEY_ID
+  qrtrack serve`;
+
+class UsageError extends Error {}
+
+async function run(argv: string[]): Promise<void> {
+  const [group, command, ...rest] = argv;
+  if (group === 'serve') {
+    await import('./server.ts');
+    return;
+  }
+  if (group !== 'keys' || command === undefined) throw new UsageError(USAGE);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { account: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } },
+  });
+  const config = loadConfig();
+  const db = await openDatabase(config.database);
+  try {
+    const keys = new ApiKeysRepository(db);
+    if (command === 'create') await createKey(keys, values);
+    else if (command === 'list') await listKeys(keys, values);
+    else if (command === 'revoke') await revokeKey(keys, positionals[0]);
+    else throw new UsageError(USAGE);
+  } finally {
+    await db.close();
+  }
+}
+
+interface KeyOptions {
+  account?: string;
+  scopes?: string;
+  name?: string;
+  json?: boolean;
+}
+
+async function createKey(keys: ApiKeysRepository, o: KeyOptions): Promise<void> {
+  if (!o.account) throw new UsageError('keys create: --account NAME is required');
+  if (!o.scopes) throw new UsageError('keys create: --scopes is required, e.g. --scopes qr:read,qr:write');
+  const scopes = parseScopes(o.scopes);
+  const accountId = await keys.ensureAccount(o.account);
+  const fresh = generateApiKey();
+  const record = await keys.createKey({ accountId, name: o.name ?? 'default', prefix: fresh.prefix, hash: fresh.hash, scopes });
+  if (o.json) {
+    out(JSON.stringify({ id: record.id, account: o.account, name: record.name, scopes, key: fresh.key, createdAt: record.createdAt }));
+    return;
+  }
+  process.stderr.write(`created key ${record.id} (${scopes.join(',')}) for account "${o.account}"; it is shown only once:\n`);
+  out(fresh.key);
+}
+
+async function listKeys(keys: ApiKeysRepository, o: KeyOptions): Promise<void> {
+  if (!o.account) throw new UsageError('keys list: --account NAME is required');
+  const accountId = await keys.findAccountId(o.account);
+  const list = accountId ? await keys.listKeys(accountId) : [];
+  if (o.json) return out(JSON.stringify(list));
+  if (list.length === 0) return out(`no keys for account "${o.account}"`);
+  for (const k of list) {
+    const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
+    out(`${k.id}  ${k.prefix}…  ${k.scopes.join(',')}  ${k.name}  created ${k.createdAt}  last used ${k.lastUsedAt ?? 'never'}  ${state}`);
+  }
+}
+
+async function revokeKey(keys: ApiKeysRepository, id: string | undefined): Promise<void> {
+  if (!id) throw new UsageError('keys revoke: KEY_ID is required (see keys list)');
+  if (!(await keys.revokeKey(id))) throw new UsageError(`keys revoke: no key with id ${id}`);
+  out(`revoked ${id}`);
+}
+
+function out(line: string): void {
+  process.stdout.write(line + '\n');
+}
+
+run(process.argv.slice(2)).catch((err: unknown) => {
+  const known = err instanceof UsageError || err instanceof ConfigError || err instanceof DomainError;
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(known ? `qrtrack: ${message}\n` : `qrtrack: failed: ${message}\n`);
+  process.exit(2);
+});

@@ -1,0 +1,92 @@
+// The only reader of process.env. Validates everything once at start-up and
+// fails with one clear line, so a typo in deployment never becomes a 5xx later.
+import path from 'node:path';
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string } // file ':memory:' for an in-memory database
+  | { kind: 'postgres'; url: string };
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  publicBaseUrl: string;
+  logLevel: LogLevel;
+  rateLimitPerMinute: number;
+  redisUrl: string | null;
+  /** Header set by a trusted proxy carrying the visitor's country (e.g. cf-ipcountry); null: none trusted. */
+  countryHeader: string | null;
+  /** Whether to trust X-Forwarded-For for the client address (behind a reverse proxy). */
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function parseDatabaseUrl(raw: string | undefined, cwd = process.cwd()): DatabaseConfig {
+  if (raw === undefined || raw === '') return { kind: 'sqlite', file: path.resolve(cwd, 'data/qrtrack.db') };
+  if (raw === 'sqlite::memory:') return { kind: 'sqlite', file: ':memory:' };
+  if (raw.startsWith('sqlite:')) {
+    const p = raw.slice('sqlite:'.length);
+    if (p === '') throw new ConfigError('DATABASE_URL: sqlite: needs a path, e.g. sqlite:./data/qrtrack.db');
+    return { kind: 'sqlite', file: path.resolve(cwd, p) };
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL: not a valid postgres:// URL');
+    }
+    return { kind: 'postgres', url: raw };
+  }
+  throw new ConfigError('DATABASE_URL: must start with sqlite:, postgres:// or postgresql://');
+}
+
+function parseIntRange(name: string, raw: string | undefined, def: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name}: must be an integer from ${min} to ${max}, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name}: must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function parseBool(name: string, raw: string | undefined, def: boolean): boolean {
+  if (raw === undefined || raw === '') return def;
+  if (/^(1|true|yes)$/i.test(raw)) return true;
+  if (/^(0|false|no)$/i.test(raw)) return false;
+  throw new ConfigError(`${name}: must be true or false, got "${raw}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const port = parseIntRange('PORT', env.PORT, 3000, 0, 65535);
+  const host = env.HOST || '0.0.0.0';
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
+  let publicBaseUrl = env.PUBLIC_BASE_URL || `http://localhost:${port}`;
+  try {
+    const u = new URL(publicBaseUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+    if (u.search || u.hash) throw new Error('query');
+  } catch {
+    throw new ConfigError(`PUBLIC_BASE_URL: must be an http(s) URL without query, got "${publicBaseUrl}"`);
+  }
+  publicBaseUrl = publicBaseUrl.replace(/\/+$/, '');
+  const redisUrl = env.REDIS_URL || null;
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL: must start with redis:// or rediss://');
+  const countryHeader = env.COUNTRY_HEADER ? env.COUNTRY_HEADER.toLowerCase() : null;
+  if (countryHeader !== null && !/^[a-z0-9-]+$/.test(countryHeader)) throw new ConfigError('COUNTRY_HEADER: must be a header name');
+  return {
+    port,
+    host,
+    database: parseDatabaseUrl(env.DATABASE_URL, cwd),
+    publicBaseUrl,
+    logLevel,
+    rateLimitPerMinute: parseIntRange('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600, 1, 1_000_000),
+    redisUrl,
+    countryHeader,
+    trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
+  };
+}

@@ -1,0 +1,86 @@
+// The database factory: one place that knows how to open SQLite or PostgreSQL.
+// Everything above the data layer gets a `Db` and never sees the dialect.
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.ts';
+import { type Codec, codecFor } from './codec.ts';
+import { migrateToLatest } from './migrations.ts';
+import type { Database } from './schema.ts';
+
+// int8 (counts, sums, bigserial) as numbers: our counters stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export interface Db {
+  readonly kysely: Kysely<Database>;
+  readonly codec: Codec;
+  /** The raw SQLite handle, for the scan writer's synchronous group commit; null on PostgreSQL. */
+  readonly sqlite: SQLite.Database | null;
+  readonly pool: pg.Pool | null;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(config: DatabaseConfig): Promise<Db> {
+  const db = config.kind === 'sqlite' ? openSqlite(config.file) : openPostgres(config.url);
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}
+
+function openSqlite(file: string): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL + synchronous=NORMAL: a committed transaction survives a process crash
+  // (kill -9); only an OS crash may lose the last commits.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    kysely,
+    codec: codecFor('sqlite'),
+    sqlite,
+    pool: null,
+    close: () => kysely.destroy(),
+  };
+}
+
+function openPostgres(url: string): Db {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', () => {});
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kysely,
+    codec: codecFor('postgres'),
+    sqlite: null,
+    pool,
+    close: () => kysely.destroy(),
+  };
+}
+
+// An arbitrary constant naming our migration lock among the database's advisory locks.
+const MIGRATION_LOCK_KEY = 7_420_117;
+
+async function migrate(db: Db): Promise<void> {
+  if (db.codec.dialect === 'sqlite') {
+    await migrateToLatest(db.kysely as Kysely<unknown>, 'sqlite');
+    return;
+  }
+  // Several processes may start at once: one migrates, the others wait, then find nothing to do.
+  await db.kysely.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    try {
+      await migrateToLatest(conn as Kysely<unknown>, 'postgres');
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    }
+  });
+}

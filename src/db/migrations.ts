@@ -1,0 +1,129 @@
+// Schema migrations, written once for both dialects: the dialect is passed in, and
+// only column types branch on it. Migrations never import model code.
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import type { Dialect } from './codec.ts';
+
+type AnyDb = Kysely<unknown>;
+
+function types(dialect: Dialect) {
+  const pg = dialect === 'postgres';
+  return {
+    time: pg ? sql`timestamptz` : sql`text`,
+    bool: pg ? sql`boolean` : sql`integer`,
+    bigId: pg ? sql`bigserial` : sql`integer`,
+    int: pg ? sql`bigint` : sql`integer`,
+  };
+}
+
+function initial(dialect: Dialect): Migration {
+  const t = types(dialect);
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('accounts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', t.time, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('prefix', 'text', (c) => c.notNull())
+        .addColumn('secret_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('created_at', t.time, (c) => c.notNull())
+        .addColumn('last_used_at', t.time)
+        .addColumn('revoked_at', t.time)
+        .execute();
+      await db.schema.createIndex('api_keys_account').on('api_keys').column('account_id').execute();
+      await db.schema
+        .createTable('qr_items')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('code', 'text', (c) => c.notNull().unique())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('content_type', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('fields_json', 'text', (c) => c.notNull())
+        .addColumn('design_json', 'text', (c) => c.notNull())
+        .addColumn('active', t.bool, (c) => c.notNull())
+        .addColumn('scan_count', t.int, (c) => c.notNull().defaultTo(0))
+        .addColumn('unique_scan_count', t.int, (c) => c.notNull().defaultTo(0))
+        .addColumn('bot_scan_count', t.int, (c) => c.notNull().defaultTo(0))
+        .addColumn('first_scan_at', t.time)
+        .addColumn('last_scan_at', t.time)
+        .addColumn('created_at', t.time, (c) => c.notNull())
+        .addColumn('updated_at', t.time, (c) => c.notNull())
+        .addColumn('deleted_at', t.time)
+        .execute();
+      // Carries the list: an account's items, newest first, keyset-paged on (created_at, id).
+      await db.schema.createIndex('qr_items_account_created').on('qr_items').columns(['account_id', 'created_at', 'id']).execute();
+      await db.schema
+        .createTable('scans')
+        .addColumn('id', t.bigId, (c) => c.primaryKey())
+        .addColumn('item_id', 'text', (c) => c.notNull())
+        .addColumn('scanned_at', t.time, (c) => c.notNull())
+        .addColumn('is_bot', t.bool, (c) => c.notNull())
+        .addColumn('device', 'text', (c) => c.notNull())
+        .addColumn('os', 'text')
+        .addColumn('browser', 'text')
+        .addColumn('country', 'text')
+        .addColumn('referrer', 'text')
+        .addColumn('visitor_hash', 'text', (c) => c.notNull())
+        .execute();
+      // Carries `recent`: newest human scans of one item.
+      await db.schema.createIndex('scans_item_recent').on('scans').columns(['item_id', 'is_bot', 'id']).execute();
+      await db.schema
+        .createTable('scan_buckets')
+        .addColumn('item_id', 'text', (c) => c.notNull())
+        .addColumn('bucket', t.int, (c) => c.notNull())
+        .addColumn('scans', t.int, (c) => c.notNull())
+        .addColumn('unique_scans', t.int, (c) => c.notNull())
+        .addColumn('bot_scans', t.int, (c) => c.notNull())
+        .addPrimaryKeyConstraint('scan_buckets_pk', ['item_id', 'bucket'])
+        .execute();
+      await db.schema
+        .createTable('scan_dims_daily')
+        .addColumn('item_id', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('dim', 'text', (c) => c.notNull())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('scans', t.int, (c) => c.notNull())
+        .addPrimaryKeyConstraint('scan_dims_daily_pk', ['item_id', 'day', 'dim', 'value'])
+        .execute();
+      await db.schema
+        .createTable('scan_visitors')
+        .addColumn('item_id', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('visitor_hash', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('scan_visitors_pk', ['item_id', 'day', 'visitor_hash'])
+        .execute();
+      await db.schema.createIndex('scan_visitors_day').on('scan_visitors').column('day').execute();
+      await db.schema
+        .createTable('salts')
+        .addColumn('day', 'text', (c) => c.primaryKey())
+        .addColumn('salt', 'text', (c) => c.notNull())
+        .execute();
+    },
+  };
+}
+
+class InCodeMigrations implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return { '0001_initial': initial(this.dialect) };
+  }
+}
+
+/** Brings the schema up to date; throws (never exits 0) when a migration fails. */
+export async function migrateToLatest(db: AnyDb, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({ db, provider: new InCodeMigrations(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
+    throw new Error(`database migration failed: ${reason}`);
+  }
+}

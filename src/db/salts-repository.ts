@@ -1,0 +1,40 @@
+// The daily secret salt of visitor hashes. One salt per UTC day, shared by every
+// process through the database; older salts are deleted, and with them any way to
+// link a visitor hash back to an IP address. Visitor rows of past days go too: the
+// unique rule only ever compares within one day.
+import { randomBytes } from 'node:crypto';
+import { utcDay } from '../domain/stats/scan-buckets.ts';
+import type { Db } from './database.ts';
+
+export class SaltsRepository {
+  private cached: { day: string; salt: string } | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  /** Today's salt; after the first call of a day this is answered from memory. */
+  async current(now = Date.now()): Promise<string> {
+    const day = utcDay(now);
+    if (this.cached?.day === day) return this.cached.salt;
+    const salt = await this.ensure(day);
+    this.cached = { day, salt };
+    return salt;
+  }
+
+  /** Synchronous fast path for the redirect: null when the day's salt is not loaded yet. */
+  peek(now = Date.now()): string | null {
+    return this.cached?.day === utcDay(now) ? this.cached.salt : null;
+  }
+
+  private async ensure(day: string): Promise<string> {
+    const k = this.db.kysely;
+    await k
+      .insertInto('salts')
+      .values({ day, salt: randomBytes(32).toString('hex') })
+      .onConflict((oc) => oc.column('day').doNothing())
+      .execute();
+    const row = await k.selectFrom('salts').select('salt').where('day', '=', day).executeTakeFirstOrThrow();
+    await k.deleteFrom('salts').where('day', '<', day).execute();
+    await k.deleteFrom('scan_visitors').where('day', '<', day).execute();
+    return row.salt;
+  }
+}

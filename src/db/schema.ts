@@ -1,0 +1,106 @@
+// Row types as the database stores them. Timestamps and booleans differ per dialect
+// (TEXT/INTEGER in SQLite, timestamptz/boolean in PostgreSQL); `codec.ts` maps them
+// in one place, so repositories only ever hand ISO strings and booleans upward.
+import type { Generated } from 'kysely';
+
+export type DbTime = string | Date;
+export type DbBool = number | boolean;
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  created_at: DbTime;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** The first characters of the key, shown in listings to recognise it. */
+  prefix: string;
+  /** SHA-256 hex of the whole key; the key itself is never stored. */
+  secret_hash: string;
+  scopes: string;
+  created_at: DbTime;
+  last_used_at: DbTime | null;
+  revoked_at: DbTime | null;
+}
+
+export interface QrItemsTable {
+  id: string;
+  account_id: string;
+  code: string;
+  title: string;
+  content_type: string;
+  payload: string;
+  /** The typed content fields (url, wifiSsid, …) as JSON, so a PATCH of one field can rebuild the payload. */
+  fields_json: string;
+  design_json: string;
+  active: DbBool;
+  scan_count: number;
+  unique_scan_count: number;
+  bot_scan_count: number;
+  first_scan_at: DbTime | null;
+  last_scan_at: DbTime | null;
+  created_at: DbTime;
+  updated_at: DbTime;
+  deleted_at: DbTime | null;
+}
+
+export interface ScansTable {
+  id: Generated<number>;
+  item_id: string;
+  scanned_at: DbTime;
+  is_bot: DbBool;
+  device: string;
+  os: string | null;
+  browser: string | null;
+  country: string | null;
+  referrer: string | null;
+  visitor_hash: string;
+}
+
+/**
+ * Scans per item per quarter hour (bucket = minutes since the epoch / 15). Quarter
+ * hours because every real time zone offset is a multiple of 15 minutes, so a daily
+ * series can be cut exactly at local midnight in any zone.
+ */
+export interface ScanBucketsTable {
+  item_id: string;
+  bucket: number;
+  scans: number;
+  unique_scans: number;
+  bot_scans: number;
+}
+
+/** Human scans per item, UTC day, dimension and value: the breakdowns. */
+export interface ScanDimsDailyTable {
+  item_id: string;
+  day: string; // 'YYYY-MM-DD' UTC
+  dim: string;
+  value: string;
+  scans: number;
+}
+
+/** Visitors seen per item per UTC day: the rule for unique scans. Pruned with the salts. */
+export interface ScanVisitorsTable {
+  item_id: string;
+  day: string;
+  visitor_hash: string;
+}
+
+export interface SaltsTable {
+  day: string; // 'YYYY-MM-DD' UTC
+  salt: string; // hex
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  qr_items: QrItemsTable;
+  scans: ScansTable;
+  scan_buckets: ScanBucketsTable;
+  scan_dims_daily: ScanDimsDailyTable;
+  scan_visitors: ScanVisitorsTable;
+  salts: SaltsTable;
+}

@@ -1,0 +1,26 @@
+// Typed domain errors. The HTTP layer maps each to a status in one error handler;
+// messages are safe to show to clients and name the field and the rule.
+
+export class DomainError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Input that breaks a rule: 400. Message form: `"<field>: <rule>"`. */
+export class ValidationError extends DomainError {
+  constructor(message: string) {
+    super(message, 400);
+  }
+}
+
+/** The item does not exist, or belongs to another account: 404. */
+export class NotFoundError extends DomainError {
+  constructor(message = 'not found') {
+    super(message, 404);
+  }
+}

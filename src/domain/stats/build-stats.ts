@@ -1,0 +1,117 @@
+// Assembles the stats answer from roll-up rows. Pure: the data layer fetches, this adds up.
+import { bucketStart } from './scan-buckets.ts';
+import type { LocalRange } from './time-zones.ts';
+
+export const DIMENSIONS = ['device', 'os', 'browser', 'country', 'referrer'] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+export interface BucketRow {
+  bucket: number;
+  scans: number;
+  uniqueScans: number;
+}
+
+export interface DimRow {
+  dim: string;
+  value: string;
+  scans: number;
+}
+
+export interface RecentScan {
+  scannedAt: string;
+  device: string;
+  os: string | null;
+  browser: string | null;
+  country: string | null;
+  referrer: string | null;
+}
+
+export interface ItemCounters {
+  id: string;
+  code: string;
+  scanCount: number;
+  uniqueScanCount: number;
+  botScanCount: number;
+  firstScanAt: string | null;
+  lastScanAt: string | null;
+}
+
+export interface Stats {
+  id: string;
+  code: string;
+  days: number;
+  tz: string;
+  from: string;
+  to: string;
+  totals: {
+    scans: number;
+    uniqueScans: number;
+    scansInRange: number;
+    uniqueScansInRange: number;
+    botScans: number;
+    firstScanAt: string | null;
+    lastScanAt: string | null;
+  };
+  daily: { date: string; scans: number; uniqueScans: number }[];
+  recent: RecentScan[];
+  breakdown: Record<Dimension, { value: string; scans: number }[]>;
+}
+
+export function buildStats(input: {
+  item: ItemCounters;
+  tz: string;
+  range: LocalRange;
+  buckets: BucketRow[];
+  dims: DimRow[];
+  recent: RecentScan[];
+}): Stats {
+  const { item, tz, range } = input;
+  const daily = dailySeries(range, input.buckets);
+  return {
+    id: item.id,
+    code: item.code,
+    days: range.dates.length,
+    tz,
+    from: range.from,
+    to: range.to,
+    totals: {
+      scans: item.scanCount,
+      uniqueScans: item.uniqueScanCount,
+      scansInRange: daily.reduce((n, d) => n + d.scans, 0),
+      uniqueScansInRange: daily.reduce((n, d) => n + d.uniqueScans, 0),
+      botScans: item.botScanCount,
+      firstScanAt: item.firstScanAt,
+      lastScanAt: item.lastScanAt,
+    },
+    daily,
+    recent: input.recent,
+    breakdown: breakdowns(input.dims),
+  };
+}
+
+/** Zero-filled, oldest first: each bucket lands in the local day its start falls in. */
+function dailySeries(range: LocalRange, buckets: BucketRow[]) {
+  const daily = range.dates.map((date) => ({ date, scans: 0, uniqueScans: 0 }));
+  const sorted = [...buckets].sort((a, b) => a.bucket - b.bucket);
+  let day = 0;
+  for (const b of sorted) {
+    const start = bucketStart(b.bucket);
+    while (day < daily.length && start >= range.boundaries[day + 1]!) day++;
+    if (day >= daily.length) break;
+    if (start < range.boundaries[day]!) continue;
+    daily[day]!.scans += b.scans;
+    daily[day]!.uniqueScans += b.uniqueScans;
+  }
+  return daily;
+}
+
+function breakdowns(rows: DimRow[]): Stats['breakdown'] {
+  const out = Object.fromEntries(DIMENSIONS.map((d) => [d, new Map<string, number>()])) as Record<Dimension, Map<string, number>>;
+  for (const r of rows) {
+    const m = out[r.dim as Dimension];
+    if (m) m.set(r.value, (m.get(r.value) ?? 0) + r.scans);
+  }
+  const sorted = (m: Map<string, number>) =>
+    [...m].map(([value, scans]) => ({ value, scans })).sort((a, b) => b.scans - a.scans || a.value.localeCompare(b.value));
+  return Object.fromEntries(DIMENSIONS.map((d) => [d, sorted(out[d])])) as Stats['breakdown'];
+}

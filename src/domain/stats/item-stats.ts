@@ -1,0 +1,33 @@
+// The stats use case: validates the parameters, fetches roll-ups for the range, builds the answer.
+import { NotFoundError } from '../errors.ts';
+import { type BucketRow, type DimRow, type ItemCounters, type RecentScan, type Stats, buildStats } from './build-stats.ts';
+import { bucketOf, utcDay } from './scan-buckets.ts';
+import { checkTimeZone, localRange } from './time-zones.ts';
+
+export const RECENT_LIMIT = 20;
+
+export interface StatsSource {
+  counters(accountId: string, id: string): Promise<ItemCounters | null>;
+  buckets(itemId: string, fromBucket: number, toBucket: number): Promise<BucketRow[]>;
+  dims(itemId: string, fromDay: string, toDay: string): Promise<DimRow[]>;
+  recent(itemId: string, limit: number): Promise<RecentScan[]>;
+}
+
+export async function itemStats(
+  source: StatsSource,
+  q: { accountId: string; id: string; days: number; tz: string; now?: number },
+): Promise<Stats> {
+  const tz = checkTimeZone(q.tz);
+  const item = await source.counters(q.accountId, q.id);
+  if (!item) throw new NotFoundError('QR item not found');
+  const range = localRange(tz, q.days, q.now ?? Date.now());
+  const start = range.boundaries[0]!;
+  const end = range.boundaries.at(-1)!;
+  // Breakdowns are kept per UTC day: the UTC days overlapping the local range.
+  const [buckets, dims, recent] = await Promise.all([
+    source.buckets(item.id, bucketOf(start), bucketOf(end)),
+    source.dims(item.id, utcDay(start), utcDay(end - 1)),
+    source.recent(item.id, RECENT_LIMIT),
+  ]);
+  return buildStats({ item, tz, range, buckets, dims, recent });
+}

@@ -1,0 +1,70 @@
+// Bearer API-key authentication and per-route scopes. Runs at onRequest, before the
+// body is parsed or validated: a key without qr:write gets 403 even for a missing id.
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { type Scope, hashApiKey, looksLikeApiKey } from '../domain/api-key.ts';
+import type { ApiKeysRepository } from '../db/api-keys-repository.ts';
+
+export interface AuthContext {
+  keyId: string;
+  accountId: string;
+  scopes: Scope[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    /** The scope a route needs; routes without one are public. */
+    scope?: Scope;
+  }
+}
+
+/** lastUsedAt is written at most this often per key, so reads do not turn into writes. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function createAuthHook(keys: ApiKeysRepository): onRequestHookHandler {
+  const lastTouched = new Map<string, number>();
+  return async function authenticate(req: FastifyRequest, reply: FastifyReply) {
+    const scope = req.routeOptions.config.scope;
+    if (scope === undefined) return;
+    const token = bearerToken(req.headers.authorization);
+    if (token === null) return unauthorized(reply, 'missing or malformed Authorization header: expected "Bearer <API key>"');
+    if (!looksLikeApiKey(token)) return unauthorized(reply, 'invalid API key');
+    const key = await keys.findByHash(hashApiKey(token));
+    if (!key) return unauthorized(reply, 'invalid API key');
+    if (key.revoked) return unauthorized(reply, 'API key has been revoked');
+    req.auth = { keyId: key.id, accountId: key.accountId, scopes: key.scopes };
+    touch(keys, lastTouched, key.id, req);
+    if (!key.scopes.includes(scope)) {
+      return reply.code(403).send({ error: `insufficient scope: requires ${scope}` });
+    }
+  };
+}
+
+function touch(keys: ApiKeysRepository, lastTouched: Map<string, number>, keyId: string, req: FastifyRequest): void {
+  const now = Date.now();
+  if (now - (lastTouched.get(keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
+  lastTouched.set(keyId, now);
+  // Bookkeeping must never fail a request; a failure is logged and retried next time.
+  keys.touchLastUsed(keyId, new Date(now).toISOString()).catch((err: unknown) => {
+    lastTouched.delete(keyId);
+    req.log.warn({ err }, 'could not record lastUsedAt');
+  });
+}
+
+function bearerToken(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return m?.[1] ?? null;
+}
+
+function unauthorized(reply: FastifyReply, message: string) {
+  return reply.code(401).header('WWW-Authenticate', 'Bearer realm="qrtrack"').send({ error: message });
+}
+
+/** The authenticated account; routes with a scope can rely on it. */
+export function accountOf(req: FastifyRequest): string {
+  if (!req.auth) throw new Error('route reached without authentication');
+  return req.auth.accountId;
+}

@@ -1,0 +1,30 @@
+// One error handler: domain errors and framework errors become `{ "error": "…" }`
+// with the right 4xx; anything unexpected is logged and answered 500 without details.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { DomainError } from '../domain/errors.ts';
+
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'body: must be at most 1 MiB',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Content-Type: must be application/json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'body: must not be empty when Content-Type is application/json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'body: is not valid JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length: does not match the body',
+};
+
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof DomainError) return reply.code(err.status).send({ error: err.message });
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const known = FRAMEWORK_MESSAGES[err.code];
+      const message = known ?? (err instanceof SyntaxError ? 'body: is not valid JSON' : err.message);
+      return reply.code(status).send({ error: message || 'bad request' });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ error: 'internal error' });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send({ error: `no route for ${req.method} ${req.url.split('?')[0]}` });
+  });
+}

@@ -1,0 +1,134 @@
+// The v1 QR items endpoints: thin handlers over the domain rules and the repository.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { NotFoundError } from '../../domain/errors.ts';
+import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
+import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, toView } from '../../domain/qr-item.ts';
+import type { AppServices } from '../../services.ts';
+import { accountOf } from '../auth.ts';
+import {
+  CreateQrBody,
+  ErrorResponse,
+  IdParams,
+  ItemResponse,
+  ItemWithWarningsResponse,
+  ListQuery,
+  ListResponse,
+  OkResponse,
+  UpdateQrBody,
+  authErrors,
+} from '../schemas.ts';
+
+const DEFAULT_LIMIT = 50;
+
+export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
+  const { items, config, onItemChanged, warningsFor } = services;
+  const view = (item: QrItemRecord) => toView(item, config.publicBaseUrl);
+
+  app.post(
+    '/qr',
+    {
+      config: { scope: 'qr:write' },
+      schema: {
+        summary: 'Create a tracked QR code',
+        tags: ['qr'],
+        body: CreateQrBody,
+        response: { 201: ItemWithWarningsResponse, ...authErrors, 413: ErrorResponse, 415: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const item = await items.create(accountOf(req), planCreate(req.body as QrItemRequest));
+      onItemChanged(item.code);
+      return reply.code(201).send({ item: view(item), warnings: warningsFor(item.design) });
+    },
+  );
+
+  app.get(
+    '/qr',
+    {
+      config: { scope: 'qr:read' },
+      schema: {
+        summary: 'List QR codes, newest first',
+        tags: ['qr'],
+        querystring: ListQuery,
+        response: { 200: ListResponse, ...authErrors },
+      },
+    },
+    async (req) => {
+      const { limit = DEFAULT_LIMIT, cursor, active, contentType, q } = req.query;
+      const page = await items.list(accountOf(req), {
+        limit,
+        cursor: cursor === undefined ? undefined : decodeCursor(cursor),
+        active,
+        contentType: contentType as QrItemRecord['contentType'] | undefined,
+        q,
+      });
+      const last = page.items.at(-1);
+      return {
+        items: page.items.map(view),
+        nextCursor: page.more && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+      };
+    },
+  );
+
+  app.get(
+    '/qr/:id',
+    {
+      config: { scope: 'qr:read' },
+      schema: {
+        summary: 'Read one QR code',
+        tags: ['qr'],
+        params: IdParams,
+        response: { 200: ItemResponse, ...authErrors, 404: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const item = await items.find(accountOf(req), req.params.id);
+      if (!item) throw new NotFoundError('QR item not found');
+      return { item: view(item) };
+    },
+  );
+
+  app.patch(
+    '/qr/:id',
+    {
+      config: { scope: 'qr:write' },
+      schema: {
+        summary: 'Update, pause (active: false) or resume (active: true) a QR code',
+        tags: ['qr'],
+        params: IdParams,
+        body: UpdateQrBody,
+        response: { 200: ItemWithWarningsResponse, ...authErrors, 404: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const account = accountOf(req);
+      const current = await items.find(account, req.params.id);
+      if (!current) throw new NotFoundError('QR item not found');
+      const changes = planUpdate(current, req.body as QrItemRequest);
+      const updated = Object.keys(changes).length === 0 ? current : await items.update(account, current.id, changes);
+      if (!updated) throw new NotFoundError('QR item not found');
+      onItemChanged(updated.code);
+      return { item: view(updated), warnings: warningsFor(updated.design) };
+    },
+  );
+
+  app.delete(
+    '/qr/:id',
+    {
+      config: { scope: 'qr:write' },
+      schema: {
+        summary: 'Delete a QR code; its short link then answers 410 and its code is never reused',
+        tags: ['qr'],
+        params: IdParams,
+        response: { 200: OkResponse, ...authErrors, 404: ErrorResponse },
+      },
+    },
+    async (req) => {
+      const account = accountOf(req);
+      const current = await items.find(account, req.params.id);
+      if (!current || !(await items.softDelete(account, current.id))) throw new NotFoundError('QR item not found');
+      onItemChanged(current.code);
+      return { ok: true };
+    },
+  );
+};

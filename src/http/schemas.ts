@@ -1,0 +1,213 @@
+// TypeBox schemas for every request and response of the v1 API. The same objects
+// validate requests and generate the OpenAPI document, so the document cannot lie.
+// A schema may carry `rule`: the sentence used in the 400 message when it fails.
+import { type TSchema, Type } from 'typebox';
+import {
+  CORNER_STYLES,
+  DOT_STYLES,
+  ERROR_CORRECTION_LEVELS,
+  FRAME_STYLES,
+  GRADIENT_TYPES,
+  LIMITS,
+  PRESET_LOGOS,
+} from '../domain/design.ts';
+import { CONTENT_TYPES } from '../domain/payload.ts';
+import { TITLE_MAX } from '../domain/qr-item.ts';
+
+export const PAYLOAD_MAX = 4000;
+const TYPED_FIELD_MAX = 4000;
+
+const Enum = <T extends readonly string[]>(values: T, description?: string) =>
+  Type.Enum([...values] as string[], { rule: `must be one of ${values.join(', ')}`, description }) as unknown as TSchema;
+
+const Color = (description: string) =>
+  Type.String({
+    pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$',
+    rule: 'must be a hex color #rgb, #rrggbb or #rrggbbaa',
+    description,
+    examples: ['#1a73e8'],
+  });
+
+const Between = (min: number, max: number, integer = false, description?: string) =>
+  (integer ? Type.Integer : Type.Number)({
+    minimum: min,
+    maximum: max,
+    rule: `must be ${integer ? 'an integer' : 'a number'} between ${min} and ${max}`,
+    description,
+  });
+
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ maxLength, rule: `must be a string of at most ${maxLength} characters`, description });
+
+export const designProperties = {
+  dotsStyle: Enum(DOT_STYLES),
+  cornerSquare: Enum(CORNER_STYLES),
+  cornerDot: Enum(CORNER_STYLES),
+  isGradient: Type.Boolean(),
+  gradientType: Enum(GRADIENT_TYPES),
+  gradientRotation: Between(LIMITS.gradientRotation.min, LIMITS.gradientRotation.max, false, 'Degrees'),
+  color1: Color('Dot color, or the first gradient stop'),
+  color2: Color('Second gradient stop'),
+  bgColor: Color('Background color'),
+  bgTransparent: Type.Boolean(),
+  customEyeColors: Type.Boolean(),
+  eyeColor: Color('Color of the three corner eyes when customEyeColors is true'),
+  presetLogo: Enum(PRESET_LOGOS),
+  customLogoUrl: Type.Union([Type.String({ maxLength: 800_000 }), Type.Null()], {
+    rule: 'must be a data: URL of a PNG, JPEG, WebP or SVG image, or null',
+    description: 'data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null',
+  }),
+  logoSize: Between(LIMITS.logoSize.min, LIMITS.logoSize.max, false, 'Share of the error-correction budget the logo may cover'),
+  logoMargin: Between(LIMITS.logoMargin.min, LIMITS.logoMargin.max, false, 'Pixels at a 1000 px render, scaled'),
+  hideDotsBehindLogo: Type.Boolean(),
+  frameStyle: Enum(FRAME_STYLES),
+  frameText: Text(LIMITS.frameText.maxLength),
+  frameColor: Color('Frame color'),
+  frameTextColor: Color('Frame text color'),
+  errorCorrectionLevel: Enum(ERROR_CORRECTION_LEVELS),
+  resolution: Between(LIMITS.resolution.min, LIMITS.resolution.max, true, 'Image width in pixels'),
+};
+
+type DesignProps = typeof designProperties;
+const optionalAll = <P extends Record<string, TSchema>>(props: P) =>
+  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof P]: ReturnType<typeof Type.Optional<P[K]>> };
+
+export const DesignInput = Type.Object(optionalAll(designProperties), { additionalProperties: false, rule: 'must be an object' });
+export const DesignView = Type.Object(designProperties as DesignProps, { additionalProperties: false });
+
+const typedFieldProperties = {
+  url: Text(TYPED_FIELD_MAX, 'For contentType url'),
+  wifiSsid: Text(TYPED_FIELD_MAX, 'For contentType wifi'),
+  wifiPass: Text(TYPED_FIELD_MAX),
+  wifiEnc: Enum(['WPA', 'WEP', 'nopass'] as const),
+  vcardFirstName: Text(TYPED_FIELD_MAX, 'For contentType vcard'),
+  vcardLastName: Text(TYPED_FIELD_MAX),
+  vcardPhone: Text(TYPED_FIELD_MAX),
+  vcardEmail: Text(TYPED_FIELD_MAX),
+  vcardOrg: Text(TYPED_FIELD_MAX),
+  vcardWeb: Text(TYPED_FIELD_MAX),
+  waNumber: Text(TYPED_FIELD_MAX, 'For contentType whatsapp'),
+  waMessage: Text(TYPED_FIELD_MAX),
+  text: Text(TYPED_FIELD_MAX, 'For contentType text'),
+  emailTo: Text(TYPED_FIELD_MAX, 'For contentType email'),
+  emailSubject: Text(TYPED_FIELD_MAX),
+  emailBody: Text(TYPED_FIELD_MAX),
+};
+
+const contentProperties = {
+  tracking: Type.Boolean({ description: 'Must be true or omitted', rule: 'must be a boolean' }),
+  contentType: Enum(CONTENT_TYPES),
+  payload: Text(PAYLOAD_MAX, 'Raw content; when absent it is assembled from contentType and the typed fields'),
+  ...typedFieldProperties,
+  design: DesignInput,
+  ...designProperties,
+};
+
+export const CreateQrBody = Type.Object(
+  { title: Text(TITLE_MAX), ...optionalAll(contentProperties) },
+  { additionalProperties: false, rule: 'must be a JSON object' },
+);
+
+export const UpdateQrBody = Type.Object(
+  { ...optionalAll({ title: Text(TITLE_MAX), active: Type.Boolean(), ...contentProperties }) },
+  { additionalProperties: false, rule: 'must be a JSON object' },
+);
+
+export const PreviewBody = Type.Object(
+  { ...optionalAll({ data: Text(PAYLOAD_MAX, 'Text to encode; default a sample short link'), design: DesignInput, ...designProperties }) },
+  { additionalProperties: false, rule: 'must be a JSON object' },
+);
+
+export const IdParams = Type.Object(
+  { id: Type.String({ format: 'uuid', rule: 'must be a UUID' }) },
+  { additionalProperties: false },
+);
+
+export const QrItem = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  title: Type.String(),
+  code: Type.String({ description: '7 characters [A-Za-z0-9]' }),
+  contentType: Enum(CONTENT_TYPES),
+  payload: Type.String(),
+  active: Type.Boolean(),
+  design: DesignView,
+  shortUrl: Type.String({ format: 'uri' }),
+  scanCount: Type.Integer(),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const ItemResponse = Type.Object({ item: QrItem });
+export const ItemWithWarningsResponse = Type.Object({
+  item: QrItem,
+  warnings: Type.Array(Type.String(), { description: 'Design problems that may keep phones from scanning' }),
+});
+
+export const ListQuery = Type.Object(
+  {
+    limit: Type.Optional(Between(1, 200, true, 'Page size, default 50')),
+    cursor: Type.Optional(Type.String({ maxLength: 200, rule: 'must be a cursor returned as nextCursor' })),
+    active: Type.Optional(Type.Boolean({ rule: 'must be true or false' })),
+    contentType: Type.Optional(Enum(CONTENT_TYPES)),
+    q: Type.Optional(Text(200, 'Case-insensitive substring of title or payload')),
+  },
+  { additionalProperties: false },
+);
+
+export const ListResponse = Type.Object({
+  items: Type.Array(QrItem),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const OkResponse = Type.Object({ ok: Type.Boolean() });
+export const ErrorResponse = Type.Object({ error: Type.String() });
+
+export const StatsQuery = Type.Object(
+  {
+    days: Type.Optional(Between(1, 90, true, 'Days in the series, default 14')),
+    tz: Type.Optional(Type.String({ maxLength: 64, rule: 'must be an IANA time zone such as Europe/Berlin', description: 'IANA time zone, default UTC' })),
+  },
+  { additionalProperties: false },
+);
+
+const Count = Type.Integer({ minimum: 0 });
+const Breakdown = Type.Array(Type.Object({ value: Type.String(), scans: Count }));
+
+export const StatsResponse = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  code: Type.String(),
+  days: Type.Integer(),
+  tz: Type.String(),
+  from: Type.String({ format: 'date' }),
+  to: Type.String({ format: 'date' }),
+  totals: Type.Object({
+    scans: Count,
+    uniqueScans: Count,
+    scansInRange: Count,
+    uniqueScansInRange: Count,
+    botScans: Count,
+    firstScanAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    lastScanAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  }),
+  daily: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), scans: Count, uniqueScans: Count })),
+  recent: Type.Array(
+    Type.Object({
+      scannedAt: Type.String({ format: 'date-time' }),
+      device: Type.String(),
+      os: Type.Union([Type.String(), Type.Null()]),
+      browser: Type.Union([Type.String(), Type.Null()]),
+      country: Type.Union([Type.String(), Type.Null()]),
+      referrer: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  breakdown: Type.Object({
+    device: Breakdown,
+    os: Breakdown,
+    browser: Breakdown,
+    country: Breakdown,
+    referrer: Breakdown,
+  }),
+});
+
+/** Responses every authenticated route can give. */
+export const authErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };

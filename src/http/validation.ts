@@ -1,0 +1,108 @@
+// Request validation with TypeBox, and 400 messages that name the field and the rule.
+// Bodies are never coerced (a "5" is not a number); query strings and params are
+// converted strictly (an integer query value must be written as one).
+import type { FastifySchemaCompiler } from 'fastify';
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { ValidationError } from '../domain/errors.ts';
+
+interface SchemaNode {
+  type?: string | string[];
+  properties?: Record<string, SchemaNode>;
+  anyOf?: SchemaNode[];
+  rule?: string;
+  enum?: unknown[];
+}
+
+interface TbError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+}
+
+export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  const check = Compile(schema);
+  const root = schema as SchemaNode;
+  const convert = httpPart === 'body' ? (v: unknown) => v : (v: unknown) => convertStrings(root, v);
+  return (input: unknown) => {
+    const value = convert(input);
+    if (check.Check(value)) return { value };
+    const errors = check.Errors(value) as unknown as TbError[];
+    return { error: new ValidationError(describe(root, errors, httpPart ?? 'body', value)) };
+  };
+};
+
+/** The single clearest message for a failed value: unknown fields first, then missing, then the deepest rule. */
+function describe(root: SchemaNode, errors: TbError[], part: string, value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return `${part}: ${root.rule ?? 'must be an object'}`;
+  }
+  const extra = errors.find((e) => e.keyword === 'additionalProperties');
+  if (extra) {
+    const names = extra.params.additionalProperties as string[] | undefined;
+    return `${fieldName(extra.instancePath, names?.[0])}: is not a known field`;
+  }
+  const missing = errors.find((e) => e.keyword === 'required');
+  if (missing) {
+    const names = missing.params.requiredProperties as string[] | undefined;
+    return `${fieldName(missing.instancePath, names?.[0])}: is required`;
+  }
+  const first = errors.find((e) => e.instancePath !== '') ?? errors[0];
+  if (!first) return `${part}: is invalid`;
+  const node = schemaAt(root, first.instancePath);
+  const field = fieldName(first.instancePath);
+  return `${field}: ${node?.rule ?? ruleFromType(node)}`;
+}
+
+function fieldName(instancePath: string, child?: string): string {
+  const parts = instancePath.split('/').filter(Boolean).map(unescapePointer);
+  if (child !== undefined) parts.push(child);
+  return parts.join('.') || 'body';
+}
+
+function unescapePointer(s: string): string {
+  return s.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function schemaAt(root: SchemaNode, instancePath: string): SchemaNode | undefined {
+  let node: SchemaNode | undefined = root;
+  for (const key of instancePath.split('/').filter(Boolean).map(unescapePointer)) {
+    node = node?.properties?.[key];
+  }
+  return node;
+}
+
+function ruleFromType(node: SchemaNode | undefined): string {
+  switch (node?.type) {
+    case 'boolean':
+      return 'must be true or false';
+    case 'string':
+      return 'must be a string';
+    case 'integer':
+      return 'must be an integer';
+    case 'number':
+      return 'must be a number';
+    case 'object':
+      return 'must be an object';
+    default:
+      return 'is invalid';
+  }
+}
+
+/** Strict conversion of query/param strings by the declared property type. */
+function convertStrings(root: SchemaNode, input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || !root.properties) return input;
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(input as Record<string, unknown>)) {
+    const prop = root.properties[key];
+    out[key] = prop && typeof raw === 'string' ? convertOne(prop, raw) : raw;
+  }
+  return out;
+}
+
+function convertOne(prop: SchemaNode, raw: string): unknown {
+  if (prop.type === 'integer' && /^-?\d{1,15}$/.test(raw)) return Number(raw);
+  if (prop.type === 'number' && /^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
+  if (prop.type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseDatabaseUrl } from '../../src/config.ts';
+
+describe('configuration', () => {
+  it('defaults to the embedded SQLite file, port 3000 and a localhost public URL', () => {
+    const c = loadConfig({}, '/srv/app');
+    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', publicBaseUrl: 'http://localhost:3000', logLevel: 'info', rateLimitPerMinute: 600 });
+    expect(c.database).toEqual({ kind: 'sqlite', file: path.resolve('/srv/app/data/qrtrack.db') });
+  });
+
+  it('understands every DATABASE_URL form', () => {
+    expect(parseDatabaseUrl('sqlite:./x/y.db', '/w')).toEqual({ kind: 'sqlite', file: '/w/x/y.db' });
+    expect(parseDatabaseUrl('sqlite:/var/lib/q.db', '/w')).toEqual({ kind: 'sqlite', file: '/var/lib/q.db' });
+    expect(parseDatabaseUrl('sqlite::memory:')).toEqual({ kind: 'sqlite', file: ':memory:' });
+    expect(parseDatabaseUrl('postgres://u@h:5432/d')).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/d' });
+    expect(parseDatabaseUrl('postgresql://u@h/d')).toEqual({ kind: 'postgres', url: 'postgresql://u@h/d' });
+  });
+
+  it('derives PUBLIC_BASE_URL from PORT and strips a trailing slash', () => {
+    expect(loadConfig({ PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://qr.example.com/' }).publicBaseUrl).toBe('https://qr.example.com');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^PORT: /],
+    [{ PORT: '70000' }, /^PORT: /],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],
+    [{ DATABASE_URL: 'sqlite:' }, /^DATABASE_URL: /],
+    [{ PUBLIC_BASE_URL: 'ftp://x' }, /^PUBLIC_BASE_URL: /],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
+    [{ RATE_LIMIT_PER_MINUTE: '0' }, /^RATE_LIMIT_PER_MINUTE: /],
+    [{ REDIS_URL: 'http://x' }, /^REDIS_URL: /],
+  ])('rejects %o with one clear line', (env, message) => {
+    expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
+    expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(message);
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { buildStats } from '../../src/domain/stats/build-stats.ts';
+import { bucketOf } from '../../src/domain/stats/scan-buckets.ts';
+import { checkTimeZone, localDate, localRange, startOfLocalDay } from '../../src/domain/stats/time-zones.ts';
+import { type ScanEvent, sumBatch } from '../../src/domain/scans/scan-batch.ts';
+
+const at = (iso: string) => Date.parse(iso);
+
+describe('local days in time zones', () => {
+  it('finds local midnight in zones east and west of UTC, across DST and across the date line', () => {
+    expect(new Date(startOfLocalDay('UTC', '2026-11-23')).toISOString()).toBe('2026-11-23T00:00:00.000Z');
+    expect(new Date(startOfLocalDay('Europe/Berlin', '2026-07-01')).toISOString()).toBe('2026-06-30T22:00:00.000Z');
+    expect(new Date(startOfLocalDay('Europe/Berlin', '2026-12-01')).toISOString()).toBe('2026-11-30T23:00:00.000Z');
+    expect(new Date(startOfLocalDay('America/Los_Angeles', '2026-03-08')).toISOString()).toBe('2026-03-08T08:00:00.000Z');
+    expect(new Date(startOfLocalDay('America/Los_Angeles', '2026-03-09')).toISOString()).toBe('2026-03-09T07:00:00.000Z');
+    expect(new Date(startOfLocalDay('Pacific/Kiritimati', '2026-11-23')).toISOString()).toBe('2026-11-22T10:00:00.000Z');
+    expect(new Date(startOfLocalDay('Asia/Kathmandu', '2026-11-23')).toISOString()).toBe('2026-11-22T18:15:00.000Z');
+    expect(localDate('Pacific/Kiritimati', at('2026-11-22T12:00:00Z'))).toBe('2026-11-23');
+    expect(localDate('Pacific/Pago_Pago', at('2026-11-22T05:00:00Z'))).toBe('2026-11-21');
+  });
+
+  it('builds a range of exactly `days` dates ending today in the zone', () => {
+    const r = localRange('Pacific/Kiritimati', 3, at('2026-11-22T12:00:00Z'));
+    expect(r.dates).toEqual(['2026-11-21', '2026-11-22', '2026-11-23']);
+    expect(r.boundaries).toHaveLength(4);
+    expect(r.from).toBe('2026-11-21');
+    expect(r.to).toBe('2026-11-23');
+  });
+
+  it('validates zone names', () => {
+    expect(checkTimeZone('Europe/Berlin')).toBe('Europe/Berlin');
+    expect(() => checkTimeZone('Mars/Base')).toThrow(/^tz: /);
+    expect(() => checkTimeZone('../../etc/passwd')).toThrow(/^tz: /);
+  });
+});
+
+describe('building stats from roll-ups', () => {
+  const item = { id: 'i', code: 'c', scanCount: 5, uniqueScanCount: 3, botScanCount: 1, firstScanAt: null, lastScanAt: null };
+
+  it('zero-fills the daily series and puts each quarter hour into its local day', () => {
+    const range = localRange('America/New_York', 3, at('2026-11-23T12:00:00Z'));
+    const stats = buildStats({
+      item,
+      tz: 'America/New_York',
+      range,
+      // 03:00Z on the 23rd is still the 22nd in New York; 12:00Z is the 23rd.
+      buckets: [
+        { bucket: bucketOf(at('2026-11-23T03:00:00Z')), scans: 2, uniqueScans: 1 },
+        { bucket: bucketOf(at('2026-11-23T12:00:00Z')), scans: 3, uniqueScans: 2 },
+        { bucket: bucketOf(at('2026-11-10T12:00:00Z')), scans: 9, uniqueScans: 9 },
+      ],
+      dims: [
+        { dim: 'device', value: 'desktop', scans: 1 },
+        { dim: 'device', value: 'mobile', scans: 4 },
+      ],
+      recent: [],
+    });
+    expect(stats.daily).toEqual([
+      { date: '2026-11-21', scans: 0, uniqueScans: 0 },
+      { date: '2026-11-22', scans: 2, uniqueScans: 1 },
+      { date: '2026-11-23', scans: 3, uniqueScans: 2 },
+    ]);
+    expect(stats.totals).toMatchObject({ scans: 5, uniqueScans: 3, scansInRange: 5, uniqueScansInRange: 3, botScans: 1 });
+    expect(stats.breakdown.device).toEqual([{ value: 'mobile', scans: 4 }, { value: 'desktop', scans: 1 }]);
+    expect(stats.breakdown.os).toEqual([]);
+  });
+});
+
+describe('summing a batch of scans', () => {
+  const scan = (o: Partial<ScanEvent>): ScanEvent => ({
+    itemId: 'a', scannedAt: '2026-11-23T10:00:00.000Z', isBot: false, device: 'mobile', os: 'iOS', browser: 'Safari',
+    country: null, referrer: null, visitorHash: 'v', ...o,
+  });
+
+  it('counts humans, uniques and bots apart and touches each counter row once', () => {
+    const scans = [scan({}), scan({ scannedAt: '2026-11-23T10:05:00.000Z' }), scan({ isBot: true, device: 'other' }), scan({ itemId: 'b', scannedAt: '2026-11-23T11:00:00.000Z' })];
+    const d = sumBatch(scans, [true, false, false, true]);
+    expect(d.items).toEqual([
+      { itemId: 'a', scans: 2, uniqueScans: 1, botScans: 1, first: '2026-11-23T10:00:00.000Z', last: '2026-11-23T10:05:00.000Z' },
+      { itemId: 'b', scans: 1, uniqueScans: 1, botScans: 0, first: '2026-11-23T11:00:00.000Z', last: '2026-11-23T11:00:00.000Z' },
+    ]);
+    expect(d.buckets).toHaveLength(2);
+    expect(d.buckets[0]).toMatchObject({ itemId: 'a', scans: 2, uniqueScans: 1, botScans: 1 });
+    const device = d.dims.filter((x) => x.dim === 'device');
+    expect(device).toEqual([
+      { itemId: 'a', day: '2026-11-23', dim: 'device', value: 'mobile', scans: 2 },
+      { itemId: 'b', day: '2026-11-23', dim: 'device', value: 'mobile', scans: 1 },
+    ]);
+    expect(d.dims.find((x) => x.dim === 'country')?.value).toBe('unknown');
+    expect(d.dims.find((x) => x.dim === 'referrer')?.value).toBe('direct');
+  });
+
+  it('gives a bots-only item no first or last scan time', () => {
+    const d = sumBatch([scan({ isBot: true })], [true]);
+    expect(d.items[0]).toMatchObject({ scans: 0, uniqueScans: 0, botScans: 1, first: null, last: null });
+  });
+});

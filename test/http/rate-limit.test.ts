@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, makeTestApp } from '../support/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await makeTestApp({ RATE_LIMIT_PER_MINUTE: '5' });
+});
+afterAll(() => t.close());
+
+describe('rate limits', () => {
+  it('answers 429 with Retry-After and RateLimit headers per key, other keys unaffected', async () => {
+    const a = await t.key('ra');
+    const b = await t.key('rb');
+    for (let i = 0; i < 5; i++) {
+      const res = await t.request({ method: 'GET', url: '/v1/qr', key: a });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBe('5');
+      expect(res.headers['ratelimit-remaining']).toBe(String(4 - i));
+      expect(res.headers['ratelimit-reset']).toBeDefined();
+    }
+    const limited = await t.request({ method: 'GET', url: '/v1/qr', key: a });
+    expect(limited.statusCode).toBe(429);
+    expect(Object.keys(limited.json())).toEqual(['error']);
+    expect(limited.json().error).toMatch(/rate limit/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await t.request({ method: 'GET', url: '/v1/qr', key: b })).statusCode).toBe(200);
+  });
+
+  it('never limits short links', async () => {
+    for (let i = 0; i < 12; i++) {
+      const res = await t.request({ method: 'GET', url: '/r/zzzzzzz' });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['ratelimit-limit']).toBeUndefined();
+    }
+  });
+});

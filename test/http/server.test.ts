@@ -1,0 +1,67 @@
+// The service as a user runs it: the CLI makes a key, a real server on a real SQLite file answers.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, runCli, startServer } from '../support/processes.ts';
+
+let dir: string;
+let env: Record<string, string>;
+let server: RunningServer | null = null;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qrtrack-e2e-'));
+  env = { DATABASE_URL: `sqlite:${path.join(dir, 'qrtrack.db')}` };
+});
+afterAll(async () => {
+  await server?.stop('SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the CLI and a real server', () => {
+  it('creates keys, serves the API with them, revokes them, and shuts down cleanly on SIGTERM', async () => {
+    const created = runCli(['keys', 'create', '--account', 'demo', '--scopes', 'qr:read,qr:write', '--name', 'laptop'], env);
+    expect(created.status, created.stderr).toBe(0);
+    const key = created.stdout.trim().split('\n').at(-1)!;
+    expect(key).toMatch(/^qrt_[0-9A-Za-z]{40}$/);
+    expect(fs.readFileSync(path.join(dir, 'qrtrack.db')).includes(Buffer.from(key))).toBe(false);
+
+    const json = runCli(['keys', 'create', '--account', 'demo', '--scopes', 'qr:read', '--json'], env);
+    const parsed = JSON.parse(json.stdout.trim().split('\n').at(-1)!);
+    expect(parsed).toMatchObject({ account: 'demo', scopes: ['qr:read'] });
+
+    server = await startServer(env);
+    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const res = await fetch(`${server.url}/v1/qr`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Menu', url: 'https://example.com' }) });
+    expect(res.status).toBe(201);
+    const { item } = (await res.json()) as { item: { shortUrl: string; id: string } };
+    expect(item.shortUrl).toBe(`${server.url}/r/${item.shortUrl.split('/').pop()}`);
+
+    const list = runCli(['keys', 'list', '--account', 'demo', '--json'], env);
+    const keys = JSON.parse(list.stdout) as { id: string; name: string; lastUsedAt: string | null }[];
+    expect(keys).toHaveLength(2);
+    const laptop = keys.find((k) => k.name === 'laptop')!;
+    expect(laptop.lastUsedAt).not.toBeNull();
+
+    expect(runCli(['keys', 'revoke', laptop.id], env).status).toBe(0);
+    const after = await fetch(`${server.url}/v1/qr`, { headers: auth });
+    expect(after.status).toBe(401);
+
+    expect(await server.stop('SIGTERM')).toBe(0);
+    server = null;
+  });
+
+  it('refuses bad CLI input with a clear message and a non-zero exit', () => {
+    const noScopes = runCli(['keys', 'create', '--account', 'x'], env);
+    expect(noScopes.status).not.toBe(0);
+    expect(noScopes.stderr).toMatch(/--scopes/);
+    const badScope = runCli(['keys', 'create', '--account', 'x', '--scopes', 'qr:admin'], env);
+    expect(badScope.status).not.toBe(0);
+    expect(badScope.stderr).toMatch(/unknown scope/);
+    expect(runCli(['keys', 'revoke', 'nope'], env).status).not.toBe(0);
+  });
+
+  it('exits non-zero with one clear line on invalid configuration', async () => {
+    await expect(startServer({ ...env, DATABASE_URL: 'mysql://nope' })).rejects.toThrow(/DATABASE_URL: must start with/);
+  });
+});
