@@ -10,6 +10,7 @@ import type { Db } from './db/database.ts';
 import { createAuthHook } from './http/auth.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { qrItemsRoutes } from './http/routes/qr-items.ts';
+import { shortLinkRoutes } from './http/routes/short-links.ts';
 import { statsRoutes } from './http/routes/stats.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type AppServices, createServices } from './services.ts';
@@ -53,6 +54,9 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
+  // Scans still queued are committed before the process lets go of the database.
+  app.addHook('onClose', () => services.tracker.drain());
+  await app.register(shortLinkRoutes, { services });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

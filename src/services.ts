@@ -1,11 +1,19 @@
 // Composition root: the repositories and domain services one app instance uses.
-// Built once per process from the config and an open database.
+// Built once per process from the config and an open database; the dialect decides
+// only which scan writer and which short-link resolver are used.
 import type { Config } from './config.ts';
 import { ApiKeysRepository } from './db/api-keys-repository.ts';
 import type { Db } from './db/database.ts';
+import { PostgresScanWriter } from './db/postgres-scan-writer.ts';
 import { QrItemsRepository } from './db/qr-items-repository.ts';
+import { SaltsRepository } from './db/salts-repository.ts';
+import type { ScanWriter } from './db/scan-writer.ts';
+import { CachedShortLinks, DirectShortLinks, type ShortLinkResolver } from './db/short-link-cache.ts';
+import { SqliteScanWriter } from './db/sqlite-scan-writer.ts';
 import { StatsRepository } from './db/stats-repository.ts';
 import type { QrDesign } from './domain/design.ts';
+import { createCountryLookup } from './domain/scans/country.ts';
+import { ScanTracker } from './domain/scans/scan-tracker.ts';
 
 export interface AppServices {
   config: Config;
@@ -13,19 +21,28 @@ export interface AppServices {
   keys: ApiKeysRepository;
   items: QrItemsRepository;
   stats: StatsRepository;
-  /** Called after an item's content, state or existence changed, so cached short links are dropped. */
+  links: ShortLinkResolver;
+  tracker: ScanTracker;
+  /** Called after an item was created, changed, paused, resumed or deleted, so cached short links are dropped. */
   onItemChanged(code: string): void;
   warningsFor(design: QrDesign): string[];
 }
 
 export function createServices(config: Config, db: Db): AppServices {
+  const items = new QrItemsRepository(db);
+  // One SQLite process may cache short links; PostgreSQL processes must all see a pause at once.
+  const links = db.sqlite ? new CachedShortLinks(items) : new DirectShortLinks(items);
+  const writer: ScanWriter = db.sqlite ? new SqliteScanWriter(db.sqlite) : new PostgresScanWriter(db.kysely);
+  const countries = createCountryLookup({ trustedHeader: config.countryHeader, database: 'bundled' });
   return {
     config,
     db,
     keys: new ApiKeysRepository(db),
-    items: new QrItemsRepository(db),
+    items,
     stats: new StatsRepository(db),
-    onItemChanged: () => {},
+    links,
+    tracker: new ScanTracker(writer, new SaltsRepository(db), countries),
+    onItemChanged: (code) => links.invalidate(code),
     warningsFor: () => [],
   };
 }

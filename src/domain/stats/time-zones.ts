@@ -3,11 +3,12 @@ import { ValidationError } from '../errors.ts';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** Validates an IANA zone name (case as given by the client is normalised by Intl). */
+/** Validates an IANA zone name and returns it as given (ICU would rename some, e.g. Kathmandu → Katmandu). */
 export function checkTimeZone(tz: string): string {
   if (!/^[A-Za-z0-9_+\-/]{1,64}$/.test(tz)) throw new ValidationError('tz: must be an IANA time zone such as Europe/Berlin');
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+    formatter(tz);
+    return tz;
   } catch {
     throw new ValidationError('tz: must be an IANA time zone such as Europe/Berlin');
   }

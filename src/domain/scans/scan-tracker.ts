@@ -1,0 +1,48 @@
+// The one place that owns the tracking policy: which requests count as scans (not
+// HEAD, not prefetch), which are bots (recorded, but apart), what a scan stores (no
+// raw IP: a salted, truncated hash of it), and that a scan is durable before the
+// answer goes out.
+import type { ScanWriter } from '../../db/scan-writer.ts';
+import type { CountryLookup } from './country.ts';
+import { buildScan } from './scan.ts';
+
+export interface ScanRequest {
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  ip: string;
+}
+
+export interface SaltSource {
+  current(now?: number): Promise<string>;
+}
+
+export class ScanTracker {
+  constructor(
+    private readonly writer: ScanWriter,
+    private readonly salts: SaltSource,
+    private readonly countries: CountryLookup,
+  ) {}
+
+  /** Records the request as a scan of `itemId` if the policy says so; resolves once it is committed. */
+  async track(itemId: string, req: ScanRequest): Promise<void> {
+    const now = Date.now();
+    const salt = await this.salts.current(now);
+    const scan = buildScan({ method: req.method, headers: req.headers, ip: req.ip, now: new Date(now), salt, countryLookup: this.countries });
+    if (!scan.record) return;
+    await this.writer.record({
+      itemId,
+      scannedAt: scan.scannedAt,
+      isBot: scan.isBot,
+      device: scan.device,
+      os: scan.os,
+      browser: scan.browser,
+      country: scan.country,
+      referrer: scan.referrerHost,
+      visitorHash: scan.visitorHash,
+    });
+  }
+
+  drain(): Promise<void> {
+    return this.writer.drain();
+  }
+}
