@@ -86,7 +86,7 @@ describe('fuzzing the API', () => {
     const qs = fc.dictionary(fc.constantFrom('limit', 'cursor', 'active', 'contentType', 'q', 'days', 'tz', 'x'), hostileStrings, { maxKeys: 4 });
     await fc.assert(
       fc.asyncProperty(qs, hostileStrings, async (q, id) => {
-        const query = new URLSearchParams(Object.entries(q).map(([k, v]) => [k, v.toWellFormed()])).toString();
+        const query = new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, v.toWellFormed()])).toString();
         expectSane(await t.request({ method: 'GET', url: `/v1/qr?${query}`, key }));
         expectSane(await t.request({ method: 'GET', url: `/v1/qr/${itemId}/stats?${query}`, key }));
         expectSane(await t.request({ method: 'GET', url: `/v1/qr/${encodeURIComponent(id.toWellFormed())}`, key }));
