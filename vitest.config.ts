@@ -1,10 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+// Every test runs on SQLite. When TEST_DATABASE_URL names a PostgreSQL server, the
+// HTTP and database suites run a second time against it (project "postgres"), each
+// test app in a schema of its own.
+const postgres = process.env.TEST_DATABASE_URL;
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      { extends: true as const, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      ...(postgres
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'postgres',
+                include: ['test/http/**/*.test.ts', 'test/db/**/*.test.ts'],
+                // These start processes on SQLite files of their own; the multi-process suite covers PostgreSQL.
+                exclude: ['test/http/server.test.ts', 'test/http/durability.test.ts'],
+                env: { QRTRACK_TEST_DB: 'postgres' },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

@@ -55,7 +55,11 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   // Scans still queued are committed before the process lets go of the database.
-  app.addHook('onClose', () => services.tracker.drain());
+  app.addHook('onClose', async () => {
+    await services.tracker.drain();
+    await services.links.close?.();
+  });
+  await services.links.start?.();
   await app.register(shortLinkRoutes, { services });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -8,7 +8,8 @@ import { PostgresScanWriter } from './db/postgres-scan-writer.ts';
 import { QrItemsRepository } from './db/qr-items-repository.ts';
 import { SaltsRepository } from './db/salts-repository.ts';
 import type { ScanWriter } from './db/scan-writer.ts';
-import { CachedShortLinks, DirectShortLinks, type ShortLinkResolver } from './db/short-link-cache.ts';
+import { PostgresShortLinks } from './db/postgres-short-links.ts';
+import { CachedShortLinks, type ShortLinkResolver } from './db/short-link-cache.ts';
 import { SqliteScanWriter } from './db/sqlite-scan-writer.ts';
 import { StatsRepository } from './db/stats-repository.ts';
 import type { QrDesign } from './domain/design.ts';
@@ -30,8 +31,9 @@ export interface AppServices {
 
 export function createServices(config: Config, db: Db): AppServices {
   const items = new QrItemsRepository(db);
-  // One SQLite process may cache short links; PostgreSQL processes must all see a pause at once.
-  const links = db.sqlite ? new CachedShortLinks(items) : new DirectShortLinks(items);
+  // One SQLite process owns its cache; PostgreSQL processes invalidate each other's through NOTIFY.
+  const links: ShortLinkResolver =
+    config.database.kind === 'postgres' && db.pool ? new PostgresShortLinks(items, db.pool, config.database.url) : new CachedShortLinks(items);
   const writer: ScanWriter = db.sqlite ? new SqliteScanWriter(db.sqlite) : new PostgresScanWriter(db.kysely);
   const countries = createCountryLookup({ trustedHeader: config.countryHeader, database: 'bundled' });
   return {

@@ -119,7 +119,11 @@ class InCodeMigrations implements MigrationProvider {
 
 /** Brings the schema up to date; throws (never exits 0) when a migration fails. */
 export async function migrateToLatest(db: AnyDb, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InCodeMigrations(dialect) });
+  // On PostgreSQL the bookkeeping tables live in the connection's own schema: Kysely
+  // would otherwise find another schema's tables of the same name and skip creating them.
+  const schema =
+    dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const migrator = new Migrator({ db, provider: new InCodeMigrations(dialect), migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -9,6 +9,8 @@ const MAX_ENTRIES = 50_000;
 export interface ShortLinkResolver {
   resolve(code: string): Promise<ShortLinkTarget | null>;
   invalidate(code: string): void;
+  start?(): Promise<void>;
+  close?(): Promise<void>;
 }
 
 export class CachedShortLinks implements ShortLinkResolver {
@@ -29,13 +31,4 @@ export class CachedShortLinks implements ShortLinkResolver {
   invalidate(code: string): void {
     this.entries.delete(code);
   }
-}
-
-/** Every process sees every change at once: no cache (PostgreSQL, many processes). */
-export class DirectShortLinks implements ShortLinkResolver {
-  constructor(private readonly items: QrItemsRepository) {}
-  resolve(code: string): Promise<ShortLinkTarget | null> {
-    return this.items.findByCode(code);
-  }
-  invalidate(): void {}
 }

@@ -131,19 +131,20 @@ function checkLength(payload: string): string {
   return payload;
 }
 
-function isBlank(value: string | undefined): value is undefined {
-  return value === undefined || value.trim() === '';
-}
-
 /** The field's value (trimmed unless `trim` is false), or a 400 naming it. */
 function required(value: string | undefined, field: string, kind: ContentType, trim = true): string {
-  if (isBlank(value)) throw new ValidationError(`${field}: is required for contentType ${kind}`);
+  if (value === undefined || value.trim() === '') throw new ValidationError(`${field}: is required for contentType ${kind}`);
   return trim ? value.trim() : value;
 }
 
 /** Trimmed value, or undefined when absent or blank: an empty form field means "not given". */
 function optional(value: string | undefined): string | undefined {
-  return isBlank(value) ? undefined : value.trim();
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** Like `optional`, but keeps surrounding whitespace of free text (messages, bodies). */
+function optionalText(value: string | undefined): string | undefined {
+  return optional(value) === undefined ? undefined : value;
 }
 
 function singleLine(value: string, field: string): string {
@@ -454,8 +455,8 @@ function assembleWhatsapp(f: TypedFields): string {
   // 00 is the international call prefix, the same as "+"; wa.me wants the country code itself.
   if (number.startsWith('00')) digits = digits.slice(2);
   if (digits.length < 6 || digits.length > 15) throw new ValidationError('waNumber: must have 6 to 15 digits');
-  const message = isBlank(f.waMessage) ? '' : f.waMessage;
-  return `https://wa.me/${digits}${message === '' ? '' : `?text=${encodeURIComponent(message)}`}`;
+  const message = optionalText(f.waMessage);
+  return `https://wa.me/${digits}${message === undefined ? '' : `?text=${encodeURIComponent(message)}`}`;
 }
 
 function validateWhatsappLink(payload: string): string {
@@ -495,7 +496,8 @@ function assembleEmail(f: TypedFields): string {
   const query: string[] = [];
   const subject = optional(f.emailSubject);
   if (subject !== undefined) query.push(`subject=${encodeURIComponent(singleLine(subject, 'emailSubject'))}`);
-  if (!isBlank(f.emailBody)) query.push(`body=${encodeURIComponent(f.emailBody.replace(/\r\n|\r|\n/g, '\r\n'))}`);
+  const body = optionalText(f.emailBody);
+  if (body !== undefined) query.push(`body=${encodeURIComponent(body.replace(/\r\n|\r|\n/g, '\r\n'))}`);
   return `mailto:${to}${query.length > 0 ? `?${query.join('&')}` : ''}`;
 }
 

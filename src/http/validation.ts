@@ -26,6 +26,9 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
   const convert = httpPart === 'body' ? (v: unknown) => v : (v: unknown) => convertStrings(root, v);
   return (input: unknown) => {
     const value = convert(input);
+    // NUL cannot be stored in PostgreSQL text and has no business in any field.
+    const nul = pathOfNul(value, '');
+    if (nul !== null) return { error: new ValidationError(`${nul || httpPart || 'body'}: must not contain NUL characters`) };
     if (check.Check(value)) return { value };
     const errors = check.Errors(value) as unknown as TbError[];
     return { error: new ValidationError(describe(root, errors, httpPart ?? 'body', value)) };
@@ -87,6 +90,16 @@ function ruleFromType(node: SchemaNode | undefined): string {
     default:
       return 'is invalid';
   }
+}
+
+function pathOfNul(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [k, v] of Object.entries(value)) {
+    const found = pathOfNul(v, path ? `${path}.${k}` : k);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** Strict conversion of query/param strings by the declared property type. */

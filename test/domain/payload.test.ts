@@ -599,3 +599,54 @@ describe('the 4000-character bound', () => {
     expect(rejection(() => assemble('wifi', { wifiSsid: 'x', wifiPass: ';'.repeat(2000) }))).toBe(tooLong);
   });
 });
+
+describe('any input (property)', () => {
+  // A redirect target ends up in the Location header: printable ASCII only, allowed scheme only.
+  const headerSafe = /^[\x21-\x7e]+$/;
+  const redirectScheme: Partial<Record<ContentType, RegExp>> = {
+    url: /^https?:\/\//,
+    whatsapp: /^https:\/\/(wa\.me|api\.whatsapp\.com)\//,
+    email: /^mailto:/,
+  };
+  const kind = fc.constantFrom(...CONTENT_TYPES);
+  const nasty = fc.oneof(
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom('javascript:alert(1)', ' JAVA\tSCRIPT:x', 'data:,x', '%6Aavascript:1', 'wa.me/123456', 'mailto:a@b.co', 'example.com'),
+    fc.tuple(fc.constantFrom('https://', 'mailto:', 'https://wa.me/', ''), fc.string({ unit: 'binary' })).map(([a, b]) => a + b),
+  );
+
+  function expectSafeOutcome(contentType: ContentType, run: () => string): void {
+    let out: string;
+    try {
+      out = run();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ValidationError);
+      expect((e as Error).message).toMatch(/^[A-Za-z]+: /);
+      return;
+    }
+    expect([...out].length).toBeLessThanOrEqual(PAYLOAD_MAX_LENGTH);
+    const scheme = redirectScheme[contentType];
+    if (scheme !== undefined) {
+      expect(out).toMatch(headerSafe);
+      expect(out).toMatch(scheme);
+    }
+  }
+
+  it('validatePayload accepts or answers a ValidationError, and redirect targets are safe', () => {
+    fc.assert(fc.property(kind, nasty, (k, payload) => expectSafeOutcome(k, () => validatePayload(k, payload))), {
+      numRuns: 2000,
+    });
+  });
+
+  it('assemblePayload accepts or answers a ValidationError, and redirect targets are safe', () => {
+    const fields = fc.record(
+      Object.fromEntries(TYPED_FIELDS.map((f) => [f, f === 'wifiEnc' ? fc.constantFrom('WPA', 'WEP', 'nopass') : nasty])) as {
+        [K in keyof TypedFields]-?: fc.Arbitrary<string>;
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(fc.property(kind, fields, (k, f) => expectSafeOutcome(k, () => assemblePayload(k, f as TypedFields))), {
+      numRuns: 2000,
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assemblePayload } from '../../src/domain/payload.ts';
 import {
@@ -41,6 +42,27 @@ function allPages(): RenderedPage[] {
     renderGonePage(),
   ];
 }
+
+describe('any user value (property)', () => {
+  const tagCount = (html: string) => (html.match(/</g) ?? []).length;
+
+  it('never adds markup to the Wi-Fi and contact pages', () => {
+    const value = fc.string({ unit: 'binary', minLength: 1, maxLength: 40 });
+    const baseWifi = tagCount(renderWifiPage({ title: 't', code, payload: '', wifi: { ssid: 's', password: 'p', encryption: 'WPA', hidden: false } }).html);
+    // Phone, email and website become links only for some values; names and organisation never do.
+    const card = { firstName: '', lastName: '', fullName: 'n', org: 'o', phone: '', email: '', web: '' };
+    const baseCard = tagCount(renderVcardPage({ title: 't', code, payload: '', vcard: card }).html);
+    fc.assert(
+      fc.property(value, value, value, (title, a, b) => {
+        const wifi = renderWifiPage({ title, code, payload: '', wifi: { ssid: a, password: b, encryption: 'WPA', hidden: false } });
+        expect(tagCount(wifi.html)).toBe(baseWifi);
+        const vcard = renderVcardPage({ title, code, payload: '', vcard: { ...card, fullName: a, org: b } });
+        expect(tagCount(vcard.html)).toBe(baseCard);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
 
 describe('escapeHtml', () => {
   it('escapes the five characters that matter in text and attributes', () => {

@@ -7,9 +7,11 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null;
+/** Set by the "postgres" Vitest project. */
+export const ON_POSTGRES = process.env.QRTRACK_TEST_DB === 'postgres' && TEST_DATABASE_URL !== null;
 
 export async function freshDatabaseUrl(): Promise<{ url: string; dispose(): Promise<void> }> {
-  if (TEST_DATABASE_URL === null) {
+  if (!ON_POSTGRES || TEST_DATABASE_URL === null) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qrtrack-db-'));
     return { url: `sqlite:${path.join(dir, 'test.db')}`, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }

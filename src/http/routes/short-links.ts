@@ -47,7 +47,7 @@ function sendVcf(reply: FastifyReply, target: ShortLinkTarget) {
   if (target.contentType !== 'vcard') return sendPage(reply, renderNotFoundPage());
   return reply
     .header('content-type', 'text/vcard; charset=utf-8')
-    .header('content-disposition', vcfContentDisposition(target.payload))
+    .header('content-disposition', vcfContentDisposition(target.payload, target.title))
     .header('x-content-type-options', 'nosniff')
-    .send(renderVcf(target.payload));
+    .send(renderVcf(target.payload, target.title));
 }

@@ -71,10 +71,14 @@ describe('country codes and addresses', () => {
     expect(normalizeIp('nope')).toBeNull();
   });
 
-  it('tells public from non-public addresses', () => {
-    expect(isPublicIp('8.8.8.8')).toBe(true);
-    expect(isPublicIp('2001:4860:4860::8888')).toBe(true);
-    expect(isPublicIp('192.0.2.1')).toBe(false);
-    expect(isPublicIp('fc12::1')).toBe(false);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '198.20.0.1', '223.255.255.255', '2001:4860:4860::8888', '2a00:1450::1'])(
+    'counts %s as public',
+    (ip) => expect(isPublicIp(ip)).toBe(true),
+  );
+
+  it.each(['192.0.2.1', '172.31.255.255', '100.127.0.1', '198.19.0.1', '224.0.0.1', '255.255.255.255', 'fc12::1', 'fd00::1',
+    'fe80::1', 'ff02::1', '::', '::1', '0:0:0:0:0:0:0:1', '2001:db8::1', '64:ff9b::808:808', 'not-an-ip'])(
+    'counts %s as non-public',
+    (ip) => expect(isPublicIp(ip)).toBe(false),
+  );
 });

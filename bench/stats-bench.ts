@@ -1,0 +1,109 @@
+// Stats latency for an item with 10k and with 1M scans spread over 90 days: the
+// cost must stay flat as scans grow, because stats read roll-ups, not raw scans.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { DatabaseConfig } from '../src/config.ts';
+import { type Db, openDatabase } from '../src/db/database.ts';
+import { PostgresScanWriter } from '../src/db/postgres-scan-writer.ts';
+import { SqliteScanWriter } from '../src/db/sqlite-scan-writer.ts';
+import type { ScanWriter } from '../src/db/scan-writer.ts';
+import { ApiKeysRepository } from '../src/db/api-keys-repository.ts';
+import { QrItemsRepository } from '../src/db/qr-items-repository.ts';
+import { StatsRepository } from '../src/db/stats-repository.ts';
+import { resolveDesign } from '../src/domain/design.ts';
+import type { ScanEvent } from '../src/domain/scans/scan-batch.ts';
+import { itemStats } from '../src/domain/stats/item-stats.ts';
+import type { ResultRow } from './result-row.ts';
+
+const DEVICES = ['mobile', 'mobile', 'mobile', 'tablet', 'desktop'];
+const OSES = ['iOS', 'Android', 'Android', 'Windows', 'macOS'];
+const BROWSERS = ['Safari', 'Chrome', 'Samsung Internet', 'Instagram', 'Edge'];
+const COUNTRIES = ['DE', 'US', 'FR', 'GB', 'NL', 'ES', 'IT', 'PL', 'SE', null];
+const REFERRERS = [null, null, 'www.instagram.com', 't.co', 'www.facebook.com'];
+
+/** Deterministic pseudo-random scans over the last 90 days (humans and some bots). */
+function* scansFor(itemId: string, count: number): Generator<ScanEvent> {
+  const now = Date.now();
+  let seed = 42;
+  const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  for (let i = 0; i < count; i++) {
+    const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)] as T;
+    yield {
+      itemId,
+      scannedAt: new Date(now - Math.floor(rnd() * 90 * 86_400_000)).toISOString(),
+      isBot: rnd() < 0.05,
+      device: pick(DEVICES),
+      os: pick(OSES),
+      browser: pick(BROWSERS),
+      country: pick(COUNTRIES),
+      referrer: pick(REFERRERS),
+      visitorHash: Math.floor(rnd() * count * 0.6).toString(16),
+    };
+  }
+}
+
+async function seed(writer: ScanWriter, itemId: string, count: number): Promise<void> {
+  const CHUNK = 5_000;
+  let chunk: Promise<void>[] = [];
+  for (const s of scansFor(itemId, count)) {
+    chunk.push(writer.record(s));
+    if (chunk.length === CHUNK) {
+      await Promise.all(chunk);
+      chunk = [];
+    }
+  }
+  await Promise.all(chunk);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function timeStats(db: Db, accountId: string, itemId: string, days: number, tz: string, runs: number) {
+  const source = new StatsRepository(db);
+  for (let i = 0; i < 20; i++) await itemStats(source, { accountId, id: itemId, days, tz });
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    await itemStats(source, { accountId, id: itemId, days, tz });
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+export async function runStatsBench(database: DatabaseConfig, label: string, sizes = [10_000, 1_000_000]): Promise<ResultRow[]> {
+  const db = await openDatabase(database);
+  const writer: ScanWriter = db.sqlite ? new SqliteScanWriter(db.sqlite) : new PostgresScanWriter(db.kysely);
+  const accountId = await new ApiKeysRepository(db).ensureAccount(`bench-${Date.now()}`);
+  const items = new QrItemsRepository(db);
+  const rows: ResultRow[] = [];
+  let baseline: number | null = null;
+  for (const n of sizes) {
+    const item = await items.create(accountId, { title: `stats ${n}`, contentType: 'url', payload: 'https://example.com', fields: {}, design: resolveDesign(undefined) });
+    const t0 = Date.now();
+    await seed(writer, item.id, n);
+    const seeded = (Date.now() - t0) / 1000;
+    for (const [days, tz] of [[14, 'UTC'], [90, 'UTC'], [90, 'America/New_York']] as const) {
+      const { p50, p99 } = await timeStats(db, accountId, item.id, days, tz, 200);
+      if (days === 90 && tz === 'UTC' && baseline === null) baseline = p99;
+      rows.push({
+        name: `${label} stats, ${n.toLocaleString('en-US')} scans, days=${days} tz=${tz}`,
+        value: p99,
+        unit: 'ms p99',
+        extra: `p50 ${p50.toFixed(2)} ms; seeded in ${seeded.toFixed(1)} s`,
+        ratio: days === 90 && tz === 'UTC' && baseline !== null ? p99 / baseline : undefined,
+        baseline: days === 90 && tz === 'UTC' ? '10k-scan item, same query' : undefined,
+      });
+    }
+  }
+  await writer.drain();
+  await db.close();
+  return rows;
+}
+
+export function tempSqlite(): { config: DatabaseConfig; dispose(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qrtrack-bench-'));
+  return { config: { kind: 'sqlite', file: path.join(dir, 'bench.db') }, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}

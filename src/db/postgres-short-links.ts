@@ -1,0 +1,101 @@
+// Short-link targets cached per process on PostgreSQL, kept honest across processes
+// with LISTEN/NOTIFY: every change to an item is announced on a channel after it
+// commits, and every process drops that code. While the listening connection is
+// down the cache is emptied and bypassed, so a process can never serve a paused or
+// deleted item from memory it cannot invalidate. A generation counter keeps a lookup
+// that raced with an invalidation from re-filling the cache with the old row.
+import pg from 'pg';
+import type { QrItemsRepository, ShortLinkTarget } from './qr-items-repository.ts';
+import type { ShortLinkResolver } from './short-link-cache.ts';
+
+export const LINKS_CHANNEL = 'qrtrack_links';
+const MAX_ENTRIES = 50_000;
+const RECONNECT_MS = 1_000;
+
+export class PostgresShortLinks implements ShortLinkResolver {
+  private readonly entries = new Map<string, ShortLinkTarget | null>();
+  private generation = 0;
+  private listener: pg.Client | null = null;
+  private listening = false;
+  private closed = false;
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly items: QrItemsRepository,
+    private readonly pool: pg.Pool,
+    private readonly connectionString: string,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.listen().catch(() => this.scheduleReconnect());
+  }
+
+  async resolve(code: string): Promise<ShortLinkTarget | null> {
+    if (!this.listening) return this.items.findByCode(code);
+    const hit = this.entries.get(code);
+    if (hit !== undefined) return hit;
+    const generation = this.generation;
+    const target = await this.items.findByCode(code);
+    if (this.listening && generation === this.generation) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+      this.entries.set(code, target);
+    }
+    return target;
+  }
+
+  /** Local drop at once, and an announcement to every other process. */
+  invalidate(code: string): void {
+    this.drop(code);
+    this.pool.query('select pg_notify($1, $2)', [LINKS_CHANNEL, code]).catch(() => this.reset());
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.reset();
+    await this.listener?.end().catch(() => {});
+    this.listener = null;
+  }
+
+  private drop(code: string): void {
+    this.generation++;
+    this.entries.delete(code);
+  }
+
+  private reset(): void {
+    this.listening = false;
+    this.generation++;
+    this.entries.clear();
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on('notification', (msg) => {
+      if (msg.channel === LINKS_CHANNEL && msg.payload) this.drop(msg.payload);
+    });
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    await client.connect();
+    await client.query(`listen ${LINKS_CHANNEL}`);
+    this.listener = client;
+    // Anything cached before we listened may have missed an announcement.
+    this.reset();
+    this.listening = true;
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.listener !== client) return;
+    this.listener = null;
+    this.reset();
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (!this.closed) this.listen().catch(() => this.scheduleReconnect());
+    }, RECONNECT_MS);
+    this.retry.unref();
+  }
+}
