@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { type TypeBoxTypeProvider, registerAjvFormats } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { createAuthHook } from './http/auth.ts';
@@ -41,6 +42,15 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   app.decorateRequest('auth', null);
   // Only JSON bodies are accepted: text/plain would otherwise slip through as a string.
   app.removeContentTypeParser('text/plain');
+  // An empty JSON body (common on DELETE from generated clients) is no body, not an error;
+  // routes that need a body still say so through their schema.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') return done(null, undefined);
+    parseJson(req, text, done);
+  });
   installErrorHandlers(app);
 
   await app.register(swagger, {
@@ -64,6 +74,13 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // Several processes share one count per key through Redis; one process counts in memory.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
+  if (redis) {
+    redis.on('error', (err: Error) => app.log.warn({ err }, 'rate-limit store unavailable'));
+    app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  }
+
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', createAuthHook(services.keys));
@@ -73,6 +90,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
         max: config.rateLimitPerMinute,
         timeWindow: 60_000,
         enableDraftSpec: true,
+        ...(redis ? { redis, nameSpace: 'qrtrack-rl-', skipOnError: true } : {}),
         keyGenerator: (req) => (req.auth ? `key:${req.auth.keyId}` : `ip:${req.ip}`),
         errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: `rate limit exceeded: ${ctx.max} requests per minute; retry in ${ctx.after}` }),
       });

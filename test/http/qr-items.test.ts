@@ -172,6 +172,9 @@ describe('validation of create', () => {
     const none = await t.request({ method: 'POST', url: '/v1/qr', key });
     expect(none.statusCode).toBe(400);
     expect(none.json().error).toMatch(/^body: /);
+    const empty = await t.request({ method: 'POST', url: '/v1/qr', key, payload: '', headers: { 'content-type': 'application/json' } });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error).toBe('body: must be a JSON object');
   });
 });
 
@@ -354,7 +357,8 @@ describe('updating, pausing, resuming and deleting', () => {
 
   it('deletes: ok:true, then 404 for read, update, delete and stats', async () => {
     const item = await created({ title: 'gone', url: 'https://a.example' });
-    const res = await t.request({ method: 'DELETE', url: `/v1/qr/${item.id}`, key });
+    // Generated clients often send Content-Type: application/json with an empty DELETE body.
+    const res = await t.request({ method: 'DELETE', url: `/v1/qr/${item.id}`, key, payload: '', headers: { 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true });
     expect((await get(`/v1/qr/${item.id}`)).statusCode).toBe(404);
