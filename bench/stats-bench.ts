@@ -103,7 +103,8 @@ export async function runStatsBench(database: DatabaseConfig, label: string, siz
   return rows;
 }
 
-export function tempSqlite(): { config: DatabaseConfig; dispose(): void } {
+export function tempSqlite(): { config: DatabaseConfig; file: string; dispose(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qrtrack-bench-'));
-  return { config: { kind: 'sqlite', file: path.join(dir, 'bench.db') }, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  const file = path.join(dir, 'bench.db');
+  return { config: { kind: 'sqlite', file }, file, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

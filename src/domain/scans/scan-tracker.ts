@@ -14,6 +14,8 @@ export interface ScanRequest {
 
 export interface SaltSource {
   current(now?: number): Promise<string>;
+  /** Today's salt when already loaded: the redirect skips an await on all but the first scan of a day. */
+  peek(now?: number): string | null;
 }
 
 export class ScanTracker {
@@ -26,7 +28,7 @@ export class ScanTracker {
   /** Records the request as a scan of `itemId` if the policy says so; resolves once it is committed. */
   async track(itemId: string, req: ScanRequest): Promise<void> {
     const now = Date.now();
-    const salt = await this.salts.current(now);
+    const salt = this.salts.peek(now) ?? (await this.salts.current(now));
     const scan = buildScan({ method: req.method, headers: req.headers, ip: req.ip, now: new Date(now), salt, countryLookup: this.countries });
     if (!scan.record) return;
     await this.writer.record({
