@@ -4,12 +4,13 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { type TypeBoxTypeProvider, registerAjvFormats } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { createAuthHook } from './http/auth.ts';
 import { installErrorHandlers } from './http/errors.ts';
+import { imageRoutes } from './http/routes/images.ts';
 import { qrItemsRoutes } from './http/routes/qr-items.ts';
 import { shortLinkRoutes } from './http/routes/short-links.ts';
 import { statsRoutes } from './http/routes/stats.ts';
@@ -29,6 +30,8 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
+    // Errors are logged by the error handler; a log line per request would cost the redirect more than its scan.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     // Short codes and uuids are case-sensitive; trailing slashes are forgiven.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Errors raised while routing, before any handler: same `{error}` shape as the rest.
@@ -96,6 +99,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       });
       await v1.register(qrItemsRoutes, { services });
       await v1.register(statsRoutes, { services });
+      await v1.register(imageRoutes, { services });
     },
     { prefix: '/v1' },
   );

@@ -15,6 +15,7 @@ import { StatsRepository } from './db/stats-repository.ts';
 import type { QrDesign } from './domain/design.ts';
 import { createCountryLookup } from './domain/scans/country.ts';
 import { ScanTracker } from './domain/scans/scan-tracker.ts';
+import { designWarnings } from './render/index.ts';
 
 export interface AppServices {
   config: Config;
@@ -45,6 +46,6 @@ export function createServices(config: Config, db: Db): AppServices {
     links,
     tracker: new ScanTracker(writer, new SaltsRepository(db), countries),
     onItemChanged: (code) => links.invalidate(code),
-    warningsFor: () => [],
+    warningsFor: designWarnings,
   };
 }

@@ -16,7 +16,7 @@ interface Pending {
 }
 
 const MAX_BATCH = 512;
-const MAX_IN_FLIGHT = 4;
+const MAX_IN_FLIGHT = 2;
 const RETRIES = 3;
 
 export class PostgresScanWriter implements ScanWriter {

@@ -1,8 +1,11 @@
 // Custom logos arrive as data: URLs (the server never fetches a URL). Raster logos
-// are checked by media type, size and magic bytes.
+// are checked by media type, size and magic bytes; SVG logos are re-built from an
+// allow-list, and only the sanitized SVG is ever stored or drawn.
+import { sanitizeSvg, SvgRejected } from '../render/svg-sanitizer.ts';
 import { ValidationError } from './errors.ts';
 
 export type LogoMediaType = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/svg+xml';
+type RasterType = Exclude<LogoMediaType, 'image/svg+xml'>;
 
 export interface ParsedLogo {
   mediaType: LogoMediaType;
@@ -10,22 +13,62 @@ export interface ParsedLogo {
   dataUrl: string;
 }
 
+/** Same bound as LIMITS.logoBytes in design.ts (not imported: design.ts imports this module). */
 const MAX_BYTES = 512 * 1024;
-const DATA_URL_RE = /^data:(image\/(?:png|jpeg|webp));base64,([A-Za-z0-9+/]*={0,2})$/;
+const MEDIA_TYPES: readonly LogoMediaType[] = ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml'];
+/** `data:<type>[;param=value]*[;base64],<data>` */
+const DATA_URL_RE = /^data:([^,;]*)((?:;[^,;]*)*?)(;base64)?,(.*)$/is;
+const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
 
-const MAGIC: Record<Exclude<LogoMediaType, 'image/svg+xml'>, (b: Buffer) => boolean> = {
+const MAGIC: Record<RasterType, (b: Buffer) => boolean> = {
   'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
   'image/webp': (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
 };
 
 export function parseLogoDataUrl(field: string, value: string): ParsedLogo {
-  const m = DATA_URL_RE.exec(value);
-  if (!m) throw new ValidationError(`${field}: must be a base64 data: URL of a PNG, JPEG or WebP image`);
-  const mediaType = m[1] as Exclude<LogoMediaType, 'image/svg+xml'>;
-  const bytes = Buffer.from(m[2]!, 'base64');
-  if (bytes.length === 0) throw new ValidationError(`${field}: the image is empty`);
-  if (bytes.length > MAX_BYTES) throw new ValidationError(`${field}: the image must be at most 512 KiB`);
-  if (!MAGIC[mediaType](bytes)) throw new ValidationError(`${field}: the data is not a ${mediaType} image`);
-  return { mediaType, bytes, dataUrl: value };
+  const fail = (rule: string): never => {
+    throw new ValidationError(`${field}: ${rule}`);
+  };
+  // Cheap bound before any decoding: base64 of 512 KiB plus a generous header.
+  if (value.length > Math.ceil(MAX_BYTES / 3) * 4 * 3 + 256) fail('the image must be at most 512 KiB');
+  const m = DATA_URL_RE.exec(value.trim());
+  if (!m) fail('must be a data: URL (remote URLs are not fetched)');
+  const [, rawType = '', , base64Flag, payload = ''] = m as RegExpExecArray;
+  const mediaType = rawType.trim().toLowerCase() as LogoMediaType;
+  if (!MEDIA_TYPES.includes(mediaType)) fail('media type must be image/png, image/jpeg, image/webp or image/svg+xml');
+  const bytes = base64Flag ? decodeBase64(payload, fail) : decodeText(mediaType, payload, fail);
+  if (bytes.length === 0) fail('the image is empty');
+  if (bytes.length > MAX_BYTES) fail('the image must be at most 512 KiB');
+  if (mediaType === 'image/svg+xml') return sanitized(bytes, fail);
+  if (!MAGIC[mediaType as RasterType](bytes)) fail(`the data is not a ${mediaType} image`);
+  return { mediaType, bytes, dataUrl: `data:${mediaType};base64,${bytes.toString('base64')}` };
+}
+
+function decodeBase64(payload: string, fail: (rule: string) => never): Buffer {
+  const clean = payload.replace(/\s+/g, '');
+  if (!BASE64_RE.test(clean) || clean.length % 4 === 1) fail('must be valid base64');
+  return Buffer.from(clean, 'base64');
+}
+
+/** Only SVG may come as text (percent-encoded UTF-8). */
+function decodeText(mediaType: LogoMediaType, payload: string, fail: (rule: string) => never): Buffer {
+  if (mediaType !== 'image/svg+xml') fail('raster images must be base64-encoded');
+  try {
+    return Buffer.from(decodeURIComponent(payload), 'utf8');
+  } catch {
+    return fail('must be valid percent-encoded UTF-8');
+  }
+}
+
+function sanitized(bytes: Buffer, fail: (rule: string) => never): ParsedLogo {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  try {
+    const svg = Buffer.from(sanitizeSvg(text), 'utf8');
+    if (svg.length > MAX_BYTES) fail('the image must be at most 512 KiB');
+    return { mediaType: 'image/svg+xml', bytes: svg, dataUrl: `data:image/svg+xml;base64,${svg.toString('base64')}` };
+  } catch (err) {
+    if (err instanceof SvgRejected) fail(`SVG rejected: ${err.message}`);
+    throw err;
+  }
 }

@@ -6,6 +6,9 @@ import { bucketOf, utcDay } from '../stats/scan-buckets.ts';
 export interface ScanEvent {
   itemId: string;
   scannedAt: string; // ISO, UTC
+  /** scannedAt as epoch milliseconds and as its UTC day, carried so a batch need not re-derive them. */
+  ms?: number;
+  day?: string;
   isBot: boolean;
   device: string;
   os: string | null;
@@ -66,7 +69,7 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
     }
     items.set(s.itemId, item);
 
-    const ms = Date.parse(s.scannedAt);
+    const ms = s.ms ?? Date.parse(s.scannedAt);
     const bucket = bucketOf(ms);
     const bk = `${s.itemId}|${bucket}`;
     const b = buckets.get(bk) ?? { itemId: s.itemId, bucket, scans: 0, uniqueScans: 0, botScans: 0 };
@@ -76,7 +79,7 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
     buckets.set(bk, b);
 
     if (s.isBot) return;
-    const day = utcDay(ms);
+    const day = s.day ?? utcDay(ms);
     for (const [dim, value] of dimensionValues(s)) {
       const dk = `${s.itemId}|${day}|${dim}|${value}`;
       const d = dims.get(dk) ?? { itemId: s.itemId, day, dim, value, scans: 0 };
@@ -100,5 +103,5 @@ function dimensionValues(s: ScanEvent): [string, string][] {
 
 /** Human scans of the batch, which are the only ones that can be unique. */
 export function visitorKey(s: ScanEvent): { itemId: string; day: string; visitorHash: string } {
-  return { itemId: s.itemId, day: utcDay(Date.parse(s.scannedAt)), visitorHash: s.visitorHash };
+  return { itemId: s.itemId, day: s.day ?? utcDay(Date.parse(s.scannedAt)), visitorHash: s.visitorHash };
 }

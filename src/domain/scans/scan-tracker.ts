@@ -34,6 +34,8 @@ export class ScanTracker {
     await this.writer.record({
       itemId,
       scannedAt: scan.scannedAt,
+      ms: now,
+      day: scan.day,
       isBot: scan.isBot,
       device: scan.device,
       os: scan.os,

@@ -1,0 +1,146 @@
+// Rendering against the plain `qrcode` package, measured in the same run on the same
+// texts and widths: our styled SVG vs its unstyled SVG, our styled PNG vs its
+// unstyled PNG, then memory over 1,000 renders. Each text is a different short link,
+// as in real traffic, and baseline and ours alternate so load spikes hit both alike.
+// Run alone: npx tsx bench/render-bench.ts
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import QRCode from 'qrcode';
+import { DEFAULT_DESIGN, type QrDesign } from '../src/domain/design.ts';
+import { renderPng, renderSvg } from '../src/render/index.ts';
+import { printTable } from './format.ts';
+import type { ResultRow } from './result-row.ts';
+
+/** The issue's "styled" design: rounded dots, gradient, logo and frame. */
+const STYLED: QrDesign = {
+  ...DEFAULT_DESIGN,
+  dotsStyle: 'rounded',
+  cornerSquare: 'extra-rounded',
+  cornerDot: 'dot',
+  isGradient: true,
+  color1: '#1d4ed8',
+  color2: '#9333ea',
+  gradientRotation: 45,
+  presetLogo: 'link',
+  frameStyle: 'bottom-banner',
+};
+
+const SIZES = [500, 1000, 2500] as const;
+const SVG_ROUNDS = 300;
+const PNG_ROUNDS: Record<(typeof SIZES)[number], number> = { 500: 60, 1000: 40, 2500: 10 };
+const MEMORY_RENDERS = 1000;
+
+function shortLinks(count: number): string[] {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  return Array.from({ length: count }, (_, i) => {
+    let code = '';
+    for (let k = 0, v = i * 7919 + 12345; k < 7; k++, v = Math.floor(v / 62) + k * 31) code += alphabet[v % 62];
+    return `http://localhost:3000/r/${code}`;
+  });
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/**
+ * Alternates baseline and ours on the same inputs; medians of per-call wall-clock
+ * milliseconds, awaited (qrcode's PNG deflates on a stream, off the main thread).
+ */
+async function compare(rounds: number, texts: string[], baseline: (t: string) => unknown, ours: (t: string) => unknown) {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = -3; i < rounds; i++) {
+    const text = texts[(i + texts.length) % texts.length]!;
+    let t = performance.now();
+    await baseline(text);
+    const ta = performance.now() - t;
+    t = performance.now();
+    await ours(text);
+    const tb = performance.now() - t;
+    if (i >= 0) {
+      a.push(ta);
+      b.push(tb);
+    } // the first three rounds only warm up both sides
+    await nextTurn(); // as a server would between requests (lets native finalizers run)
+  }
+  return { baseline: median(a), ours: median(b) };
+}
+
+function row(name: string, ours: number, base: number, baseName: string): ResultRow {
+  return { name, value: ours, unit: 'ms', ratio: ours / base, baseline: `${baseName}: ${base.toFixed(2)} ms` };
+}
+
+async function timing(texts: string[]): Promise<ResultRow[]> {
+  const rows: ResultRow[] = [];
+  for (const size of SIZES) {
+    const svg = await compare(
+      SVG_ROUNDS,
+      texts,
+      (t) => QRCode.toString(t, { type: 'svg', width: size, errorCorrectionLevel: 'Q' }),
+      (t) => renderSvg(t, STYLED, { size }),
+    );
+    rows.push(row(`render: styled SVG ${size} px`, svg.ours, svg.baseline, `qrcode SVG ${size} px`));
+  }
+  for (const size of SIZES) {
+    const png = await compare(
+      PNG_ROUNDS[size],
+      texts,
+      (t) => QRCode.toBuffer(t, { type: 'png', width: size, errorCorrectionLevel: 'Q' }),
+      (t) => renderPng(t, STYLED, { size }),
+    );
+    rows.push(row(`render: styled PNG ${size} px`, png.ours, png.baseline, `qrcode PNG ${size} px`));
+  }
+  return rows;
+}
+
+async function memory(texts: string[]): Promise<ResultRow[]> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const sample = () => {
+    gc?.();
+    const m = process.memoryUsage();
+    return { heap: m.heapUsed / 2 ** 20, rss: m.rss / 2 ** 20 };
+  };
+  // Warm up first so caches (font, matrices' code paths) are not counted as growth.
+  for (let i = 0; i < 50; i++) {
+    renderPng(texts[i]!, STYLED, { size: 500 });
+    await nextTurn();
+  }
+  const before = sample();
+  for (let i = 0; i < MEMORY_RENDERS; i++) {
+    renderSvg(texts[i % texts.length]!, STYLED, { size: 1000 });
+    renderPng(texts[i % texts.length]!, STYLED, { size: 500 });
+    await nextTurn();
+  }
+  const after = sample();
+  const note = `before ${before.heap.toFixed(1)} MiB heap / ${before.rss.toFixed(0)} MiB RSS`;
+  return [
+    { name: `render: heap after ${MEMORY_RENDERS} SVG+PNG renders`, value: after.heap, unit: 'MiB', extra: note },
+    { name: `render: RSS after ${MEMORY_RENDERS} SVG+PNG renders`, value: after.rss, unit: 'MiB', extra: note },
+  ];
+}
+
+export async function runRenderBench(): Promise<ResultRow[]> {
+  const texts = shortLinks(MEMORY_RENDERS);
+  return [...(await timing(texts)), ...(await memory(texts))];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const started = performance.now();
+  const rows = await runRenderBench();
+  printTable(
+    rows.map((r) => ({
+      benchmark: r.name,
+      value: Number(r.value.toFixed(2)),
+      unit: r.unit,
+      ratio: r.ratio === undefined ? null : `${r.ratio.toFixed(2)}×`,
+      baseline: r.baseline ?? null,
+      notes: r.extra ?? null,
+    })),
+    undefined,
+    2,
+  );
+  console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+}

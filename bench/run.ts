@@ -1,0 +1,57 @@
+// npm run bench [-- --db postgres] [-- --quick]
+// One run measures every hot path against a baseline taken in the same run:
+// the redirect against a bare http server, stats at 10k against 1M scans, and
+// rendering against the plain qrcode package.
+import { parseArgs } from 'node:util';
+import { printTable } from './format.ts';
+import { type RedirectTarget, runRedirectBench } from './redirect-bench.ts';
+import type { ResultRow } from './result-row.ts';
+import { runStatsBench, tempSqlite } from './stats-bench.ts';
+import { freshPostgres } from './postgres.ts';
+
+const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const withPostgres = values.db === 'postgres' || values.db === 'both';
+const quick = values.quick;
+const only = values.only ?? 'redirect,stats,render';
+const load = { connections: 50, durationSeconds: quick ? 3 : 10 };
+const rows: ResultRow[] = [];
+
+if (only.includes('redirect')) {
+  const sqlite = tempSqlite();
+  const targets: RedirectTarget[] = [{ label: 'SQLite', database: sqlite.config, databaseUrl: `sqlite:${sqlite.file}` }];
+  const pg = withPostgres ? await freshPostgres() : null;
+  if (pg) targets.push({ label: 'PostgreSQL', database: { kind: 'postgres', url: pg.url }, databaseUrl: pg.url });
+  rows.push(...(await runRedirectBench(targets, { ...load, rounds: quick ? 2 : 3 })));
+  sqlite.dispose();
+  await pg?.dispose();
+}
+
+if (only.includes('stats')) {
+  const sizes = quick ? [10_000, 100_000] : [10_000, 1_000_000];
+  const sqlite = tempSqlite();
+  rows.push(...(await runStatsBench(sqlite.config, 'SQLite', sizes)));
+  sqlite.dispose();
+  if (withPostgres) {
+    const pg = await freshPostgres();
+    rows.push(...(await runStatsBench({ kind: 'postgres', url: pg.url }, 'PostgreSQL', sizes)));
+    await pg.dispose();
+  }
+}
+
+if (only.includes('render')) {
+  const { runRenderBench } = await import('./render-bench.ts');
+  rows.push(...(await runRenderBench()));
+}
+
+printTable(
+  rows.map((r) => ({
+    benchmark: r.name,
+    value: Number(r.value.toFixed(2)),
+    unit: r.unit,
+    ratio: r.ratio === undefined ? null : `${r.ratio.toFixed(2)}×`,
+    baseline: r.baseline ?? null,
+    notes: r.extra ?? null,
+  })),
+  undefined,
+  2,
+);

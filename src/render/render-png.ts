@@ -1,0 +1,15 @@
+// SVG → PNG with resvg (a Rust rasterizer shipped as an npm binary): no canvas,
+// no system fonts (the text is already outlines), exactly `size` pixels wide.
+import { Resvg } from '@resvg/resvg-js';
+import type { QrDesign } from '../domain/design.ts';
+import { parseHex } from './paint.ts';
+import { encodePng } from './png-encoder.ts';
+import { renderSvg, type RenderOptions } from './render-svg.ts';
+
+export function renderPng(data: string, design: QrDesign, opts: RenderOptions = {}): Buffer {
+  const svg = renderSvg(data, design, opts);
+  const image = new Resvg(svg, { font: { loadSystemFonts: false }, logLevel: 'off' }).render();
+  // An opaque background rect covers the whole canvas, so every pixel is opaque.
+  const opaque = !design.bgTransparent && parseHex(design.bgColor).a === 1;
+  return encodePng(image.pixels, image.width, image.height, opaque);
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_DESIGN, type QrDesign } from '../../src/domain/design.ts';
+import { contrastRatio, designWarnings } from '../../src/render/index.ts';
+import { parseHex } from '../../src/render/paint.ts';
+
+const design = (d: Partial<QrDesign> = {}): QrDesign => ({ ...DEFAULT_DESIGN, ...d });
+
+describe('designWarnings', () => {
+  it('is empty for the default design and for dark-on-light designs', () => {
+    expect(designWarnings(design())).toEqual([]);
+    expect(designWarnings(design({ color1: '#1d4ed8', isGradient: true, color2: '#9333ea', frameStyle: 'badge' }))).toEqual([]);
+    expect(designWarnings(design({ bgTransparent: true, bgColor: '#000000' }))).toEqual([]);
+  });
+
+  it('computes WCAG contrast ratios', () => {
+    expect(contrastRatio(parseHex('#000000'), parseHex('#ffffff'))).toBeCloseTo(21, 5);
+    expect(contrastRatio(parseHex('#777777'), parseHex('#ffffff'))).toBeCloseTo(4.48, 2);
+  });
+
+  it('warns about a code colour below 3:1 against the background', () => {
+    const [w] = designWarnings(design({ color1: '#aaaaaa' }));
+    expect(w).toMatch(/^The code colour #aaaaaa has a contrast of 2\.3:1 against the background #ffffff; phones need at least 3:1/);
+  });
+
+  it('checks both gradient stops and the eye colour', () => {
+    expect(designWarnings(design({ isGradient: true, color2: '#dddddd' }))[0]).toMatch(/second gradient colour #dddddd/);
+    expect(designWarnings(design({ customEyeColors: true, eyeColor: '#eeeeee' }))[0]).toMatch(/eye colour #eeeeee/);
+    expect(designWarnings(design({ customEyeColors: false, eyeColor: '#eeeeee' }))).toEqual([]);
+  });
+
+  it('assumes white behind a transparent background', () => {
+    expect(designWarnings(design({ bgTransparent: true, color1: '#ffff00' }))[0]).toMatch(/against the background white \(the background is transparent\)/);
+  });
+
+  it('counts a colour’s transparency', () => {
+    expect(designWarnings(design({ color1: '#00000030' }))[0]).toMatch(/code colour #00000030/);
+  });
+
+  it('warns about light codes on dark backgrounds', () => {
+    const warnings = designWarnings(design({ color1: '#ffffff', bgColor: '#000000' }));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/lighter than its background/);
+  });
+
+  it('warns when frame text would be hard to read on the frame', () => {
+    expect(designWarnings(design({ frameStyle: 'phone', frameColor: '#000000', frameTextColor: '#333333' }))[0]).toMatch(/frame text colour #333333/);
+    expect(designWarnings(design({ frameStyle: 'none', frameColor: '#000000', frameTextColor: '#333333' }))).toEqual([]);
+  });
+});
