@@ -5,6 +5,8 @@
 // Run alone: npx tsx bench/render-bench.ts
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import QRCode from 'qrcode';
 import { DEFAULT_DESIGN, type QrDesign } from '../src/domain/design.ts';
 import { renderPng, renderSvg } from '../src/render/index.ts';
@@ -97,9 +99,11 @@ async function timing(texts: string[]): Promise<ResultRow[]> {
 }
 
 async function memory(texts: string[]): Promise<ResultRow[]> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  const sample = () => {
-    gc?.();
+  const gc = collector();
+  const sample = async () => {
+    gc();
+    await nextTurn(); // finalizers of collected native objects run on the next turn
+    gc();
     const m = process.memoryUsage();
     return { heap: m.heapUsed / 2 ** 20, rss: m.rss / 2 ** 20 };
   };
@@ -108,18 +112,26 @@ async function memory(texts: string[]): Promise<ResultRow[]> {
     renderPng(texts[i]!, STYLED, { size: 500 });
     await nextTurn();
   }
-  const before = sample();
+  const before = await sample();
   for (let i = 0; i < MEMORY_RENDERS; i++) {
     renderSvg(texts[i % texts.length]!, STYLED, { size: 1000 });
     renderPng(texts[i % texts.length]!, STYLED, { size: 500 });
     await nextTurn();
   }
-  const after = sample();
+  const after = await sample();
   const note = `before ${before.heap.toFixed(1)} MiB heap / ${before.rss.toFixed(0)} MiB RSS`;
   return [
     { name: `render: heap after ${MEMORY_RENDERS} SVG+PNG renders`, value: after.heap, unit: 'MiB', extra: note },
     { name: `render: RSS after ${MEMORY_RENDERS} SVG+PNG renders`, value: after.rss, unit: 'MiB', extra: note },
   ];
+}
+
+/** A full garbage collection, so heap figures compare live data, not garbage not yet collected. */
+function collector(): () => void {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed) return exposed;
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
 }
 
 export async function runRenderBench(): Promise<ResultRow[]> {
