@@ -42,6 +42,8 @@ export function parseLogoDataUrl(field: string, value: string): ParsedLogo {
   if (bytes.length > MAX_BYTES) fail('the image must be at most 512 KiB');
   if (mediaType === 'image/svg+xml') return sanitized(bytes, fail);
   if (!MAGIC[mediaType as RasterType](bytes)) fail(`the data is not a ${mediaType} image`);
+  // The PNG rasterizer (resvg 2.6) cannot draw WebP: refusing it beats an image silently without its logo.
+  if (mediaType === 'image/webp') fail('WebP logos are not supported yet; use PNG, JPEG or SVG');
   return { mediaType, bytes, dataUrl: `data:${mediaType};base64,${bytes.toString('base64')}` };
 }
 

@@ -22,8 +22,12 @@ function rejection(value: string): string {
 }
 
 describe('parseLogoDataUrl', () => {
-  it('accepts PNG, JPEG and WebP base64 data URLs and returns their bytes', () => {
-    for (const [type, magic] of [['image/png', PNG_MAGIC], ['image/jpeg', JPEG_MAGIC], ['image/webp', WEBP_MAGIC]] as const) {
+  it('refuses WebP logos, which the PNG rasterizer cannot draw', () => {
+    expect(rejection(dataUrl('image/webp', sized(WEBP_MAGIC, 64)))).toBe('customLogoUrl: WebP logos are not supported yet; use PNG, JPEG or SVG');
+  });
+
+  it('accepts PNG and JPEG base64 data URLs and returns their bytes', () => {
+    for (const [type, magic] of [['image/png', PNG_MAGIC], ['image/jpeg', JPEG_MAGIC]] as const) {
       const bytes = sized(magic, 64);
       const logo = parseLogoDataUrl('customLogoUrl', dataUrl(type, bytes));
       expect(logo.mediaType).toBe(type);
