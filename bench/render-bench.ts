@@ -10,8 +10,8 @@ import vm from 'node:vm';
 import QRCode from 'qrcode';
 import { DEFAULT_DESIGN, type QrDesign } from '../src/domain/design.ts';
 import { renderPng, renderSvg } from '../src/render/index.ts';
-import { printTable } from './format.ts';
-import type { ResultRow } from './result-row.ts';
+
+import { type ResultRow, printResults } from './result-row.ts';
 
 /** The issue's "styled" design: rounded dots, gradient, logo and frame. */
 const STYLED: QrDesign = {
@@ -142,17 +142,6 @@ export async function runRenderBench(): Promise<ResultRow[]> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const started = performance.now();
   const rows = await runRenderBench();
-  printTable(
-    rows.map((r) => ({
-      benchmark: r.name,
-      value: Number(r.value.toFixed(2)),
-      unit: r.unit,
-      ratio: r.ratio === undefined ? null : `${r.ratio.toFixed(2)}×`,
-      baseline: r.baseline ?? null,
-      notes: r.extra ?? null,
-    })),
-    undefined,
-    2,
-  );
+  printResults(rows);
   console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }

@@ -3,9 +3,8 @@
 // the redirect against a bare http server, stats at 10k against 1M scans, and
 // rendering against the plain qrcode package.
 import { parseArgs } from 'node:util';
-import { printTable } from './format.ts';
 import { type RedirectTarget, runRedirectBench } from './redirect-bench.ts';
-import type { ResultRow } from './result-row.ts';
+import { type ResultRow, printResults } from './result-row.ts';
 import { runStatsBench, tempSqlite } from './stats-bench.ts';
 import { freshPostgres } from './postgres.ts';
 
@@ -43,15 +42,4 @@ if (only.includes('render')) {
   rows.push(...(await runRenderBench()));
 }
 
-printTable(
-  rows.map((r) => ({
-    benchmark: r.name,
-    value: Number(r.value.toFixed(2)),
-    unit: r.unit,
-    ratio: r.ratio === undefined ? null : `${r.ratio.toFixed(2)}×`,
-    baseline: r.baseline ?? null,
-    notes: r.extra ?? null,
-  })),
-  undefined,
-  2,
-);
+printResults(rows);

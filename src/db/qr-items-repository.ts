@@ -18,15 +18,7 @@ export interface ListQuery {
 }
 
 /** What the short link needs to answer, looked up by code (deleted items included: they answer 410). */
-export interface ShortLinkTarget {
-  id: string;
-  title: string;
-  code: string;
-  contentType: ContentType;
-  payload: string;
-  active: boolean;
-  deleted: boolean;
-}
+export type ShortLinkTarget = Pick<QrItemRecord, 'id' | 'title' | 'code' | 'contentType' | 'payload' | 'active'> & { deleted: boolean };
 
 const CODE_ATTEMPTS = 8;
 
