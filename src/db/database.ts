@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { type Codec, codecFor } from './codec.ts';
 import { migrateToLatest } from './migrations.ts';
+import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
 import type { Database } from './schema.ts';
 
 // int8 (counts, sums, bigserial) as numbers: our counters stay far below 2^53.
@@ -42,13 +43,20 @@ function openSqlite(file: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  // Checkpoints run in a worker (sqlite-checkpointer.ts); the writer's own automatic
+  // checkpoint stays as a safety net, far out, should the worker ever stop.
+  const checkpointer = file === ':memory:' ? null : new SqliteCheckpointer(file);
+  if (checkpointer) sqlite.pragma('wal_autocheckpoint = 20000');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return {
     kysely,
     codec: codecFor('sqlite'),
     sqlite,
     pool: null,
-    close: () => kysely.destroy(),
+    close: async () => {
+      await checkpointer?.close();
+      await kysely.destroy();
+    },
   };
 }
 
