@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { type TypeBoxTypeProvider, registerAjvFormats } from '@fastify/type-provider-typebox';
+import http from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -13,6 +14,7 @@ import { installErrorHandlers } from './http/errors.ts';
 import { imageRoutes } from './http/routes/images.ts';
 import { qrItemsRoutes } from './http/routes/qr-items.ts';
 import { shortLinkRoutes } from './http/routes/short-links.ts';
+import { createShortLinkHandler, rawShortLinkResponder } from './http/short-link-handler.ts';
 import { statsRoutes } from './http/routes/stats.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type AppServices, createServices } from './services.ts';
@@ -26,7 +28,13 @@ export interface BuiltApp {
 
 export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   const services = createServices(config, db);
+  // Set once the app exists: the listening server answers /r/* before Fastify sees it.
+  let fastPath: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null = null;
   const app = Fastify({
+    serverFactory: (handler) =>
+      http.createServer((req, res) => {
+        if (!fastPath?.(req, res)) handler(req, res);
+      }),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
@@ -73,7 +81,9 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
     await services.links.close?.();
   });
   await services.links.start?.();
-  await app.register(shortLinkRoutes, { services });
+  const handleShortLink = createShortLinkHandler(services, app.log);
+  fastPath = rawShortLinkResponder(handleShortLink, config.trustProxy, app.log);
+  await app.register(shortLinkRoutes, { handle: handleShortLink });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -7,22 +7,26 @@ import { utcDay } from '../domain/stats/scan-buckets.ts';
 import type { Db } from './database.ts';
 
 export class SaltsRepository {
-  private cached: { day: string; salt: string } | null = null;
+  /** The loaded salt and the UTC day it is valid for, as [start, end) in epoch ms. */
+  private cached: { day: string; salt: string; start: number; end: number } | null = null;
 
   constructor(private readonly db: Db) {}
 
   /** Today's salt; after the first call of a day this is answered from memory. */
   async current(now = Date.now()): Promise<string> {
+    const hit = this.peek(now);
+    if (hit !== null) return hit;
     const day = utcDay(now);
-    if (this.cached?.day === day) return this.cached.salt;
     const salt = await this.ensure(day);
-    this.cached = { day, salt };
+    const start = Date.parse(`${day}T00:00:00Z`);
+    this.cached = { day, salt, start, end: start + 86_400_000 };
     return salt;
   }
 
-  /** Synchronous fast path for the redirect: null when the day's salt is not loaded yet. */
+  /** Synchronous fast path for the redirect (two comparisons): null when the day's salt is not loaded yet. */
   peek(now = Date.now()): string | null {
-    return this.cached?.day === utcDay(now) ? this.cached.salt : null;
+    const c = this.cached;
+    return c !== null && now >= c.start && now < c.end ? c.salt : null;
   }
 
   private async ensure(day: string): Promise<string> {

@@ -4,10 +4,14 @@ import net from 'node:net';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+// `node --import tsx` runs the TypeScript in this very process. (The tsx CLI would start a
+// child process, and a SIGKILL sent to the CLI would leave the real server running.)
+const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
 
 export function runCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
-  const res = spawnSync(process.execPath, [TSX, path.join(ROOT, 'src/cli.ts'), ...args], {
+  const [node, ...flags] = NODE_TS;
+  const res = spawnSync(node, [...flags, path.join(ROOT, 'src/cli.ts'), ...args], {
+    cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
     timeout: 60_000,
@@ -37,7 +41,9 @@ export interface RunningServer {
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, [TSX, path.join(ROOT, 'src/server.ts')], {
+  const [node, ...flags] = NODE_TS;
+  const proc = spawn(node, [...flags, path.join(ROOT, 'src/server.ts')], {
+    cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: url, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -30,6 +30,4 @@ export function newSalt(): Buffer {
 }
 
 /** The UTC calendar day, 'YYYY-MM-DD': the window in which unique visitors are counted. */
-export function utcDay(date: Date | number): string {
-  return new Date(date).toISOString().slice(0, 10);
-}
+export { utcDay } from '../stats/scan-buckets.ts';

@@ -10,6 +10,6 @@ export function bucketStart(bucket: number): number {
   return bucket * BUCKET_MS;
 }
 
-export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+export function utcDay(at: Date | number): string {
+  return new Date(at).toISOString().slice(0, 10);
 }
