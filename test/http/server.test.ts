@@ -37,6 +37,23 @@ describe('the CLI and a real server', () => {
     const { item } = (await res.json()) as { item: { shortUrl: string; id: string } };
     expect(item.shortUrl).toBe(`${server.url}/r/${item.shortUrl.split('/').pop()}`);
 
+    // The listening server answers /r/* on its fast path: same answers as the Fastify route.
+    const code = item.shortUrl.split('/').pop()!;
+    const iphone = { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile/15E148 Safari/604.1' };
+    const redirect = await fetch(`${server.url}/r/${code}?utm_source=poster`, { redirect: 'manual', headers: iphone });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe('https://example.com/');
+    expect(redirect.headers.get('cache-control')).toBe('no-store');
+    expect(redirect.headers.get('x-robots-tag')).toBe('noindex');
+    const head = await fetch(`${server.url}/r/${code}`, { method: 'HEAD', redirect: 'manual', headers: iphone });
+    expect(head.status).toBe(302);
+    const unknown = await fetch(`${server.url}/r/zzzzzzz`, { redirect: 'manual' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toMatch(/^text\/html/);
+    expect((await fetch(`${server.url}/r/%E0%A4%A`, { redirect: 'manual' })).status).toBe(404);
+    const stats = await fetch(`${server.url}/v1/qr/${item.id}/stats`, { headers: auth });
+    expect(((await stats.json()) as { totals: { scans: number } }).totals.scans).toBe(1);
+
     const list = runCli(['keys', 'list', '--account', 'demo', '--json'], env);
     const keys = JSON.parse(list.stdout) as { id: string; name: string; lastUsedAt: string | null }[];
     expect(keys).toHaveLength(2);
