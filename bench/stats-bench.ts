@@ -5,9 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DatabaseConfig } from '../src/config.ts';
 import { type Db, openDatabase } from '../src/db/database.ts';
-import { PostgresScanWriter } from '../src/db/postgres-scan-writer.ts';
-import { SqliteScanWriter } from '../src/db/sqlite-scan-writer.ts';
-import type { ScanWriter } from '../src/db/scan-writer.ts';
+import { type ScanWriter, createScanWriter } from '../src/db/scan-writer.ts';
 import { ApiKeysRepository } from '../src/db/api-keys-repository.ts';
 import { QrItemsRepository } from '../src/db/qr-items-repository.ts';
 import { StatsRepository } from '../src/db/stats-repository.ts';
@@ -75,7 +73,7 @@ async function timeStats(db: Db, accountId: string, itemId: string, days: number
 
 export async function runStatsBench(database: DatabaseConfig, label: string, sizes = [10_000, 1_000_000]): Promise<ResultRow[]> {
   const db = await openDatabase(database);
-  const writer: ScanWriter = db.sqlite ? new SqliteScanWriter(db.sqlite) : new PostgresScanWriter(db.kysely);
+  const writer: ScanWriter = createScanWriter(db);
   const accountId = await new ApiKeysRepository(db).ensureAccount(`bench-${Date.now()}`);
   const items = new QrItemsRepository(db);
   const rows: ResultRow[] = [];

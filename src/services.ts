@@ -4,13 +4,11 @@
 import type { Config } from './config.ts';
 import { ApiKeysRepository } from './db/api-keys-repository.ts';
 import type { Db } from './db/database.ts';
-import { PostgresScanWriter } from './db/postgres-scan-writer.ts';
 import { QrItemsRepository } from './db/qr-items-repository.ts';
 import { SaltsRepository } from './db/salts-repository.ts';
-import type { ScanWriter } from './db/scan-writer.ts';
+import { type ScanWriter, createScanWriter } from './db/scan-writer.ts';
 import { PostgresShortLinks } from './db/postgres-short-links.ts';
 import { CachedShortLinks, type ShortLinkResolver } from './db/short-link-cache.ts';
-import { SqliteScanWriter } from './db/sqlite-scan-writer.ts';
 import { StatsRepository } from './db/stats-repository.ts';
 import type { QrDesign } from './domain/design.ts';
 import { createCountryLookup } from './domain/scans/country.ts';
@@ -35,7 +33,7 @@ export function createServices(config: Config, db: Db): AppServices {
   // One SQLite process owns its cache; PostgreSQL processes invalidate each other's through NOTIFY.
   const links: ShortLinkResolver =
     config.database.kind === 'postgres' && db.pool ? new PostgresShortLinks(items, db.pool, config.database.url) : new CachedShortLinks(items);
-  const writer: ScanWriter = db.sqlite ? new SqliteScanWriter(db.sqlite) : new PostgresScanWriter(db.kysely);
+  const writer: ScanWriter = createScanWriter(db);
   const countries = createCountryLookup({ trustedHeader: config.countryHeader, database: 'bundled' });
   return {
     config,

@@ -4,10 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/database.ts';
 import { ApiKeysRepository } from '../../src/db/api-keys-repository.ts';
-import { PostgresScanWriter } from '../../src/db/postgres-scan-writer.ts';
 import { QrItemsRepository } from '../../src/db/qr-items-repository.ts';
-import type { ScanWriter } from '../../src/db/scan-writer.ts';
-import { SqliteScanWriter } from '../../src/db/sqlite-scan-writer.ts';
+import { type ScanWriter, createScanWriter } from '../../src/db/scan-writer.ts';
 import { StatsRepository } from '../../src/db/stats-repository.ts';
 import { parseDatabaseUrl } from '../../src/config.ts';
 import { resolveDesign } from '../../src/domain/design.ts';
@@ -34,7 +32,7 @@ async function setup() {
   return { db, open, accountId, itemId: item.id };
 }
 
-const writerFor = (db: Db): ScanWriter => (db.sqlite ? new SqliteScanWriter(db.sqlite) : new PostgresScanWriter(db.kysely));
+const writerFor = (db: Db): ScanWriter => createScanWriter(db);
 
 const scan = (itemId: string, i: number, o: Partial<ScanEvent> = {}): ScanEvent => ({
   itemId, scannedAt: new Date(Date.now() - (i % 3) * 86_400_000).toISOString(), isBot: i % 10 === 0, device: i % 2 ? 'mobile' : 'desktop',
