@@ -4,7 +4,7 @@
 // is durable (WAL, synchronous=NORMAL: survives kill -9), while a busy server pays
 // one commit per batch instead of one per scan.
 import type SQLite from 'better-sqlite3';
-import { type ScanEvent, sumBatch, visitorKey } from '../domain/scans/scan-batch.ts';
+import { type ScanEvent, firstVisitsInBatch, scanDay, sumBatch } from '../domain/scans/scan-batch.ts';
 import type { ScanWriter } from './scan-writer.ts';
 
 interface Pending {
@@ -44,11 +44,10 @@ export class SqliteScanWriter implements ScanWriter {
        where id = ?`,
     );
     this.writeBatch = sqlite.transaction((scans: ScanEvent[]) => {
-      const isNew = scans.map((s) => {
+      const candidates = firstVisitsInBatch(scans);
+      const isNew = scans.map((s, i) => {
         insertScan.run(s.itemId, s.scannedAt, s.isBot ? 1 : 0, s.device, s.os, s.browser, s.country, s.referrer, s.visitorHash);
-        if (s.isBot) return false;
-        const v = visitorKey(s);
-        return insertVisitor.run(v.itemId, v.day, v.visitorHash).changes === 1;
+        return candidates[i] === true && insertVisitor.run(s.itemId, scanDay(s), s.visitorHash).changes === 1;
       });
       const deltas = sumBatch(scans, isNew);
       for (const b of deltas.buckets) upsertBucket.run(b.itemId, b.bucket, b.scans, b.uniqueScans, b.botScans);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildStats } from '../../src/domain/stats/build-stats.ts';
 import { bucketOf } from '../../src/domain/stats/scan-buckets.ts';
 import { checkTimeZone, localDate, localRange, startOfLocalDay } from '../../src/domain/stats/time-zones.ts';
-import { type ScanEvent, sumBatch } from '../../src/domain/scans/scan-batch.ts';
+import { type ScanEvent, firstVisitsInBatch, sumBatch } from '../../src/domain/scans/scan-batch.ts';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -93,5 +93,17 @@ describe('summing a batch of scans', () => {
   it('gives a bots-only item no first or last scan time', () => {
     const d = sumBatch([scan({ isBot: true })], [true]);
     expect(d.items[0]).toMatchObject({ scans: 0, uniqueScans: 0, botScans: 1, first: null, last: null });
+  });
+
+  it('asks the database only about the first visit of a visitor per item and UTC day within a batch', () => {
+    const scans = [
+      scan({}),
+      scan({ scannedAt: '2026-11-23T10:05:00.000Z' }), // same visitor, item and day: a repeat
+      scan({ itemId: 'b' }), // another item
+      scan({ scannedAt: '2026-11-24T00:00:01.000Z' }), // the next UTC day
+      scan({ visitorHash: 'w' }), // another visitor
+      scan({ isBot: true, visitorHash: 'x' }), // bots are never unique
+    ];
+    expect(firstVisitsInBatch(scans)).toEqual([true, false, true, true, true, false]);
   });
 });

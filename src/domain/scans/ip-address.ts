@@ -2,11 +2,14 @@
 // dual-stack socket's "::ffff:1.2.3.4" and a plain "1.2.3.4" are the same visitor.
 import { isIP } from 'node:net';
 
+const PLAIN_V4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 const MAPPED_DOTTED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
 const MAPPED_HEX = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
 
 /** Canonical text form: IPv4-mapped IPv6 unwrapped to IPv4, zone id dropped, lower-case; null when not an IP. */
 export function normalizeIp(raw: string): string | null {
+  // The common case on every scan, a plain dotted IPv4 address, needs no rewriting.
+  if (PLAIN_V4.test(raw)) return isIP(raw) === 4 ? raw : null;
   const ip = raw.trim().replace(/%.*$/, '').toLowerCase();
   const dotted = MAPPED_DOTTED.exec(ip);
   if (dotted?.[1] && isIP(dotted[1]) === 4) return dotted[1];

@@ -1,5 +1,7 @@
 // Adding up a batch of scans into counter deltas, so a batch of N scans touches each
 // counter row once. Pure: the writers decide which visitors are new, this sums.
+// On the redirect hot path (every scan passes here), so it aggregates in nested maps
+// keyed by the values themselves instead of building a key string per counter per scan.
 import { bucketOf, utcDay } from '../stats/scan-buckets.ts';
 
 /** One scan as the writers store it. The raw IP is not here: only its salted hash. */
@@ -50,58 +52,119 @@ export interface BatchDeltas {
   dims: DimDelta[];
 }
 
+/** The breakdown dimensions, in the order their deltas are emitted. */
+export const DIMENSIONS = ['device', 'os', 'browser', 'country', 'referrer'] as const;
+
+/** Unknown values are kept as "unknown" (no referrer: "direct") so breakdowns add up to the scans in range. */
+function dimensionValue(s: ScanEvent, dim: number): string {
+  switch (dim) {
+    case 0:
+      return s.device;
+    case 1:
+      return s.os ?? 'unknown';
+    case 2:
+      return s.browser ?? 'unknown';
+    case 3:
+      return s.country ?? 'unknown';
+    default:
+      return s.referrer ?? 'direct';
+  }
+}
+
+export function scanDay(s: ScanEvent): string {
+  return s.day ?? utcDay(s.ms ?? Date.parse(s.scannedAt));
+}
+
+interface ItemSums {
+  delta: ItemDelta;
+  buckets: Map<number, BucketDelta>;
+  /** day → one value→count map per dimension. */
+  days: Map<string, Map<string, number>[]>;
+}
+
 /** `isNew[i]` says whether scan i is its visitor's first human scan of the item that UTC day. */
 export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[]): BatchDeltas {
-  const items = new Map<string, ItemDelta>();
-  const buckets = new Map<string, BucketDelta>();
-  const dims = new Map<string, DimDelta>();
-  scans.forEach((s, i) => {
-    const unique = !s.isBot && isNew[i] === true ? 1 : 0;
+  const items = new Map<string, ItemSums>();
+  for (let i = 0; i < scans.length; i++) {
+    const s = scans[i] as ScanEvent;
     const human = s.isBot ? 0 : 1;
-    const bot = 1 - human;
-    const item = items.get(s.itemId) ?? { itemId: s.itemId, scans: 0, uniqueScans: 0, botScans: 0, first: null, last: null };
+    const unique = human === 1 && isNew[i] === true ? 1 : 0;
+    let sums = items.get(s.itemId);
+    if (sums === undefined) {
+      sums = { delta: { itemId: s.itemId, scans: 0, uniqueScans: 0, botScans: 0, first: null, last: null }, buckets: new Map(), days: new Map() };
+      items.set(s.itemId, sums);
+    }
+    const item = sums.delta;
     item.scans += human;
     item.uniqueScans += unique;
-    item.botScans += bot;
-    if (human) {
+    item.botScans += 1 - human;
+    if (human === 1) {
       if (item.first === null || s.scannedAt < item.first) item.first = s.scannedAt;
       if (item.last === null || s.scannedAt > item.last) item.last = s.scannedAt;
     }
-    items.set(s.itemId, item);
 
-    const ms = s.ms ?? Date.parse(s.scannedAt);
-    const bucket = bucketOf(ms);
-    const bk = `${s.itemId}|${bucket}`;
-    const b = buckets.get(bk) ?? { itemId: s.itemId, bucket, scans: 0, uniqueScans: 0, botScans: 0 };
+    const bucket = bucketOf(s.ms ?? Date.parse(s.scannedAt));
+    let b = sums.buckets.get(bucket);
+    if (b === undefined) {
+      b = { itemId: s.itemId, bucket, scans: 0, uniqueScans: 0, botScans: 0 };
+      sums.buckets.set(bucket, b);
+    }
     b.scans += human;
     b.uniqueScans += unique;
-    b.botScans += bot;
-    buckets.set(bk, b);
+    b.botScans += 1 - human;
 
-    if (s.isBot) return;
-    const day = s.day ?? utcDay(ms);
-    for (const [dim, value] of dimensionValues(s)) {
-      const dk = `${s.itemId}|${day}|${dim}|${value}`;
-      const d = dims.get(dk) ?? { itemId: s.itemId, day, dim, value, scans: 0 };
-      d.scans += 1;
-      dims.set(dk, d);
+    if (human === 0) continue; // breakdowns are of human scans only
+    const day = scanDay(s);
+    let dims = sums.days.get(day);
+    if (dims === undefined) {
+      dims = DIMENSIONS.map(() => new Map<string, number>());
+      sums.days.set(day, dims);
     }
+    for (let d = 0; d < DIMENSIONS.length; d++) {
+      const counts = dims[d] as Map<string, number>;
+      const value = dimensionValue(s, d);
+      counts.set(value, (counts.get(value) ?? 0) + 1);
+    }
+  }
+  return flatten(items);
+}
+
+function flatten(items: Map<string, ItemSums>): BatchDeltas {
+  const out: BatchDeltas = { items: [], buckets: [], dims: [] };
+  for (const [itemId, sums] of items) {
+    out.items.push(sums.delta);
+    for (const b of sums.buckets.values()) out.buckets.push(b);
+    for (const [day, dims] of sums.days) {
+      dims.forEach((counts, d) => {
+        for (const [value, scans] of counts) out.dims.push({ itemId, day, dim: DIMENSIONS[d] as string, value, scans });
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Which scans may be a visitor's first of the item that UTC day: human scans whose
+ * (item, day, visitor) has not already appeared earlier in the same batch. Only these
+ * need asking the database; a repeat within the batch is never new.
+ */
+export function firstVisitsInBatch(scans: readonly ScanEvent[]): boolean[] {
+  const seen = new Map<string, Map<string, Set<string>>>();
+  return scans.map((s) => {
+    if (s.isBot) return false;
+    let days = seen.get(s.itemId);
+    if (days === undefined) {
+      days = new Map();
+      seen.set(s.itemId, days);
+    }
+    const day = scanDay(s);
+    let hashes = days.get(day);
+    if (hashes === undefined) {
+      hashes = new Set();
+      days.set(day, hashes);
+    }
+    if (hashes.has(s.visitorHash)) return false;
+    hashes.add(s.visitorHash);
+    return true;
   });
-  return { items: [...items.values()], buckets: [...buckets.values()], dims: [...dims.values()] };
-}
-
-/** Unknown values are kept as "unknown" so breakdowns add up to the scans in range. */
-function dimensionValues(s: ScanEvent): [string, string][] {
-  return [
-    ['device', s.device],
-    ['os', s.os ?? 'unknown'],
-    ['browser', s.browser ?? 'unknown'],
-    ['country', s.country ?? 'unknown'],
-    ['referrer', s.referrer ?? 'direct'],
-  ];
-}
-
-/** Human scans of the batch, which are the only ones that can be unique. */
-export function visitorKey(s: ScanEvent): { itemId: string; day: string; visitorHash: string } {
-  return { itemId: s.itemId, day: s.day ?? utcDay(Date.parse(s.scannedAt)), visitorHash: s.visitorHash };
 }

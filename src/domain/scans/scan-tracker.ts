@@ -29,7 +29,7 @@ export class ScanTracker {
   async track(itemId: string, req: ScanRequest): Promise<void> {
     const now = Date.now();
     const salt = this.salts.peek(now) ?? (await this.salts.current(now));
-    const scan = buildScan({ method: req.method, headers: req.headers, ip: req.ip, now: new Date(now), salt, countryLookup: this.countries });
+    const scan = buildScan({ method: req.method, headers: req.headers, ip: req.ip, now, salt, countryLookup: this.countries });
     if (!scan.record) return;
     await this.writer.record({
       itemId,

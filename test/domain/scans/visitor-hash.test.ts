@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newSalt, utcDay, visitorHash } from '../../../src/domain/scans/visitor-hash.ts';
@@ -25,6 +26,19 @@ describe('visitorHash', () => {
 
   it('does not let parts run together', () => {
     expect(visitorHash('s', '1.2.3.4', '5 UA')).not.toBe(visitorHash('s', '1.2.3.45', ' UA'));
+  });
+
+  it('keeps its stored format: SHA-256 over salt, NUL, IP, NUL, UA, first 16 bytes', () => {
+    // Hashes already stored for today must match tomorrow's build, or uniques double-count across an upgrade.
+    const reference = (s: Buffer | string, ip: string, ua: string): string =>
+      createHash('sha256').update(s).update('\0').update(ip).update('\0').update(ua).digest().subarray(0, 16).toString('hex');
+    fc.assert(
+      fc.property(fc.ipV4(), fc.string(), fc.string(), (ip, ua, textSalt) => {
+        expect(visitorHash(salt, ip, ua)).toBe(reference(salt, ip, ua));
+        expect(visitorHash(textSalt, ip, ua)).toBe(reference(textSalt, ip, ua));
+      }),
+    );
+    expect(visitorHash('salt', '203.0.113.9', 'ü UA')).toBe(reference('salt', '203.0.113.9', 'ü UA'));
   });
 
   it('treats an IPv4-mapped address as the plain IPv4 visitor', () => {
