@@ -5,7 +5,8 @@
 // processes never lose an increment; rows are touched in key order to keep lock
 // order stable, and a deadlock victim is simply retried.
 import type pg from 'pg';
-import type { ScanEvent } from '../domain/scans/scan-batch.ts';
+import { type ScanEvent, firstVisitsInBatch, scanDay, sumBatch } from '../domain/scans/scan-batch.ts';
+import { bucketOf } from '../domain/stats/scan-buckets.ts';
 import type { ScanWriter } from './scan-writer.ts';
 
 interface Pending {
@@ -51,17 +52,11 @@ export class PostgresScanWriter implements ScanWriter {
   }
 
   private async write(scans: ScanEvent[]): Promise<void> {
-    const rows = [...scans].sort((a, b) => (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : a.scannedAt.localeCompare(b.scannedAt)));
-    const batch = JSON.stringify(
-      rows.map((s) => ({
-        item_id: s.itemId, scanned_at: s.scannedAt, is_bot: s.isBot, device: s.device, os: s.os, browser: s.browser,
-        country: s.country, referrer: s.referrer, visitor_hash: s.visitorHash,
-      })),
-    );
+    const values = batchParameters(scans);
     for (let attempt = 1; ; attempt++) {
       try {
         // A named statement is planned once per connection: planning this CTE costs more than running it.
-        await this.pool.query({ name: 'qrtrack_record_scans', text: RECORD_BATCH, values: [batch] });
+        await this.pool.query({ name: 'qrtrack_record_scans', text: RECORD_BATCH, values });
         return;
       } catch (err) {
         const code = (err as { code?: string }).code;
@@ -76,20 +71,50 @@ export class PostgresScanWriter implements ScanWriter {
   }
 }
 
+/**
+ * The statement's parameters, as parallel arrays (one array per column): the raw scans,
+ * the batch's first visits (the only ones that can be new visitors), and the counter
+ * deltas summed here, so the database does no grouping. Each set is sorted by its key,
+ * so concurrent batches lock counter rows in the same order.
+ */
+export function batchParameters(batch: readonly ScanEvent[]): unknown[] {
+  const scans = [...batch].sort((a, b) => compare(a.itemId, b.itemId) || compare(a.scannedAt, b.scannedAt));
+  const firsts = firstVisitsInBatch(scans);
+  // Unique counts are the database's to decide (scan_visitors), so none are summed here.
+  const deltas = sumBatch(scans, []);
+  const visits = scans
+    .filter((_, i) => firsts[i])
+    .map((s) => ({ itemId: s.itemId, day: scanDay(s), hash: s.visitorHash, bucket: bucketOf(s.ms ?? Date.parse(s.scannedAt)) }))
+    .sort((a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day) || compare(a.hash, b.hash));
+  const buckets = deltas.buckets.sort((a, b) => compare(a.itemId, b.itemId) || a.bucket - b.bucket);
+  const dims = deltas.dims.sort((a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day) || compare(a.dim, b.dim) || compare(a.value, b.value));
+  const items = deltas.items.sort((a, b) => compare(a.itemId, b.itemId));
+  const col = <T, V>(rows: readonly T[], f: (row: T) => V): V[] => rows.map(f);
+  return [
+    col(scans, (s) => s.itemId), col(scans, (s) => s.scannedAt), col(scans, (s) => s.isBot), col(scans, (s) => s.device),
+    col(scans, (s) => s.os), col(scans, (s) => s.browser), col(scans, (s) => s.country), col(scans, (s) => s.referrer),
+    col(scans, (s) => s.visitorHash),
+    col(visits, (v) => v.itemId), col(visits, (v) => v.day), col(visits, (v) => v.hash), col(visits, (v) => v.bucket),
+    col(buckets, (b) => b.itemId), col(buckets, (b) => b.bucket), col(buckets, (b) => b.scans), col(buckets, (b) => b.botScans),
+    col(dims, (d) => d.itemId), col(dims, (d) => d.day), col(dims, (d) => d.dim), col(dims, (d) => d.value), col(dims, (d) => d.scans),
+    col(items, (i) => i.itemId), col(items, (i) => i.scans), col(items, (i) => i.botScans), col(items, (i) => i.first), col(items, (i) => i.last),
+  ];
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// unnest() of array parameters is estimated at a few rows, so the planner looks rows up by
+// key; ORDER BY keeps each upsert's lock order equal to the sorted input.
 const RECORD_BATCH = `
-    with s as (
-      select x.*, floor(extract(epoch from x.scanned_at) / 900)::bigint as bucket,
-             to_char(x.scanned_at at time zone 'UTC', 'YYYY-MM-DD') as day
-      from jsonb_to_recordset($1::jsonb) as x(item_id text, scanned_at timestamptz, is_bot boolean, device text,
-           os text, browser text, country text, referrer text, visitor_hash text)
-    ),
-    ins as (
+    with ins as (
       insert into scans (item_id, scanned_at, is_bot, device, os, browser, country, referrer, visitor_hash)
-      select item_id, scanned_at, is_bot, device, os, browser, country, referrer, visitor_hash from s
+      select * from unnest($1::text[], $2::timestamptz[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[],
+        $8::text[], $9::text[])
     ),
     firsts as (
-      select distinct on (item_id, day, visitor_hash) item_id, day, visitor_hash, bucket
-      from s where not is_bot order by item_id, day, visitor_hash, scanned_at
+      select * from unnest($10::text[], $11::text[], $12::text[], $13::bigint[]) as f(item_id, day, visitor_hash, bucket)
     ),
     nv as (
       insert into scan_visitors (item_id, day, visitor_hash)
@@ -99,34 +124,25 @@ const RECORD_BATCH = `
     uq as (
       select f.item_id, f.bucket, count(*) as n from firsts f join nv using (item_id, day, visitor_hash) group by 1, 2
     ),
-    bk as (
-      select item_id, bucket, count(*) filter (where not is_bot) as scans, count(*) filter (where is_bot) as bots from s group by 1, 2
-    ),
     ub as (
       insert into scan_buckets (item_id, bucket, scans, unique_scans, bot_scans)
-      select bk.item_id, bk.bucket, bk.scans, coalesce(uq.n, 0), bk.bots from bk left join uq using (item_id, bucket) order by 1, 2
+      select b.item_id, b.bucket, b.scans, coalesce(uq.n, 0), b.bots
+      from unnest($14::text[], $15::bigint[], $16::bigint[], $17::bigint[]) as b(item_id, bucket, scans, bots)
+        left join uq using (item_id, bucket)
+      order by 1, 2
       on conflict (item_id, bucket) do update set scans = scan_buckets.scans + excluded.scans,
         unique_scans = scan_buckets.unique_scans + excluded.unique_scans, bot_scans = scan_buckets.bot_scans + excluded.bot_scans
     ),
-    dm as (
-      select item_id, day, v.dim, v.value, count(*) as n
-      from s cross join lateral (values ('device', device), ('os', coalesce(os, 'unknown')), ('browser', coalesce(browser, 'unknown')),
-        ('country', coalesce(country, 'unknown')), ('referrer', coalesce(referrer, 'direct'))) as v(dim, value)
-      where not is_bot group by 1, 2, 3, 4
-    ),
     ud as (
       insert into scan_dims_daily (item_id, day, dim, value, scans)
-      select item_id, day, dim, value, n from dm order by 1, 2, 3, 4
+      select * from unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::bigint[]) as d(item_id, day, dim, value, n)
+      order by 1, 2, 3, 4
       on conflict (item_id, day, dim, value) do update set scans = scan_dims_daily.scans + excluded.scans
     ),
-    it as (
-      select item_id, count(*) filter (where not is_bot) as scans, count(*) filter (where is_bot) as bots,
-             min(scanned_at) filter (where not is_bot) as first, max(scanned_at) filter (where not is_bot) as last
-      from s group by 1
-    ),
     iu as (select item_id, sum(n) as n from uq group by 1)
-    update qr_items q set scan_count = q.scan_count + it.scans, unique_scan_count = q.unique_scan_count + coalesce(iu.n, 0),
-      bot_scan_count = q.bot_scan_count + it.bots, first_scan_at = coalesce(q.first_scan_at, it.first),
-      last_scan_at = greatest(q.last_scan_at, it.last)
-    from it left join iu using (item_id)
-    where q.id = it.item_id`;
+    update qr_items q set scan_count = q.scan_count + i.scans, unique_scan_count = q.unique_scan_count + coalesce(iu.n, 0),
+      bot_scan_count = q.bot_scan_count + i.bots, first_scan_at = coalesce(q.first_scan_at, i.first),
+      last_scan_at = greatest(q.last_scan_at, i.last)
+    from unnest($23::text[], $24::bigint[], $25::bigint[], $26::timestamptz[], $27::timestamptz[]) as i(item_id, scans, bots, first, last)
+      left join iu using (item_id)
+    where q.id = i.item_id`;

@@ -43,7 +43,8 @@ describe('scan writers', () => {
   it('keeps raw scans, counters, buckets and breakdowns in agreement', async () => {
     const { db, accountId, itemId } = await setup();
     const writer = writerFor(db);
-    await Promise.all(Array.from({ length: 1000 }, (_, i) => writer.record(scan(itemId, i))));
+    const scans = Array.from({ length: 1000 }, (_, i) => scan(itemId, i));
+    await Promise.all(scans.map((s) => writer.record(s)));
     await writer.drain();
     const stats = await itemStats(new StatsRepository(db), { accountId, id: itemId, days: 3, tz: 'UTC' });
     const raw = await db.kysely.selectFrom('scans').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -51,10 +52,11 @@ describe('scan writers', () => {
     expect(stats.totals.scans).toBe(900);
     expect(stats.totals.botScans).toBe(100);
     expect(stats.totals.scansInRange).toBe(900);
-    // 50 visitor hashes spread over 3 days: each is new at most once per day.
-    expect(stats.totals.uniqueScans).toBe(stats.totals.uniqueScansInRange);
-    expect(stats.totals.uniqueScans).toBeLessThanOrEqual(150);
-    expect(stats.totals.uniqueScans).toBeGreaterThanOrEqual(50);
+    // 50 visitor hashes spread over 3 days: each is new once per UTC day it scans on.
+    const visits = new Set(scans.filter((s) => !s.isBot).map((s) => `${s.scannedAt.slice(0, 10)} ${s.visitorHash}`));
+    expect(stats.totals.uniqueScans).toBe(visits.size);
+    expect(stats.totals.uniqueScansInRange).toBe(visits.size);
+    expect(stats.daily.reduce((n, d) => n + d.uniqueScans, 0)).toBe(visits.size);
     const sum = (rows: { scans: number }[]) => rows.reduce((n, r) => n + r.scans, 0);
     for (const dim of ['device', 'os', 'browser', 'country', 'referrer'] as const) expect(sum(stats.breakdown[dim])).toBe(900);
     expect(stats.breakdown.country.find((r) => r.value === 'unknown')?.scans).toBeGreaterThan(0);
@@ -68,5 +70,25 @@ describe('scan writers', () => {
     await Promise.all([w1.drain(), w2.drain()]);
     const stats = await itemStats(new StatsRepository(db), { accountId, id: itemId, days: 3, tz: 'UTC' });
     expect(stats.totals).toMatchObject({ scans: 600, uniqueScans: 600, scansInRange: 600, uniqueScansInRange: 600, botScans: 0 });
+  });
+
+  it('keeps the items of one batch apart', async () => {
+    const { db, accountId, itemId } = await setup();
+    const other = await new QrItemsRepository(db).create(accountId, { title: 'o', contentType: 'url', payload: 'https://o.example', fields: {}, design: resolveDesign(undefined) });
+    const writer = writerFor(db);
+    const now = new Date().toISOString();
+    await Promise.all([
+      writer.record(scan(itemId, 1, { scannedAt: now, visitorHash: 'same' })),
+      writer.record(scan(other.id, 1, { scannedAt: now, visitorHash: 'same' })),
+      writer.record(scan(itemId, 1, { scannedAt: now, visitorHash: 'same' })),
+      writer.record(scan(other.id, 1, { scannedAt: now, isBot: true, device: 'other' })),
+      writer.record(scan(itemId, 1, { scannedAt: now, visitorHash: 'another', country: 'FR' })),
+    ]);
+    const statsOf = (id: string) => itemStats(new StatsRepository(db), { accountId, id, days: 1, tz: 'UTC' });
+    const [a, b] = [await statsOf(itemId), await statsOf(other.id)];
+    expect(a.totals).toMatchObject({ scans: 3, uniqueScans: 2, botScans: 0, firstScanAt: now, lastScanAt: now });
+    expect(b.totals).toMatchObject({ scans: 1, uniqueScans: 1, botScans: 1, firstScanAt: now, lastScanAt: now });
+    expect(a.breakdown.country).toEqual([{ value: 'DE', scans: 2 }, { value: 'FR', scans: 1 }]);
+    expect(b.breakdown.device).toEqual([{ value: 'mobile', scans: 1 }]);
   });
 });
