@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildStats } from '../../src/domain/stats/build-stats.ts';
-import { bucketOf } from '../../src/domain/stats/scan-buckets.ts';
+import fc from 'fast-check';
+import { bucketOf, isoTimestamp, utcDay } from '../../src/domain/stats/scan-buckets.ts';
 import { checkTimeZone, localDate, localRange, startOfLocalDay } from '../../src/domain/stats/time-zones.ts';
 import { type ScanEvent, firstVisitsInBatch, sumBatch } from '../../src/domain/scans/scan-batch.ts';
 
@@ -105,5 +106,32 @@ describe('summing a batch of scans', () => {
       scan({ isBot: true, visitorHash: 'x' }), // bots are never unique
     ];
     expect(firstVisitsInBatch(scans)).toEqual([true, false, true, true, true, false]);
+  });
+});
+
+describe('isoTimestamp', () => {
+  it('is Date#toISOString for any time, however calls follow each other', () => {
+    const min = Date.UTC(-271820, 0, 1);
+    const max = Date.UTC(275759, 0, 1);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer({ min, max }), fc.integer({ min: -5_000, max: 5_000 }), fc.double({ min: -1e6, max: 1e6, noNaN: true })), { minLength: 1 }), (times) => {
+        for (const ms of times) expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
+      }),
+    );
+  });
+
+  it('reuses the second and pads the milliseconds', () => {
+    const second = Date.UTC(2026, 10, 23, 9, 59, 59);
+    expect([0, 7, 42, 999].map((m) => isoTimestamp(second + m))).toEqual([
+      '2026-11-23T09:59:59.000Z', '2026-11-23T09:59:59.007Z', '2026-11-23T09:59:59.042Z', '2026-11-23T09:59:59.999Z',
+    ]);
+    expect(isoTimestamp(second + 1000)).toBe('2026-11-23T10:00:00.000Z');
+    expect(utcDay(second + 1000 * 3600 * 14)).toBe('2026-11-23');
+    expect(utcDay(new Date(second + 1000 * 3600 * 15))).toBe('2026-11-24');
+  });
+
+  it('throws as Date does for a time out of range', () => {
+    expect(() => isoTimestamp(8.64e15 + 1)).toThrow(RangeError);
+    expect(() => isoTimestamp(Number.NaN)).toThrow(RangeError);
   });
 });

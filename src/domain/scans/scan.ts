@@ -1,6 +1,7 @@
 // A scan as the rest of the code sees it: built once from the request's method, headers
 // and address, so nothing downstream handles raw request data, and the raw IP goes no
 // further than the visitor hash and the country lookup.
+import { isoTimestamp } from '../stats/scan-buckets.ts';
 import { classifyUserAgent, type DeviceClass } from './classify-agent.ts';
 import { type CountryLookup, firstValue, type RequestHeaders } from './country.ts';
 import { referrerHost } from './referrer.ts';
@@ -37,7 +38,7 @@ export function buildScan(input: ScanInput): Scan {
   const { headers } = input;
   const userAgent = firstValue(headers['user-agent']) ?? '';
   const agent = classifyUserAgent(userAgent);
-  const scannedAt = new Date(input.now).toISOString();
+  const scannedAt = isoTimestamp(typeof input.now === 'number' ? input.now : input.now.getTime());
   return {
     record: input.method.toUpperCase() === 'GET' && !isPrefetch(headers),
     isBot: agent.isBot,
