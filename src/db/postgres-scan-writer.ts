@@ -22,6 +22,7 @@ const RETRIES = 3;
 export class PostgresScanWriter implements ScanWriter {
   private queue: Pending[] = [];
   private inFlight = 0;
+  private scheduled = false;
   private readonly idle: (() => void)[] = [];
 
   constructor(private readonly pool: pg.Pool) {}
@@ -29,7 +30,15 @@ export class PostgresScanWriter implements ScanWriter {
   record(scan: ScanEvent): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ scan, resolve, reject });
-      this.pump();
+      // Sent once this turn of the event loop is over, so the scans of every request read
+      // in the same turn share one batch instead of the first going out alone.
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.pump();
+        });
+      }
     });
   }
 
