@@ -16,7 +16,10 @@ interface Pending {
 }
 
 const MAX_BATCH = 512;
-const MAX_IN_FLIGHT = 2;
+// One batch at a time: while it commits the next one grows, and the fixed cost of a batch (about
+// 350 µs of database CPU and as much in this process) is paid less often. Measured against two in
+// flight on 2 cores: higher throughput, lower p99, a third less database CPU per scan.
+const MAX_IN_FLIGHT = 1;
 const RETRIES = 3;
 
 export class PostgresScanWriter implements ScanWriter {
