@@ -91,4 +91,31 @@ describe('scan writers', () => {
     expect(a.breakdown.country).toEqual([{ value: 'DE', scans: 2 }, { value: 'FR', scans: 1 }]);
     expect(b.breakdown.device).toEqual([{ value: 'mobile', scans: 1 }]);
   });
+
+  it('adds quarter hours up into local days across a DST change, in the database', async () => {
+    const { db, accountId, itemId } = await setup();
+    const writer = writerFor(db);
+    // New York leaves DST at 2026-11-01 06:00Z (02:00 EDT → 01:00 EST).
+    const times = [
+      '2026-10-31T03:59:00Z', // Oct 30, 23:59 EDT
+      '2026-10-31T04:00:00Z', // Oct 31, 00:00 EDT
+      '2026-11-01T03:59:00Z', // Oct 31, 23:59 EDT
+      '2026-11-01T04:00:00Z', // Nov 1, 00:00 EDT
+      '2026-11-01T05:59:00Z', // Nov 1, 01:59 EDT
+      '2026-11-01T06:00:00Z', // Nov 1, 01:00 EST (the hour again)
+      '2026-11-02T04:59:00Z', // Nov 1, 23:59 EST
+      '2026-11-02T05:00:00Z', // Nov 2, 00:00 EST
+    ];
+    await Promise.all(times.map((t, i) => writer.record(scan(itemId, 1, { scannedAt: new Date(t).toISOString(), isBot: false, visitorHash: `dst${i}` }))));
+    await writer.drain();
+    const stats = await itemStats(new StatsRepository(db), { accountId, id: itemId, days: 5, tz: 'America/New_York', now: Date.parse('2026-11-03T12:00:00Z') });
+    expect(stats.daily.map((d) => [d.date, d.scans])).toEqual([
+      ['2026-10-30', 1],
+      ['2026-10-31', 2],
+      ['2026-11-01', 4],
+      ['2026-11-02', 1],
+      ['2026-11-03', 0],
+    ]);
+    expect(stats.totals.scansInRange).toBe(8);
+  });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildStats } from '../../src/domain/stats/build-stats.ts';
 import fc from 'fast-check';
-import { bucketOf, isoTimestamp, utcDay } from '../../src/domain/stats/scan-buckets.ts';
-import { checkTimeZone, localDate, localRange, startOfLocalDay } from '../../src/domain/stats/time-zones.ts';
+import { bucketOf, bucketStart, isoTimestamp, utcDay } from '../../src/domain/stats/scan-buckets.ts';
+import { checkTimeZone, dayNumber, localDate, localRange, offsetSegments, startOfLocalDay } from '../../src/domain/stats/time-zones.ts';
 import { type ScanEvent, firstVisitsInBatch, sumBatch } from '../../src/domain/scans/scan-batch.ts';
 
 const at = (iso: string) => Date.parse(iso);
@@ -28,6 +28,34 @@ describe('local days in time zones', () => {
     expect(r.to).toBe('2026-11-23');
   });
 
+  it('cuts a range where the offset changes, so each bucket lands on its local day by arithmetic', () => {
+    const cases: [string, string, number][] = [
+      ['UTC', '2026-11-23T12:00:00Z', 90],
+      ['America/New_York', '2026-11-23T12:00:00Z', 90], // DST ends 2026-11-01
+      ['Europe/Berlin', '2026-04-10T12:00:00Z', 30], // DST starts 2026-03-29
+      ['Australia/Lord_Howe', '2026-04-20T12:00:00Z', 30], // a 30-minute DST change
+      ['Asia/Kathmandu', '2026-11-23T12:00:00Z', 7], // +05:45
+      ['Pacific/Kiritimati', '2026-11-23T12:00:00Z', 7], // +14
+      ['Pacific/Pago_Pago', '2026-11-23T12:00:00Z', 7], // -11
+    ];
+    for (const [tz, now, days] of cases) {
+      const range = localRange(tz, days, at(now));
+      const segments = offsetSegments(tz, range);
+      expect(segments[0]!.fromBucket).toBe(bucketOf(range.boundaries[0]!));
+      expect(segments.at(-1)!.toBucket).toBe(bucketOf(range.boundaries.at(-1)!));
+      for (const [i, seg] of segments.entries()) {
+        if (i > 0) expect(seg.fromBucket).toBe(segments[i - 1]!.toBucket);
+        for (let b = seg.fromBucket; b < seg.toBucket; b++) {
+          const expected = dayNumber(localDate(tz, bucketStart(b)));
+          if (Math.floor((b + seg.offsetBuckets) / 96) !== expected) expect({ tz, b, day: Math.floor((b + seg.offsetBuckets) / 96) }).toEqual({ tz, b, day: expected });
+        }
+      }
+    }
+    expect(offsetSegments('UTC', localRange('UTC', 90, at('2026-11-23T12:00:00Z')))).toHaveLength(1);
+    expect(offsetSegments('America/New_York', localRange('America/New_York', 90, at('2026-11-23T12:00:00Z')))).toHaveLength(2);
+    expect(offsetSegments('Europe/Berlin', localRange('Europe/Berlin', 30, at('2026-04-10T12:00:00Z')))).toHaveLength(2);
+  });
+
   it('validates zone names', () => {
     expect(checkTimeZone('Europe/Berlin')).toBe('Europe/Berlin');
     expect(() => checkTimeZone('Mars/Base')).toThrow(/^tz: /);
@@ -38,17 +66,18 @@ describe('local days in time zones', () => {
 describe('building stats from roll-ups', () => {
   const item = { id: 'i', code: 'c', scanCount: 5, uniqueScanCount: 3, botScanCount: 1, firstScanAt: null, lastScanAt: null };
 
-  it('zero-fills the daily series and puts each quarter hour into its local day', () => {
+  it('zero-fills the daily series and adds up the parts of each local day', () => {
     const range = localRange('America/New_York', 3, at('2026-11-23T12:00:00Z'));
     const stats = buildStats({
       item,
       tz: 'America/New_York',
       range,
-      // 03:00Z on the 23rd is still the 22nd in New York; 12:00Z is the 23rd.
-      buckets: [
-        { bucket: bucketOf(at('2026-11-23T03:00:00Z')), scans: 2, uniqueScans: 1 },
-        { bucket: bucketOf(at('2026-11-23T12:00:00Z')), scans: 3, uniqueScans: 2 },
-        { bucket: bucketOf(at('2026-11-10T12:00:00Z')), scans: 9, uniqueScans: 9 },
+      days: [
+        { day: dayNumber('2026-11-22'), scans: 2, uniqueScans: 1 },
+        // A DST change splits a day into two parts: they add up.
+        { day: dayNumber('2026-11-23'), scans: 1, uniqueScans: 1 },
+        { day: dayNumber('2026-11-23'), scans: 2, uniqueScans: 1 },
+        { day: dayNumber('2026-11-10'), scans: 9, uniqueScans: 9 }, // outside the range
       ],
       dims: [
         { dim: 'device', value: 'desktop', scans: 1 },

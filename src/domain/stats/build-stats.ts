@@ -1,12 +1,12 @@
 // Assembles the stats answer from roll-up rows. Pure: the data layer fetches, this adds up.
-import { bucketStart } from './scan-buckets.ts';
-import type { LocalRange } from './time-zones.ts';
+import { type LocalRange, dayNumber } from './time-zones.ts';
 
 export const DIMENSIONS = ['device', 'os', 'browser', 'country', 'referrer'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
-export interface BucketRow {
-  bucket: number;
+/** Scans of one local day (days since the epoch, in the requested zone). */
+export interface LocalDayRow {
+  day: number;
   scans: number;
   uniqueScans: number;
 }
@@ -61,12 +61,12 @@ export function buildStats(input: {
   item: ItemCounters;
   tz: string;
   range: LocalRange;
-  buckets: BucketRow[];
+  days: LocalDayRow[];
   dims: DimRow[];
   recent: RecentScan[];
 }): Stats {
   const { item, tz, range } = input;
-  const daily = dailySeries(range, input.buckets);
+  const daily = dailySeries(range, input.days);
   return {
     id: item.id,
     code: item.code,
@@ -89,18 +89,15 @@ export function buildStats(input: {
   };
 }
 
-/** Zero-filled, oldest first: each bucket lands in the local day its start falls in. */
-function dailySeries(range: LocalRange, buckets: BucketRow[]) {
+/** Zero-filled, oldest first. A day may come in parts (a DST change splits it): they add up. */
+function dailySeries(range: LocalRange, days: LocalDayRow[]) {
   const daily = range.dates.map((date) => ({ date, scans: 0, uniqueScans: 0 }));
-  const sorted = [...buckets].sort((a, b) => a.bucket - b.bucket);
-  let day = 0;
-  for (const b of sorted) {
-    const start = bucketStart(b.bucket);
-    while (day < daily.length && start >= range.boundaries[day + 1]!) day++;
-    if (day >= daily.length) break;
-    if (start < range.boundaries[day]!) continue;
-    daily[day]!.scans += b.scans;
-    daily[day]!.uniqueScans += b.uniqueScans;
+  const first = range.dates.length > 0 ? dayNumber(range.dates[0]!) : 0;
+  for (const d of days) {
+    const entry = daily[d.day - first];
+    if (!entry) continue;
+    entry.scans += d.scans;
+    entry.uniqueScans += d.uniqueScans;
   }
   return daily;
 }

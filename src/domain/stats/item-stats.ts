@@ -1,14 +1,15 @@
 // The stats use case: validates the parameters, fetches roll-ups for the range, builds the answer.
 import { NotFoundError } from '../errors.ts';
-import { type BucketRow, type DimRow, type ItemCounters, type RecentScan, type Stats, buildStats } from './build-stats.ts';
-import { bucketOf, utcDay } from './scan-buckets.ts';
-import { checkTimeZone, localRange } from './time-zones.ts';
+import { type DimRow, type ItemCounters, type LocalDayRow, type RecentScan, type Stats, buildStats } from './build-stats.ts';
+import { utcDay } from './scan-buckets.ts';
+import { type OffsetSegment, checkTimeZone, localRange, offsetSegments } from './time-zones.ts';
 
 export const RECENT_LIMIT = 20;
 
 export interface StatsSource {
   counters(accountId: string, id: string): Promise<ItemCounters | null>;
-  buckets(itemId: string, fromBucket: number, toBucket: number): Promise<BucketRow[]>;
+  /** Bucket roll-ups added up into local days, per segment of one UTC offset. */
+  localDays(itemId: string, segments: readonly OffsetSegment[]): Promise<LocalDayRow[]>;
   dims(itemId: string, fromDay: string, toDay: string): Promise<DimRow[]>;
   recent(itemId: string, limit: number): Promise<RecentScan[]>;
 }
@@ -24,10 +25,11 @@ export async function itemStats(
   const start = range.boundaries[0]!;
   const end = range.boundaries.at(-1)!;
   // Breakdowns are kept per UTC day: the UTC days overlapping the local range.
-  const [buckets, dims, recent] = await Promise.all([
-    source.buckets(item.id, bucketOf(start), bucketOf(end)),
+  // The database adds up the range's quarter hours (up to 96 a day) into local days.
+  const [days, dims, recent] = await Promise.all([
+    source.localDays(item.id, offsetSegments(tz, range)),
     source.dims(item.id, utcDay(start), utcDay(end - 1)),
     source.recent(item.id, RECENT_LIMIT),
   ]);
-  return buildStats({ item, tz, range, buckets, dims, recent });
+  return buildStats({ item, tz, range, days, dims, recent });
 }

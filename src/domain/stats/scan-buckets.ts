@@ -1,6 +1,7 @@
 // Time buckets of the scan roll-ups: quarter hours since the epoch. Every real time
 // zone offset is a multiple of 15 minutes, so local days are whole numbers of buckets.
 export const BUCKET_MS = 15 * 60 * 1000;
+export const BUCKETS_PER_DAY = 96;
 
 export function bucketOf(ms: number): number {
   return Math.floor(ms / BUCKET_MS);

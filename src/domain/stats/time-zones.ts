@@ -1,5 +1,6 @@
 // Local days in an IANA time zone, as UTC instants. Uses Intl (full ICU ships with Node).
 import { ValidationError } from '../errors.ts';
+import { BUCKET_MS, bucketOf, bucketStart } from './scan-buckets.ts';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -26,7 +27,8 @@ function formatter(tz: string): Intl.DateTimeFormat {
 }
 
 /** Offset of `tz` from UTC at instant `ms`, in milliseconds (east positive). */
-function offsetAt(tz: string, ms: number): number {
+export function offsetAt(tz: string, ms: number): number {
+  if (tz === 'UTC') return 0;
   const parts: Record<string, number> = {};
   for (const p of formatter(tz).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
   const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
@@ -38,12 +40,27 @@ export function localDate(tz: string, ms: number): string {
   return new Date(ms + offsetAt(tz, ms)).toISOString().slice(0, 10);
 }
 
+// Local midnights by zone and date. A past day's midnight never changes while the process
+// runs, and each costs two Intl calls (about 30 µs), so a 90-day range is found once.
+const midnights = new Map<string, number>();
+const MAX_MIDNIGHTS = 20_000;
+
 /** The UTC instant of local midnight starting `date` in `tz` (DST-safe: re-checks the offset once). */
 export function startOfLocalDay(tz: string, date: string): number {
+  const key = `${tz} ${date}`;
+  const hit = midnights.get(key);
+  if (hit !== undefined) return hit;
   const naive = Date.parse(`${date}T00:00:00Z`);
   let guess = naive - offsetAt(tz, naive);
   guess = naive - offsetAt(tz, guess);
+  if (midnights.size >= MAX_MIDNIGHTS) midnights.clear();
+  midnights.set(key, guess);
   return guess;
+}
+
+/** Days since the epoch of a 'YYYY-MM-DD' date. */
+export function dayNumber(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`) / 86_400_000;
 }
 
 export function addDays(date: string, n: number): string {
@@ -65,4 +82,61 @@ export function localRange(tz: string, days: number, now: number): LocalRange {
   const dates = Array.from({ length: days }, (_, i) => addDays(from, i));
   const boundaries = [...dates, addDays(to, 1)].map((d) => startOfLocalDay(tz, d));
   return { from, to, dates, boundaries };
+}
+
+/**
+ * A stretch of quarter-hour buckets over which `tz` keeps one UTC offset: there, the
+ * bucket `b` starts on local day number `floor((b + offsetBuckets) / BUCKETS_PER_DAY)`.
+ */
+export interface OffsetSegment {
+  fromBucket: number;
+  toBucket: number; // exclusive
+  offsetBuckets: number;
+}
+
+// Segments by zone and range: they change only when the local date does.
+const segmentCache = new Map<string, OffsetSegment[]>();
+const MAX_SEGMENT_RANGES = 5_000;
+
+/**
+ * The buckets of `range` cut where the zone's offset changes (DST), so the database can
+ * add buckets up into local days with plain integer arithmetic: one segment for most
+ * ranges, two or three across DST changes.
+ */
+export function offsetSegments(tz: string, range: LocalRange): OffsetSegment[] {
+  const key = `${tz} ${range.from} ${range.to}`;
+  let segments = segmentCache.get(key);
+  if (!segments) {
+    segments = findSegments(tz, range.boundaries.map(bucketOf));
+    if (segmentCache.size >= MAX_SEGMENT_RANGES) segmentCache.clear();
+    segmentCache.set(key, segments);
+  }
+  return segments;
+}
+
+function findSegments(tz: string, bounds: readonly number[]): OffsetSegment[] {
+  const offsetOf = (bucket: number) => Math.round(offsetAt(tz, bucketStart(bucket)) / BUCKET_MS);
+  const segments: OffsetSegment[] = [];
+  let from = bounds[0]!;
+  let offset = offsetOf(from);
+  for (let i = 1; i < bounds.length; i++) {
+    const end = bounds[i]!;
+    const endOffset = offsetOf(end);
+    // The offset at the day's end differs: it changed during the day. Bisect for the first
+    // bucket with another offset (`lo` always has the current one, `hi` another).
+    while (endOffset !== offset) {
+      let lo = Math.max(from, bounds[i - 1]!);
+      let hi = end;
+      while (hi - lo > 1) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (offsetOf(mid) === offset) lo = mid;
+        else hi = mid;
+      }
+      segments.push({ fromBucket: from, toBucket: hi, offsetBuckets: offset });
+      from = hi;
+      offset = offsetOf(hi);
+    }
+  }
+  segments.push({ fromBucket: from, toBucket: bounds.at(-1)!, offsetBuckets: offset });
+  return segments.filter((seg) => seg.toBucket > seg.fromBucket);
 }
