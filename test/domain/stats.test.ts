@@ -34,6 +34,7 @@ describe('local days in time zones', () => {
       ['America/New_York', '2026-11-23T12:00:00Z', 90], // DST ends 2026-11-01
       ['Europe/Berlin', '2026-04-10T12:00:00Z', 30], // DST starts 2026-03-29
       ['Australia/Lord_Howe', '2026-04-20T12:00:00Z', 30], // a 30-minute DST change
+      ['America/Santiago', '2026-09-20T12:00:00Z', 30], // DST starts at midnight: 2026-09-06 has no 00:00
       ['Asia/Kathmandu', '2026-11-23T12:00:00Z', 7], // +05:45
       ['Pacific/Kiritimati', '2026-11-23T12:00:00Z', 7], // +14
       ['Pacific/Pago_Pago', '2026-11-23T12:00:00Z', 7], // -11
