@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { type ScanEvent, firstVisitsInBatch, scanDay, sumBatch } from '../domain/scans/scan-batch.ts';
 import { bucketOf } from '../domain/stats/scan-buckets.ts';
+import { booleanArray, integerArray, textArray } from './pg-array-literal.ts';
 import type { ScanWriter } from './scan-writer.ts';
 
 interface Pending {
@@ -84,12 +85,12 @@ export class PostgresScanWriter implements ScanWriter {
 }
 
 /**
- * The statement's parameters, as parallel arrays (one array per column): the raw scans,
+ * The statement's parameters, as parallel array literals (one per column): the raw scans,
  * the batch's first visits (the only ones that can be new visitors), and the counter
  * deltas summed here, so the database does no grouping. Each set is sorted by its key,
  * so concurrent batches lock counter rows in the same order.
  */
-export function batchParameters(batch: readonly ScanEvent[]): unknown[] {
+export function batchParameters(batch: readonly ScanEvent[]): string[] {
   const scans = [...batch].sort((a, b) => compare(a.itemId, b.itemId) || compare(a.scannedAt, b.scannedAt));
   const firsts = firstVisitsInBatch(scans);
   // Unique counts are the database's to decide (scan_visitors), so none are summed here.
@@ -101,15 +102,16 @@ export function batchParameters(batch: readonly ScanEvent[]): unknown[] {
   const buckets = deltas.buckets.sort((a, b) => compare(a.itemId, b.itemId) || a.bucket - b.bucket);
   const dims = deltas.dims.sort((a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day) || compare(a.dim, b.dim) || compare(a.value, b.value));
   const items = deltas.items.sort((a, b) => compare(a.itemId, b.itemId));
-  const col = <T, V>(rows: readonly T[], f: (row: T) => V): V[] => rows.map(f);
+  const text = <T>(rows: readonly T[], f: (row: T) => string | null) => textArray(rows.map(f));
+  const int = <T>(rows: readonly T[], f: (row: T) => number) => integerArray(rows.map(f));
   return [
-    col(scans, (s) => s.itemId), col(scans, (s) => s.scannedAt), col(scans, (s) => s.isBot), col(scans, (s) => s.device),
-    col(scans, (s) => s.os), col(scans, (s) => s.browser), col(scans, (s) => s.country), col(scans, (s) => s.referrer),
-    col(scans, (s) => s.visitorHash),
-    col(visits, (v) => v.itemId), col(visits, (v) => v.day), col(visits, (v) => v.hash), col(visits, (v) => v.bucket),
-    col(buckets, (b) => b.itemId), col(buckets, (b) => b.bucket), col(buckets, (b) => b.scans), col(buckets, (b) => b.botScans),
-    col(dims, (d) => d.itemId), col(dims, (d) => d.day), col(dims, (d) => d.dim), col(dims, (d) => d.value), col(dims, (d) => d.scans),
-    col(items, (i) => i.itemId), col(items, (i) => i.scans), col(items, (i) => i.botScans), col(items, (i) => i.first), col(items, (i) => i.last),
+    text(scans, (s) => s.itemId), text(scans, (s) => s.scannedAt), booleanArray(scans.map((s) => s.isBot)), text(scans, (s) => s.device),
+    text(scans, (s) => s.os), text(scans, (s) => s.browser), text(scans, (s) => s.country), text(scans, (s) => s.referrer),
+    text(scans, (s) => s.visitorHash),
+    text(visits, (v) => v.itemId), text(visits, (v) => v.day), text(visits, (v) => v.hash), int(visits, (v) => v.bucket),
+    text(buckets, (b) => b.itemId), int(buckets, (b) => b.bucket), int(buckets, (b) => b.scans), int(buckets, (b) => b.botScans),
+    text(dims, (d) => d.itemId), text(dims, (d) => d.day), text(dims, (d) => d.dim), text(dims, (d) => d.value), int(dims, (d) => d.scans),
+    text(items, (i) => i.itemId), int(items, (i) => i.scans), int(items, (i) => i.botScans), text(items, (i) => i.first), text(items, (i) => i.last),
   ];
 }
 
