@@ -2,14 +2,13 @@
 // dual-stack socket's "::ffff:1.2.3.4" and a plain "1.2.3.4" are the same visitor.
 import { isIP } from 'node:net';
 
-const PLAIN_V4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 const MAPPED_DOTTED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
 const MAPPED_HEX = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
 
 /** Canonical text form: IPv4-mapped IPv6 unwrapped to IPv4, zone id dropped, lower-case; null when not an IP. */
 export function normalizeIp(raw: string): string | null {
   // The common case on every scan, a plain dotted IPv4 address, needs no rewriting.
-  if (PLAIN_V4.test(raw)) return isIP(raw) === 4 ? raw : null;
+  if (parseIpv4(raw) >= 0) return raw;
   const ip = raw.trim().replace(/%.*$/, '').toLowerCase();
   const dotted = MAPPED_DOTTED.exec(ip);
   if (dotted?.[1] && isIP(dotted[1]) === 4) return dotted[1];
@@ -42,18 +41,49 @@ const NON_PUBLIC_V4 = NON_PUBLIC_V4_CIDRS.map(([net, prefix]) => {
 });
 
 function ipv4ToInt(ip: string): number {
-  return ip.split('.').reduce((acc, octet) => ((acc << 8) | Number(octet)) >>> 0, 0);
+  return parseIpv4(ip);
+}
+
+/**
+ * A dotted IPv4 address as an unsigned 32-bit integer, or -1 when `s` is not one in the
+ * form `net.isIP` accepts (four decimal octets 0–255, no leading zeros). Scans every
+ * redirect's client address twice, so it reads characters instead of splitting strings.
+ */
+export function parseIpv4(s: string): number {
+  const len = s.length;
+  if (len < 7 || len > 15) return -1;
+  let value = 0;
+  let octets = 0;
+  let i = 0;
+  while (octets < 4) {
+    const start = i;
+    let octet = 0;
+    while (i < len) {
+      const c = s.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) break;
+      octet = octet * 10 + c;
+      i++;
+    }
+    const digits = i - start;
+    if (digits === 0 || digits > 3 || octet > 255 || (digits > 1 && s.charCodeAt(start) === 48)) return -1;
+    value = value * 256 + octet;
+    octets++;
+    if (octets < 4) {
+      if (s.charCodeAt(i) !== 46) return -1; // '.'
+      i++;
+    }
+  }
+  return i === len ? value : -1;
 }
 
 /** True for a normalised address that can belong to a visitor somewhere on the internet. */
 export function isPublicIp(ip: string): boolean {
-  const family = isIP(ip);
-  if (family === 4) {
-    const n = ipv4ToInt(ip);
-    return !NON_PUBLIC_V4.some(([net, mask]) => ((n & mask) >>> 0) === net);
+  const n = parseIpv4(ip);
+  if (n >= 0) {
+    for (const [net, mask] of NON_PUBLIC_V4) if (((n & mask) >>> 0) === net) return false;
+    return true;
   }
-  if (family === 6) return isGlobalUnicastV6(ip);
-  return false;
+  return isIP(ip) === 6 && isGlobalUnicastV6(ip);
 }
 
 /** Only 2000::/3 is routed to end users; everything else (ULA, link-local, multicast, ::/8) is not. */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createCountryLookup } from '../../../src/domain/scans/country.ts';
 import { countryCode } from '../../../src/domain/scans/country-codes.ts';
-import { isPublicIp, normalizeIp } from '../../../src/domain/scans/ip-address.ts';
+import { isIP } from 'node:net';
+import fc from 'fast-check';
+import { isPublicIp, normalizeIp, parseIpv4 } from '../../../src/domain/scans/ip-address.ts';
 
 const bundled = createCountryLookup();
 const viaCloudflare = createCountryLookup({ trustedHeader: 'CF-IPCountry' });
@@ -81,4 +83,21 @@ describe('country codes and addresses', () => {
     'counts %s as non-public',
     (ip) => expect(isPublicIp(ip)).toBe(false),
   );
+
+  it('reads a dotted IPv4 address exactly when net.isIP does, to the same number', () => {
+    const octet = fc.oneof(fc.integer({ min: 0, max: 300 }).map(String), fc.constantFrom('', '00', '01', '007', '1a', ' 1', '-1', '2555'));
+    const dotted = fc.array(octet, { minLength: 1, maxLength: 6 }).chain((parts) => fc.constantFrom('.', ':', '..').map((sep) => parts.join(sep)));
+    fc.assert(
+      fc.property(fc.oneof(dotted, fc.string({ maxLength: 16 })), (s) => {
+        const n = parseIpv4(s);
+        expect(n >= 0).toBe(isIP(s) === 4);
+        if (n >= 0) expect(n).toBe(s.split('.').reduce((acc, o) => acc * 256 + Number(o), 0));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(parseIpv4('255.255.255.255')).toBe(2 ** 32 - 1);
+    expect(parseIpv4('01.2.3.4')).toBe(-1);
+    expect(normalizeIp('01.2.3.4')).toBeNull();
+    expect(normalizeIp('203.0.113.9')).toBe('203.0.113.9');
+  });
 });
