@@ -72,4 +72,16 @@ describe('LruCache', () => {
     expect(lru.get('a')).toBe(1);
     expect(lru.get('c')).toBe(3);
   });
+
+  it('never evicts a key read at least once every half-bound inserts, and stays bounded', () => {
+    const lru = new LruCache<string, number>(100);
+    lru.set('hot', 0);
+    for (let i = 0; i < 10_000; i++) {
+      lru.set(`k${i}`, i);
+      if (i % 49 === 0) expect(lru.get('hot')).toBe(0);
+      expect(lru.size).toBeLessThanOrEqual(100);
+    }
+    expect(lru.get('k0')).toBeUndefined(); // a key never read again goes
+    expect(lru.get('k9999')).toBe(9999);
+  });
 });
