@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createScanWriter } from '../../src/db/scan-writer.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -214,6 +215,28 @@ describe('scan statistics', () => {
       expect(s.daily).toHaveLength(3);
       expect(s.daily.at(-1)).toMatchObject({ date: today, scans: 1 });
       expect(s.totals.scansInRange).toBe(1);
+    }
+  });
+
+  it('puts every scan into its local day across a DST change, over the whole 90-day range', async () => {
+    const it = await item({ url: 'https://example.com/dst' });
+    // Scans at chosen instants around New York's DST end (2026-11-01 06:00Z), written as the tracker would.
+    const writer = createScanWriter(t.db);
+    const at = ['2026-08-14T12:00:00Z', '2026-10-31T03:59:00Z', '2026-11-01T04:00:00Z', '2026-11-01T05:59:00Z', '2026-11-01T06:00:00Z', '2026-11-02T04:59:00Z', '2026-11-02T05:00:00Z'];
+    await Promise.all(at.map((iso, i) => writer.record({ itemId: it.id, scannedAt: new Date(iso).toISOString(), isBot: false, device: 'mobile', os: 'iOS', browser: 'Safari', country: null, referrer: null, visitorHash: `dst${i}` })));
+    await writer.drain();
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-10T12:00:00Z') });
+    try {
+      const s = await stats(it.id, `?days=90&tz=${encodeURIComponent('America/New_York')}`);
+      expect(s.from).toBe('2026-08-13');
+      const byDate = Object.fromEntries(s.daily.filter((d: { scans: number }) => d.scans > 0).map((d: { date: string; scans: number }) => [d.date, d.scans]));
+      expect(byDate).toEqual({ '2026-08-14': 1, '2026-10-30': 1, '2026-11-01': 4, '2026-11-02': 1 });
+      expect(s.totals.scansInRange).toBe(7);
+      const utc = await stats(it.id, '?days=90');
+      expect(Object.fromEntries(utc.daily.filter((d: { scans: number }) => d.scans > 0).map((d: { date: string; scans: number }) => [d.date, d.scans])))
+        .toEqual({ '2026-08-14': 1, '2026-10-31': 1, '2026-11-01': 3, '2026-11-02': 2 });
+    } finally {
+      vi.useRealTimers();
     }
   });
 

@@ -37,12 +37,8 @@ const NON_PUBLIC_V4_CIDRS: readonly (readonly [string, number])[] = [
 /** [network, mask] pairs as unsigned 32-bit integers. */
 const NON_PUBLIC_V4 = NON_PUBLIC_V4_CIDRS.map(([net, prefix]) => {
   const mask = (~0 << (32 - prefix)) >>> 0;
-  return [(ipv4ToInt(net) & mask) >>> 0, mask] as const;
+  return [(parseIpv4(net) & mask) >>> 0, mask] as const;
 });
-
-function ipv4ToInt(ip: string): number {
-  return parseIpv4(ip);
-}
 
 /**
  * A dotted IPv4 address as an unsigned 32-bit integer, or -1 when `s` is not one in the

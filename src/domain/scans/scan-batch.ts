@@ -2,6 +2,7 @@
 // counter row once. Pure: the writers decide which visitors are new, this sums.
 // On the redirect hot path (every scan passes here), so it aggregates in nested maps
 // keyed by the values themselves instead of building a key string per counter per scan.
+import { DIMENSIONS } from '../stats/build-stats.ts';
 import { bucketOf, utcDay } from '../stats/scan-buckets.ts';
 
 /** One scan as the writers store it. The raw IP is not here: only its salted hash. */
@@ -52,10 +53,7 @@ export interface BatchDeltas {
   dims: DimDelta[];
 }
 
-/** The breakdown dimensions, in the order their deltas are emitted. */
-export const DIMENSIONS = ['device', 'os', 'browser', 'country', 'referrer'] as const;
-
-/** Unknown values are kept as "unknown" (no referrer: "direct") so breakdowns add up to the scans in range. */
+/** The value of DIMENSIONS[dim]. Unknown values are kept as "unknown" (no referrer: "direct") so breakdowns add up to the scans in range. */
 function dimensionValue(s: ScanEvent, dim: number): string {
   switch (dim) {
     case 0:

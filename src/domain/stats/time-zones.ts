@@ -1,5 +1,6 @@
 // Local days in an IANA time zone, as UTC instants. Uses Intl (full ICU ships with Node).
 import { ValidationError } from '../errors.ts';
+import { LruCache } from '../scans/lru-cache.ts';
 import { BUCKET_MS, bucketOf, bucketStart } from './scan-buckets.ts';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -27,7 +28,7 @@ function formatter(tz: string): Intl.DateTimeFormat {
 }
 
 /** Offset of `tz` from UTC at instant `ms`, in milliseconds (east positive). */
-export function offsetAt(tz: string, ms: number): number {
+function offsetAt(tz: string, ms: number): number {
   if (tz === 'UTC') return 0;
   const parts: Record<string, number> = {};
   for (const p of formatter(tz).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
@@ -42,8 +43,7 @@ export function localDate(tz: string, ms: number): string {
 
 // Local midnights by zone and date. A past day's midnight never changes while the process
 // runs, and each costs two Intl calls (about 30 µs), so a 90-day range is found once.
-const midnights = new Map<string, number>();
-const MAX_MIDNIGHTS = 20_000;
+const midnights = new LruCache<string, number>(20_000);
 
 /** The UTC instant of local midnight starting `date` in `tz` (DST-safe: re-checks the offset once). */
 export function startOfLocalDay(tz: string, date: string): number {
@@ -53,7 +53,6 @@ export function startOfLocalDay(tz: string, date: string): number {
   const naive = Date.parse(`${date}T00:00:00Z`);
   let guess = naive - offsetAt(tz, naive);
   guess = naive - offsetAt(tz, guess);
-  if (midnights.size >= MAX_MIDNIGHTS) midnights.clear();
   midnights.set(key, guess);
   return guess;
 }
@@ -95,8 +94,7 @@ export interface OffsetSegment {
 }
 
 // Segments by zone and range: they change only when the local date does.
-const segmentCache = new Map<string, OffsetSegment[]>();
-const MAX_SEGMENT_RANGES = 5_000;
+const segmentCache = new LruCache<string, OffsetSegment[]>(5_000);
 
 /**
  * The buckets of `range` cut where the zone's offset changes (DST), so the database can
@@ -108,7 +106,6 @@ export function offsetSegments(tz: string, range: LocalRange): OffsetSegment[] {
   let segments = segmentCache.get(key);
   if (!segments) {
     segments = findSegments(tz, range.boundaries.map(bucketOf));
-    if (segmentCache.size >= MAX_SEGMENT_RANGES) segmentCache.clear();
     segmentCache.set(key, segments);
   }
   return segments;
