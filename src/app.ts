@@ -9,8 +9,11 @@ import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import { ValidationError } from './domain/errors.ts';
 import { createAuthHook } from './http/auth.ts';
+import { AuthThrottle } from './http/auth-throttle.ts';
 import { installErrorHandlers } from './http/errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.ts';
 import { imageRoutes } from './http/routes/images.ts';
 import { qrItemsRoutes } from './http/routes/qr-items.ts';
 import { shortLinkRoutes } from './http/routes/short-links.ts';
@@ -60,9 +63,15 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text === '') return done(null, undefined);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(new ValidationError(`body: must not nest deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     parseJson(req, text, done);
   });
   installErrorHandlers(app);
+  // No answer of ours is meant to be sniffed into another type (JSON as HTML, say).
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.header('x-content-type-options', 'nosniff');
+    done();
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -96,7 +105,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
 
   await app.register(
     async (v1) => {
-      v1.addHook('onRequest', createAuthHook(services.keys));
+      v1.addHook('onRequest', createAuthHook(services.keys, new AuthThrottle(config.authFailuresPerMinute)));
       await v1.register(rateLimit, {
         global: true,
         hook: 'preParsing',

@@ -15,6 +15,8 @@ export interface Config {
   publicBaseUrl: string;
   logLevel: LogLevel;
   rateLimitPerMinute: number;
+  /** Failed authentications one client address may make per minute before it gets 429. */
+  authFailuresPerMinute: number;
   redisUrl: string | null;
   /** Header set by a trusted proxy carrying the visitor's country (e.g. cf-ipcountry); null: none trusted. */
   countryHeader: string | null;
@@ -85,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicBaseUrl,
     logLevel,
     rateLimitPerMinute: parseIntRange('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600, 1, 1_000_000),
+    authFailuresPerMinute: parseIntRange('AUTH_FAILURES_PER_MINUTE', env.AUTH_FAILURES_PER_MINUTE, 30, 1, 1_000_000),
     redisUrl,
     countryHeader,
     trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),

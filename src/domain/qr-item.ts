@@ -4,7 +4,7 @@
 import { type DesignPatch, DESIGN_FIELDS, type QrDesign, normalizeDesignPatch, resolveDesign } from './design.ts';
 import { ValidationError } from './errors.ts';
 import { type ContentType, type TypedFields, TYPED_FIELDS, assemblePayload, validatePayload } from './payload.ts';
-import { shortUrlFor } from './short-code.ts';
+import { isOwnShortLink, shortUrlFor } from './short-code.ts';
 
 export const TITLE_MAX = 120;
 
@@ -77,7 +77,13 @@ export function toView(item: QrItemRecord, publicBaseUrl: string): QrItemView {
   };
 }
 
-export function planCreate(req: QrItemRequest): NewQrItemContent {
+/** What the rules need to know of the service itself. */
+export interface PlanContext {
+  /** Short links live under `${publicBaseUrl}/r/`; an item may not redirect to one. */
+  publicBaseUrl: string;
+}
+
+export function planCreate(req: QrItemRequest, ctx: PlanContext): NewQrItemContent {
   rejectTrackingOff(req);
   if (req.title === undefined) throw new ValidationError('title: is required');
   const contentType = req.contentType ?? 'url';
@@ -85,14 +91,14 @@ export function planCreate(req: QrItemRequest): NewQrItemContent {
   return {
     title: checkTitle(req.title),
     contentType,
-    payload: contentFor(contentType, req.payload, fields),
+    payload: contentFor(contentType, req.payload, fields, ctx),
     fields,
     design: resolveDesign(undefined, designPatchOf(req)),
   };
 }
 
 /** PATCH is partial: only what is given changes; the design merges into the stored one. */
-export function planUpdate(current: QrItemRecord, req: QrItemRequest): QrItemChanges {
+export function planUpdate(current: QrItemRecord, req: QrItemRequest, ctx: PlanContext): QrItemChanges {
   rejectTrackingOff(req);
   const changes: QrItemChanges = {};
   if (req.title !== undefined) changes.title = checkTitle(req.title);
@@ -109,7 +115,7 @@ export function planUpdate(current: QrItemRecord, req: QrItemRequest): QrItemCha
     const fields = kindChanged ? given : { ...current.fields, ...given };
     changes.contentType = contentType;
     changes.fields = fields;
-    changes.payload = contentFor(contentType, req.payload, fields);
+    changes.payload = contentFor(contentType, req.payload, fields, ctx);
   }
 
   const patch = designPatchOf(req);
@@ -127,8 +133,14 @@ function checkTitle(title: string): string {
   return title;
 }
 
-function contentFor(contentType: ContentType, payload: string | undefined, fields: TypedFields): string {
-  return payload !== undefined ? validatePayload(contentType, payload) : assemblePayload(contentType, fields);
+function contentFor(contentType: ContentType, payload: string | undefined, fields: TypedFields, ctx: PlanContext): string {
+  const content = payload !== undefined ? validatePayload(contentType, payload) : assemblePayload(contentType, fields);
+  // A redirect to a short link of ours loops (or chains) through the tracker: one visit, many scans.
+  if (contentType === 'url' && isOwnShortLink(content, ctx.publicBaseUrl)) {
+    const field = payload !== undefined ? 'payload' : 'url';
+    throw new ValidationError(`${field}: must not point at a short link of this service (${ctx.publicBaseUrl}/r/…); it would redirect to itself`);
+  }
+  return content;
 }
 
 function typedFieldsOf(req: QrItemRequest): TypedFields {

@@ -16,3 +16,29 @@ export function isShortCode(s: string): boolean {
 export function shortUrlFor(publicBaseUrl: string, code: string): string {
   return `${publicBaseUrl}/r/${code}`;
 }
+
+/**
+ * Whether `href` (an http(s) URL) is one of our own short links. Scheme and port are
+ * ignored on purpose: `http://` to an https service still lands on /r/ after its upgrade,
+ * and an item that redirects to a short link of ours counts every hop as a scan.
+ */
+export function isOwnShortLink(href: string, publicBaseUrl: string): boolean {
+  let target: URL;
+  let base: URL;
+  try {
+    target = new URL(href);
+    base = new URL(publicBaseUrl);
+  } catch {
+    return false;
+  }
+  const prefix = `${base.pathname.replace(/\/+$/, '')}/r/`.toLowerCase();
+  return target.hostname === base.hostname && decodeURIComponentSafe(target.pathname).toLowerCase().startsWith(prefix);
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { type Scope, hashApiKey, looksLikeApiKey } from '../domain/api-key.ts';
 import type { ApiKeysRepository } from '../db/api-keys-repository.ts';
+import type { AuthThrottle } from './auth-throttle.ts';
 
 export interface AuthContext {
   keyId: string;
@@ -23,17 +24,24 @@ declare module 'fastify' {
 /** lastUsedAt is written at most this often per key, so reads do not turn into writes. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-export function createAuthHook(keys: ApiKeysRepository): onRequestHookHandler {
+export function createAuthHook(keys: ApiKeysRepository, throttle: AuthThrottle): onRequestHookHandler {
   const lastTouched = new Map<string, number>();
   return async function authenticate(req: FastifyRequest, reply: FastifyReply) {
     const scope = req.routeOptions.config.scope;
     if (scope === undefined) return;
+    // An address past its failures waits out the window before any key is even looked up.
+    const wait = throttle.retryAfter(req.ip);
+    if (wait > 0) return tooManyFailures(reply, wait);
+    const refuse = (message: string) => {
+      throttle.recordFailure(req.ip);
+      return unauthorized(reply, message);
+    };
     const token = bearerToken(req.headers.authorization);
-    if (token === null) return unauthorized(reply, 'missing or malformed Authorization header: expected "Bearer <API key>"');
-    if (!looksLikeApiKey(token)) return unauthorized(reply, 'invalid API key');
+    if (token === null) return refuse('missing or malformed Authorization header: expected "Bearer <API key>"');
+    if (!looksLikeApiKey(token)) return refuse('invalid API key');
     const key = await keys.findByHash(hashApiKey(token));
-    if (!key) return unauthorized(reply, 'invalid API key');
-    if (key.revoked) return unauthorized(reply, 'API key has been revoked');
+    if (!key) return refuse('invalid API key');
+    if (key.revoked) return refuse('API key has been revoked');
     req.auth = { keyId: key.id, accountId: key.accountId, scopes: key.scopes };
     touch(keys, lastTouched, key.id, req);
     if (!key.scopes.includes(scope)) {
@@ -61,6 +69,13 @@ function bearerToken(header: string | undefined): string | null {
 
 function unauthorized(reply: FastifyReply, message: string) {
   return reply.code(401).header('WWW-Authenticate', 'Bearer realm="qrtrack"').send({ error: message });
+}
+
+function tooManyFailures(reply: FastifyReply, retryAfter: number) {
+  return reply
+    .code(429)
+    .header('retry-after', String(retryAfter))
+    .send({ error: `too many failed authentication attempts from this address; retry in ${retryAfter} seconds` });
 }
 
 /** The authenticated account; routes with a scope can rely on it. */

@@ -54,7 +54,7 @@ export const designProperties = {
   eyeColor: Color('Color of the three corner eyes when customEyeColors is true'),
   presetLogo: Enum(PRESET_LOGOS),
   customLogoUrl: Type.Union([Type.String({ maxLength: 800_000 }), Type.Null()], {
-    rule: 'must be a data: URL of a PNG, JPEG, WebP or SVG image, or null',
+    rule: 'must be null or a data: URL of a PNG, JPEG, WebP or SVG image of at most 512 KiB',
     description: 'data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null',
   }),
   logoSize: Between(LIMITS.logoSize.min, LIMITS.logoSize.max, false, 'Share of the error-correction budget the logo may cover'),
@@ -114,7 +114,18 @@ export const UpdateQrBody = Type.Object(
 );
 
 export const PreviewBody = Type.Object(
-  { ...optionalAll({ data: Text(PAYLOAD_MAX, 'Text to encode; default a sample short link'), design: DesignInput, ...designProperties }) },
+  {
+    ...optionalAll({
+      data: Type.String({
+        minLength: 1,
+        maxLength: PAYLOAD_MAX,
+        rule: `must be a string of 1 to ${PAYLOAD_MAX} characters`,
+        description: 'Text to encode; default a sample short link',
+      }),
+      design: DesignInput,
+      ...designProperties,
+    }),
+  },
   { additionalProperties: false, rule: 'must be a JSON object' },
 );
 

@@ -12,6 +12,7 @@ interface SchemaNode {
   anyOf?: SchemaNode[];
   rule?: string;
   enum?: unknown[];
+  format?: string;
 }
 
 interface TbError {
@@ -26,9 +27,10 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
   const convert = httpPart === 'body' ? (v: unknown) => v : (v: unknown) => convertStrings(root, v);
   return (input: unknown) => {
     const value = convert(input);
-    // NUL cannot be stored in PostgreSQL text and has no business in any field.
-    const nul = pathOfNul(value, '');
-    if (nul !== null) return { error: new ValidationError(`${nul || httpPart || 'body'}: must not contain NUL characters`) };
+    // NUL cannot be stored in PostgreSQL text, and a lone surrogate cannot be encoded as
+    // UTF-8 (it would be stored as U+FFFD without a word): neither belongs in any field.
+    const bad = pathOfUnstorable(value);
+    if (bad !== null) return { error: new ValidationError(`${bad || httpPart || 'body'}: must be valid Unicode text without NUL characters`) };
     if (check.Check(value)) return { value };
     const errors = check.Errors(value) as unknown as TbError[];
     return { error: new ValidationError(describe(root, errors, httpPart ?? 'body', value)) };
@@ -92,12 +94,23 @@ function ruleFromType(node: SchemaNode | undefined): string {
   }
 }
 
-function pathOfNul(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [k, v] of Object.entries(value)) {
-    const found = pathOfNul(v, path ? `${path}.${k}` : k);
-    if (found !== null) return found;
+/**
+ * Path of the first string holding NUL or a lone surrogate, or null. Walks with an explicit
+ * stack: bodies are depth-limited when parsed, but this must not overflow on any value.
+ */
+function pathOfUnstorable(root: unknown): string | null {
+  const stack: [unknown, string][] = [[root, '']];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000') || !value.isWellFormed()) return path;
+    } else if (typeof value === 'object' && value !== null) {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, v] = entries[i] as [string, unknown];
+        stack.push([v, path ? `${path}.${k}` : k]);
+      }
+    }
   }
   return null;
 }
@@ -114,6 +127,8 @@ function convertStrings(root: SchemaNode, input: unknown): unknown {
 }
 
 function convertOne(prop: SchemaNode, raw: string): unknown {
+  // UUIDs are case-insensitive (RFC 9562); ids are stored lower-case.
+  if (prop.format === 'uuid') return raw.toLowerCase();
   if (prop.type === 'integer' && /^-?\d{1,15}$/.test(raw)) return Number(raw);
   if (prop.type === 'number' && /^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
   if (prop.type === 'boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';

@@ -9,7 +9,7 @@ let key: string;
 let itemId: string;
 
 beforeAll(async () => {
-  t = await makeTestApp({ RATE_LIMIT_PER_MINUTE: '1000000' });
+  t = await makeTestApp({ RATE_LIMIT_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000' });
   key = await t.key('fuzz');
   const res = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'seed', url: 'https://a.example' } });
   itemId = res.json().item.id;

@@ -394,11 +394,11 @@ describe('characters no database can store', () => {
   it('answers 400 for NUL in a body field, a nested field or a query parameter', async () => {
     const body = await create({ title: 'a\u0000b', url: 'https://a.example' });
     expect(body.statusCode).toBe(400);
-    expect(body.json().error).toBe('title: must not contain NUL characters');
+    expect(body.json().error).toBe('title: must be valid Unicode text without NUL characters');
     const nested = await create({ title: 'n', url: 'https://a.example', design: { frameText: '\u0000' } });
-    expect(nested.json().error).toBe('design.frameText: must not contain NUL characters');
+    expect(nested.json().error).toBe('design.frameText: must be valid Unicode text without NUL characters');
     const q = await get('/v1/qr?q=%00');
     expect(q.statusCode).toBe(400);
-    expect(q.json().error).toBe('q: must not contain NUL characters');
+    expect(q.json().error).toBe('q: must be valid Unicode text without NUL characters');
   });
 });

@@ -10,10 +10,18 @@ export function checkTimeZone(tz: string): string {
   if (!/^[A-Za-z0-9_+\-/]{1,64}$/.test(tz)) throw new ValidationError('tz: must be an IANA time zone such as Europe/Berlin');
   try {
     formatter(tz);
-    return tz;
+    // Answers echo the zone's proper spelling ('utc' → 'UTC', 'europe/berlin' → 'Europe/Berlin').
+    // Not resolvedOptions(): older ICU data "canonicalizes" Asia/Kathmandu back to Asia/Katmandu.
+    return properSpelling().get(tz.toLowerCase()) ?? tz;
   } catch {
     throw new ValidationError('tz: must be an IANA time zone such as Europe/Berlin');
   }
+}
+
+let spellings: Map<string, string> | null = null;
+function properSpelling(): Map<string, string> {
+  spellings ??= new Map(['UTC', ...Intl.supportedValuesOf('timeZone')].map((z) => [z.toLowerCase(), z]));
+  return spellings;
 }
 
 function formatter(tz: string): Intl.DateTimeFormat {

@@ -36,7 +36,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       },
     },
     async (req, reply) => {
-      const item = await items.create(accountOf(req), planCreate(req.body as QrItemRequest));
+      const item = await items.create(accountOf(req), planCreate(req.body as QrItemRequest, services.config));
       onItemChanged(item.code);
       return reply.code(201).send({ item: view(item), warnings: warningsFor(item.design) });
     },
@@ -104,7 +104,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const account = accountOf(req);
       const current = await items.find(account, req.params.id);
       if (!current) throw new NotFoundError('QR item not found');
-      const changes = planUpdate(current, req.body as QrItemRequest);
+      const changes = planUpdate(current, req.body as QrItemRequest, services.config);
       const updated = Object.keys(changes).length === 0 ? current : await items.update(account, current.id, changes);
       if (!updated) throw new NotFoundError('QR item not found');
       onItemChanged(updated.code);

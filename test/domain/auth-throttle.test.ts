@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { AuthThrottle } from '../../src/http/auth-throttle.ts';
+import { nestsDeeperThan } from '../../src/http/json-depth.ts';
+
+describe('AuthThrottle', () => {
+  it('lets an address fail up to the limit, then makes it wait out the rest of the minute', () => {
+    let now = 1_000_000;
+    const throttle = new AuthThrottle(3, () => now);
+    for (let i = 0; i < 3; i++) {
+      expect(throttle.retryAfter('a')).toBe(0);
+      throttle.recordFailure('a');
+    }
+    expect(throttle.retryAfter('a')).toBe(60);
+    expect(throttle.retryAfter('b')).toBe(0);
+    now += 45_500;
+    expect(throttle.retryAfter('a')).toBe(15);
+    now += 14_500;
+    expect(throttle.retryAfter('a')).toBe(0);
+    throttle.recordFailure('a');
+    expect(throttle.retryAfter('a')).toBe(0);
+  });
+});
+
+describe('nestsDeeperThan', () => {
+  it('counts object and array nesting outside strings, escapes included', () => {
+    expect(nestsDeeperThan('{"a":[1,{"b":2}]}', 3)).toBe(false);
+    expect(nestsDeeperThan('{"a":[1,{"b":[2]}]}', 3)).toBe(true);
+    expect(nestsDeeperThan('{"a":"[[[[[[\\"[[[["}', 1)).toBe(false);
+    expect(nestsDeeperThan('"\\\\"[[', 1)).toBe(true);
+    expect(nestsDeeperThan('[]'.repeat(1000), 1)).toBe(false);
+  });
+
+  it('reads a megabyte of brackets in one pass', () => {
+    const text = '['.repeat(1 << 20);
+    expect(nestsDeeperThan(text, 32)).toBe(true);
+    expect(nestsDeeperThan(`"${text}"`, 32)).toBe(false);
+  });
+});

@@ -1,0 +1,170 @@
+// Requests an attacker (or a careless client) sends: absurdly deep JSON, key guessing,
+// redirect loops through our own short links, and the small edges of ids, zones and text.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../src/http/json-depth.ts';
+import { PUBLIC_BASE_URL, type TestApp, makeTestApp } from '../support/test-app.ts';
+
+let t: TestApp;
+let key: string;
+let itemId: string;
+
+beforeAll(async () => {
+  t = await makeTestApp({ RATE_LIMIT_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '5' });
+  key = await t.key('hostile');
+  const res = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'seed', url: 'https://a.example' } });
+  itemId = res.json().item.id;
+});
+afterAll(() => t.close());
+
+const json = { 'content-type': 'application/json' };
+const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+const nestedInDesign = (depth: number) => `{"title":"x","url":"https://a.example","design":{"x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}`;
+
+describe('deeply nested JSON', () => {
+  const routes = () => [
+    { method: 'POST' as const, url: '/v1/qr' },
+    { method: 'PATCH' as const, url: `/v1/qr/${itemId}` },
+    { method: 'POST' as const, url: '/v1/qr/preview' },
+  ];
+
+  it('answers 400 naming the limit for bodies nested 4,000 and 100,000 levels, on create, update and preview', async () => {
+    for (const { method, url } of routes()) {
+      for (const payload of [nestedArrays(4_000), nestedArrays(100_000), nestedInDesign(4_000), nestedInDesign(100_000)]) {
+        const res = await t.request({ method, url, key, headers: json, payload });
+        expect(res.statusCode, `${method} ${url}`).toBe(400);
+        expect(res.json()).toEqual({ error: `body: must not nest deeper than ${MAX_JSON_DEPTH} levels` });
+      }
+    }
+  });
+
+  it('judges a body at the depth limit by its content, and one level more by its depth', async () => {
+    // The root object is level 1 and "design" level 2: 30 more levels inside reach the limit exactly.
+    const atLimit = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: nestedInDesign(MAX_JSON_DEPTH - 2) });
+    expect(atLimit.statusCode).toBe(400);
+    expect(atLimit.json().error).toBe('design.x: is not a known field');
+    const over = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: nestedInDesign(MAX_JSON_DEPTH - 1) });
+    expect(over.json().error).toBe(`body: must not nest deeper than ${MAX_JSON_DEPTH} levels`);
+  });
+
+  it('does not count brackets inside strings', async () => {
+    const title = '['.repeat(100) + '{'.repeat(20);
+    const res = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: JSON.stringify({ title: title.slice(0, 120), url: 'https://a.example' }) });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().item.title).toBe(title.slice(0, 120));
+  });
+});
+
+describe('failed authentication from one address', () => {
+  it('is limited per address: past the limit even a valid key waits, other addresses are unaffected', async () => {
+    const from = (remoteAddress: string, authorization?: string) =>
+      t.app.inject({ method: 'GET', url: '/v1/qr', remoteAddress, headers: authorization ? { authorization } : {} });
+    const guesses = ['Bearer qrt_' + 'a'.repeat(40), 'Bearer nope', undefined, 'Basic x', 'Bearer qrt_' + 'b'.repeat(40)];
+    for (const g of guesses) expect((await from('203.0.113.7', g)).statusCode).toBe(401);
+    const limited = await from('203.0.113.7', `Bearer ${key}`);
+    expect(limited.statusCode).toBe(429);
+    expect(Object.keys(limited.json())).toEqual(['error']);
+    expect(limited.json().error).toMatch(/too many failed authentication attempts/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect((await from('203.0.113.8', `Bearer ${key}`)).statusCode).toBe(200);
+    expect((await from('203.0.113.8', 'Bearer nope')).statusCode).toBe(401);
+  });
+
+  it('does not count successful requests', async () => {
+    for (let i = 0; i < 20; i++) {
+      const res = await t.app.inject({ method: 'GET', url: '/v1/qr?limit=1', remoteAddress: '198.51.100.1', headers: { authorization: `Bearer ${key}` } });
+      expect(res.statusCode).toBe(200);
+    }
+  });
+});
+
+describe('redirects to our own short links', () => {
+  const loops = [
+    `${PUBLIC_BASE_URL}/r/AbCdE12`,
+    `${PUBLIC_BASE_URL.replace('http:', 'https:')}/r/AbCdE12`,
+    `${PUBLIC_BASE_URL.toUpperCase()}/r/AbCdE12?utm=1`,
+    `${PUBLIC_BASE_URL}:8443/r/xyz`,
+    `${PUBLIC_BASE_URL}/%72/AbCdE12`,
+    'qr.test/r/AbCdE12',
+  ];
+
+  it('refuses an item whose url is one of our short links, naming the field', async () => {
+    for (const url of loops) {
+      const res = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'loop', url } });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().error).toMatch(/^url: must not point at a short link of this service/);
+    }
+    const raw = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'loop', payload: loops[0] } });
+    expect(raw.json().error).toMatch(/^payload: must not point at a short link/);
+  });
+
+  it('refuses an update that would make an item loop, and leaves it unchanged', async () => {
+    const res = await t.request({ method: 'PATCH', url: `/v1/qr/${itemId}`, key, payload: { url: loops[0] } });
+    expect(res.statusCode).toBe(400);
+    expect((await t.request({ method: 'GET', url: `/v1/qr/${itemId}`, key })).json().item.payload).toBe('https://a.example/');
+  });
+
+  it('accepts other paths on our host and /r/ paths on other hosts', async () => {
+    for (const url of [`${PUBLIC_BASE_URL}/docs`, 'https://other.example/r/AbCdE12', 'https://qr.test.example/r/AbCdE12']) {
+      const res = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'fine', url } });
+      expect(res.statusCode, url).toBe(201);
+    }
+  });
+});
+
+describe('small edges', () => {
+  it('finds an item by its id in upper case', async () => {
+    const upper = itemId.toUpperCase();
+    const res = await t.request({ method: 'GET', url: `/v1/qr/${upper}`, key });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().item.id).toBe(itemId);
+    expect((await t.request({ method: 'PATCH', url: `/v1/qr/${upper}`, key, payload: { title: 'renamed' } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: `/v1/qr/${upper}/stats`, key })).statusCode).toBe(200);
+  });
+
+  it('marks every JSON answer nosniff, errors included', async () => {
+    for (const res of [
+      await t.request({ method: 'GET', url: '/v1/qr', key }),
+      await t.request({ method: 'GET', url: '/v1/qr' }),
+      await t.request({ method: 'GET', url: '/v1/nothing', key }),
+      await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: '' } }),
+      await t.request({ method: 'GET', url: '/healthz' }),
+    ]) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('says what is wrong with empty preview data', async () => {
+    const res = await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { data: '' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('data: must be a string of 1 to 4000 characters');
+  });
+
+  it('names the size limit for an oversized logo', async () => {
+    const res = await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { customLogoUrl: 'data:image/png;base64,' + 'A'.repeat(820_000) } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/^customLogoUrl: .*at most 512 KiB/);
+  });
+
+  it('echoes a time zone in its proper spelling', async () => {
+    for (const [given, echoed] of [['utc', 'UTC'], ['europe/berlin', 'Europe/Berlin'], ['Asia/Kathmandu', 'Asia/Kathmandu']]) {
+      const res = await t.request({ method: 'GET', url: `/v1/qr/${itemId}/stats?tz=${encodeURIComponent(given!)}`, key });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().tz).toBe(echoed);
+    }
+  });
+
+  it('refuses lone surrogates in any text field instead of storing U+FFFD', async () => {
+    for (const [field, body] of [
+      ['title', '{"title":"a\\ud800b","url":"https://a.example"}'],
+      ['design.frameText', '{"title":"t","url":"https://a.example","design":{"frameText":"x\\udc00"}}'],
+      ['frameText', '{"title":"t","url":"https://a.example","frameText":"\\udbff"}'],
+    ] as const) {
+      const res = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: body });
+      expect(res.statusCode, body).toBe(400);
+      expect(res.json().error).toBe(`${field}: must be valid Unicode text without NUL characters`);
+    }
+    const paired = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: '{"title":"\\ud83d\\ude00","url":"https://a.example"}' });
+    expect(paired.json().item.title).toBe('😀');
+  });
+});
