@@ -4,6 +4,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
+// Seeded, so a failure reproduces; FUZZ_SEED explores other corners.
+fc.configureGlobal({ seed: Number(process.env.FUZZ_SEED ?? 20_261_123) });
+
 let t: TestApp;
 let key: string;
 let itemId: string;
@@ -109,6 +112,57 @@ describe('fuzzing the API', () => {
       }),
       { numRuns: 700 },
     );
+    await storedItemsAreValid();
+  });
+
+  it('survives deep nesting, huge arrays and broken text in every route that takes a body', async () => {
+    const nest = (open: string, close: string, inner: string, depth: number) => open.repeat(depth) + inner + close.repeat(depth);
+    const hostileBody = fc.oneof(
+      fc.integer({ min: 1, max: 100_000 }).map((d) => nest('[', ']', '', d)),
+      fc.integer({ min: 1, max: 100_000 }).map((d) => `{"title":"x","design":${nest('{"a":', '}', '1', d)}}`),
+      fc.integer({ min: 1, max: 100_000 }).map((d) => `{"title":"x","url":${nest('[', ']', '"https://a.example"', d)}}`),
+      fc.integer({ min: 0, max: 200_000 }).map((n) => `{"title":"x","url":[${Array(n).fill('1').join(',')}]}`),
+      fc.integer({ min: 0, max: 100_000 }).map((n) => `[${Array(n).fill('{}').join(',')}]`),
+      fc.constantFrom('\\ud800', '\\udfff', '\\ud83d', 'a\\udc00b', '\\u0000').chain((bad) =>
+        fc.constantFrom('title', 'url', 'text', 'frameText', 'payload', 'wifiSsid', 'q').map((f) => `{"title":"t","${f}":"${bad}"}`),
+      ),
+    );
+    const route = fc.constantFrom<[string, () => string]>(
+      ['POST', () => '/v1/qr'],
+      ['PATCH', () => `/v1/qr/${itemId}`],
+      ['POST', () => '/v1/qr/preview'],
+    );
+    const before = process.memoryUsage().rss;
+    await fc.assert(
+      fc.asyncProperty(route, hostileBody, async ([method, url], payload) => {
+        const res = await t.request({ method: method as 'POST' | 'PATCH', url: url(), key, payload, headers: { 'content-type': 'application/json' } });
+        expectSane(res);
+        expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      }),
+      { numRuns: 300 },
+    );
+    await storedItemsAreValid();
+    // The process stays well below a ceiling: nothing above is allowed to balloon memory.
+    expect(process.memoryUsage().rss - before).toBeLessThan(1024 * 1024 * 1024);
+  });
+
+  it('answers 10,000 mixed requests in a row without a 5xx', async () => {
+    const requests = fc.oneof(
+      body.map((b) => ({ method: 'POST' as const, url: '/v1/qr', payload: JSON.stringify(b) })),
+      body.map((b) => ({ method: 'PATCH' as const, url: `/v1/qr/${itemId}`, payload: JSON.stringify(b) })),
+      hostileStrings.map((q) => ({ method: 'GET' as const, url: `/v1/qr?q=${encodeURIComponent(q.toWellFormed())}`, payload: undefined })),
+      fc.constant({ method: 'GET' as const, url: `/v1/qr/${itemId}/stats?days=90`, payload: undefined }),
+    );
+    let count = 0;
+    await fc.assert(
+      fc.asyncProperty(requests, async (r) => {
+        count++;
+        const res = await t.request({ ...r, key, headers: r.payload === undefined ? {} : { 'content-type': 'application/json' } });
+        expectSane(res);
+      }),
+      { numRuns: 10_000 },
+    );
+    expect(count).toBe(10_000);
     await storedItemsAreValid();
   });
 });
