@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import { startSaltPurge } from './db/salts-repository.ts';
 import { ValidationError } from './domain/errors.ts';
 import { createAuthHook } from './http/auth.ts';
 import { AuthThrottle } from './http/auth-throttle.ts';
@@ -84,8 +85,10 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
+  const stopSaltPurge = startSaltPurge(services.salts, (err) => app.log.warn({ err }, 'could not purge expired salts'));
   // Scans still queued are committed before the process lets go of the database.
   app.addHook('onClose', async () => {
+    await stopSaltPurge();
     await services.tracker.drain();
     await services.links.close?.();
   });

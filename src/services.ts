@@ -23,6 +23,7 @@ export interface AppServices {
   stats: StatsRepository;
   links: ShortLinkResolver;
   tracker: ScanTracker;
+  salts: SaltsRepository;
   /** Called after an item was created, changed, paused, resumed or deleted, so cached short links are dropped. */
   onItemChanged(code: string): void;
   warningsFor(design: QrDesign): string[];
@@ -34,6 +35,7 @@ export function createServices(config: Config, db: Db): AppServices {
   const links: ShortLinkResolver =
     config.database.kind === 'postgres' && db.pool ? new PostgresShortLinks(items, db.pool, config.database.url) : new CachedShortLinks(items);
   const writer: ScanWriter = createScanWriter(db);
+  const salts = new SaltsRepository(db);
   const countries = createCountryLookup({ trustedHeader: config.countryHeader, database: 'bundled' });
   return {
     config,
@@ -42,7 +44,8 @@ export function createServices(config: Config, db: Db): AppServices {
     items,
     stats: new StatsRepository(db),
     links,
-    tracker: new ScanTracker(writer, new SaltsRepository(db), countries),
+    tracker: new ScanTracker(writer, salts, countries),
+    salts,
     onItemChanged: (code) => links.invalidate(code),
     warningsFor: designWarnings,
   };

@@ -37,8 +37,39 @@ export class SaltsRepository {
       .onConflict((oc) => oc.column('day').doNothing())
       .execute();
     const row = await k.selectFrom('salts').select('salt').where('day', '=', day).executeTakeFirstOrThrow();
-    await k.deleteFrom('salts').where('day', '<', day).execute();
-    await k.deleteFrom('scan_visitors').where('day', '<', day).execute();
+    await this.deleteBefore(day);
     return row.salt;
   }
+
+  /**
+   * Deletes every salt (and visitor row) of a day before today's, also the copy in memory.
+   * Run on a timer, so an idle server keeps its promise too: a salt lives one day.
+   */
+  async purgeExpired(now = Date.now()): Promise<void> {
+    if (this.cached !== null && now >= this.cached.end) this.cached = null;
+    await this.deleteBefore(utcDay(now));
+  }
+
+  private async deleteBefore(day: string): Promise<void> {
+    await this.db.kysely.deleteFrom('salts').where('day', '<', day).execute();
+    await this.db.kysely.deleteFrom('scan_visitors').where('day', '<', day).execute();
+  }
+}
+
+/**
+ * Purges expired salts now and then every `intervalMs`; the timer never keeps the process
+ * alive. The returned stop() waits for a purge in flight, so the database can close after it.
+ */
+export function startSaltPurge(salts: SaltsRepository, onError: (err: unknown) => void, intervalMs = 10 * 60_000): () => Promise<void> {
+  let running: Promise<void> = Promise.resolve();
+  const run = () => {
+    running = running.then(() => salts.purgeExpired()).catch(onError);
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

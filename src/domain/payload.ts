@@ -55,6 +55,33 @@ export const TYPED_FIELDS = [
 const everyFieldListed: Exclude<keyof TypedFields, (typeof TYPED_FIELDS)[number]> extends never ? true : never = true;
 void everyFieldListed;
 
+/** The kind each typed field belongs to. */
+const KIND_OF_FIELD: Record<(typeof TYPED_FIELDS)[number], ContentType> = {
+  url: 'url',
+  wifiSsid: 'wifi',
+  wifiPass: 'wifi',
+  wifiEnc: 'wifi',
+  vcardFirstName: 'vcard',
+  vcardLastName: 'vcard',
+  vcardPhone: 'vcard',
+  vcardEmail: 'vcard',
+  vcardOrg: 'vcard',
+  vcardWeb: 'vcard',
+  waNumber: 'whatsapp',
+  waMessage: 'whatsapp',
+  text: 'text',
+  emailTo: 'email',
+  emailSubject: 'email',
+  emailBody: 'email',
+};
+
+/** Plain sentences for typed fields given that `contentType` does not use (they are ignored). */
+export function foreignFieldWarnings(contentType: ContentType, fields: TypedFields): string[] {
+  return TYPED_FIELDS.filter((f) => fields[f] !== undefined && KIND_OF_FIELD[f] !== contentType).map(
+    (f) => `${f} was ignored: it belongs to ${KIND_OF_FIELD[f]} codes, and this code is ${contentType}.`,
+  );
+}
+
 export function isContentType(value: string): value is ContentType {
   return (CONTENT_TYPES as readonly string[]).includes(value);
 }

@@ -3,7 +3,7 @@
 // (defaults, payload assembly, design merging, PATCH semantics) and return plain values.
 import { type DesignPatch, DESIGN_FIELDS, type QrDesign, normalizeDesignPatch, resolveDesign } from './design.ts';
 import { ValidationError } from './errors.ts';
-import { type ContentType, type TypedFields, TYPED_FIELDS, assemblePayload, validatePayload } from './payload.ts';
+import { type ContentType, type TypedFields, TYPED_FIELDS, assemblePayload, foreignFieldWarnings, validatePayload } from './payload.ts';
 import { isOwnShortLink, shortUrlFor } from './short-code.ts';
 
 export const TITLE_MAX = 120;
@@ -121,6 +121,11 @@ export function planUpdate(current: QrItemRecord, req: QrItemRequest, ctx: PlanC
   const patch = designPatchOf(req);
   if (Object.keys(patch).length > 0) changes.design = resolveDesign(current.design, patch);
   return changes;
+}
+
+/** Warnings about the request itself (beside the design's): fields that had no effect. */
+export function requestWarnings(req: QrItemRequest, contentType: ContentType): string[] {
+  return foreignFieldWarnings(contentType, typedFieldsOf(req));
 }
 
 function rejectTrackingOff(req: QrItemRequest): void {

@@ -402,3 +402,18 @@ describe('characters no database can store', () => {
     expect(q.json().error).toBe('q: must be valid Unicode text without NUL characters');
   });
 });
+
+describe('fields of another kind', () => {
+  it('says in warnings which typed fields were ignored, on create and update', async () => {
+    const res = await create({ title: 'Menu', url: 'https://a.example', text: 'hello', wifiSsid: 'Cafe' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().warnings).toEqual([
+      'wifiSsid was ignored: it belongs to wifi codes, and this code is url.',
+      'text was ignored: it belongs to text codes, and this code is url.',
+    ]);
+    const id = res.json().item.id;
+    const updated = await patch(id, { emailTo: 'a@b.example' });
+    expect(updated.json().warnings).toEqual(['emailTo was ignored: it belongs to email codes, and this code is url.']);
+    expect((await patch(id, { url: 'https://b.example' })).json().warnings).toEqual([]);
+  });
+});

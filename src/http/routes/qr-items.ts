@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
-import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, toView } from '../../domain/qr-item.ts';
+import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-item.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import {
@@ -36,9 +36,10 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       },
     },
     async (req, reply) => {
-      const item = await items.create(accountOf(req), planCreate(req.body as QrItemRequest, services.config));
+      const body = req.body as QrItemRequest;
+      const item = await items.create(accountOf(req), planCreate(body, services.config));
       onItemChanged(item.code);
-      return reply.code(201).send({ item: view(item), warnings: warningsFor(item.design) });
+      return reply.code(201).send({ item: view(item), warnings: [...requestWarnings(body, item.contentType), ...warningsFor(item.design)] });
     },
   );
 
@@ -104,11 +105,12 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const account = accountOf(req);
       const current = await items.find(account, req.params.id);
       if (!current) throw new NotFoundError('QR item not found');
-      const changes = planUpdate(current, req.body as QrItemRequest, services.config);
+      const body = req.body as QrItemRequest;
+      const changes = planUpdate(current, body, services.config);
       const updated = Object.keys(changes).length === 0 ? current : await items.update(account, current.id, changes);
       if (!updated) throw new NotFoundError('QR item not found');
       onItemChanged(updated.code);
-      return { item: view(updated), warnings: warningsFor(updated.design) };
+      return { item: view(updated), warnings: [...requestWarnings(body, updated.contentType), ...warningsFor(updated.design)] };
     },
   );
 

@@ -1,0 +1,61 @@
+// The daily salt is discarded after its day even when no scan comes to trigger it
+// (product decisions §5): a timer purges it, on SQLite and PostgreSQL.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseDatabaseUrl } from '../../src/config.ts';
+import { type Db, openDatabase } from '../../src/db/database.ts';
+import { SaltsRepository, startSaltPurge } from '../../src/db/salts-repository.ts';
+import { freshDatabaseUrl } from '../support/databases.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function openFresh(): Promise<Db> {
+  const { url, dispose } = await freshDatabaseUrl();
+  cleanups.push(dispose);
+  const db = await openDatabase(parseDatabaseUrl(url));
+  cleanups.push(() => db.close());
+  return db;
+}
+
+const saltDays = async (db: Db) => (await db.kysely.selectFrom('salts').select('day').orderBy('day').execute()).map((r) => r.day);
+
+describe('salt purge', () => {
+  it('deletes yesterday’s salt on an idle server once the timer fires after midnight UTC', async () => {
+    const db = await openFresh();
+    const salts = new SaltsRepository(db);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    vi.setSystemTime(new Date('2026-11-20T22:00:00Z'));
+    const first = await salts.current();
+    const errors: unknown[] = [];
+    const stop = startSaltPurge(salts, (err) => errors.push(err), 10 * 60_000);
+    cleanups.push(stop);
+
+    // Advancing the timers moves the fake clock too: the purge runs at 23:50.
+    vi.setSystemTime(new Date('2026-11-20T23:40:00Z'));
+    vi.advanceTimersByTime(10 * 60_000);
+    await stop();
+    expect(await saltDays(db)).toEqual(['2026-11-20']);
+
+    const stop2 = startSaltPurge(salts, (err) => errors.push(err), 10 * 60_000);
+    cleanups.push(stop2);
+    vi.setSystemTime(new Date('2026-11-20T23:58:00Z'));
+    vi.advanceTimersByTime(10 * 60_000); // 00:08 the next day
+    await stop2();
+    expect(await saltDays(db)).toEqual([]);
+    expect(salts.peek()).toBeNull();
+    expect(errors).toEqual([]);
+    // The new day gets a new salt: nothing links its visitor hashes to yesterday's.
+    expect(await salts.current()).not.toBe(first);
+  });
+
+  it('purges at start, so a salt left by a stopped server does not outlive its day', async () => {
+    const db = await openFresh();
+    await db.kysely.insertInto('salts').values({ day: '2020-01-01', salt: 'old' }).execute();
+    const stop = startSaltPurge(new SaltsRepository(db), () => {});
+    await stop();
+    expect(await saltDays(db)).toEqual([]);
+  });
+});
