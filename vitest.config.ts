@@ -20,7 +20,7 @@ export default defineConfig({
                 name: 'postgres',
                 include: ['test/http/**/*.test.ts', 'test/db/**/*.test.ts'],
                 // These start processes on SQLite files of their own; the multi-process suite covers PostgreSQL.
-                exclude: ['test/http/server.test.ts', 'test/http/durability.test.ts'],
+                exclude: ['test/http/server.test.ts', 'test/http/durability.test.ts', 'test/http/npm-start.test.ts', 'test/db/sqlite-driver.test.ts'],
                 env: { QRTRACK_TEST_DB: 'postgres' },
               },
             },

@@ -2,13 +2,14 @@
 // Everything above the data layer gets a `Db` and never sees the dialect.
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { type Codec, codecFor } from './codec.ts';
 import { migrateToLatest } from './migrations.ts';
 import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
+import { SQLite } from './sqlite-driver.ts';
 import type { Database } from './schema.ts';
 
 // int8 (counts, sums, bigserial) as numbers: our counters stay far below 2^53.
@@ -18,7 +19,7 @@ export interface Db {
   readonly kysely: Kysely<Database>;
   readonly codec: Codec;
   /** The raw SQLite handle, for the scan writer's synchronous group commit; null on PostgreSQL. */
-  readonly sqlite: SQLite.Database | null;
+  readonly sqlite: BetterSqlite3.Database | null;
   readonly pool: pg.Pool | null;
   close(): Promise<void>;
 }

@@ -2,8 +2,8 @@
 // file and fsyncs it; run by the connection that writes scans, it would stall every
 // redirect in flight. A worker thread with its own connection runs PASSIVE
 // checkpoints (they never block the writer) every half second instead.
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { sqliteDriverPath } from './sqlite-driver.ts';
 
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
@@ -24,8 +24,7 @@ export class SqliteCheckpointer {
   private readonly worker: Worker;
 
   constructor(file: string, intervalMs = 500) {
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs } });
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver: sqliteDriverPath, intervalMs } });
     this.worker.unref();
   }
 

@@ -34,6 +34,8 @@ describe('the CLI and a real server', () => {
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const res = await fetch(`${server.url}/v1/qr`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Menu', url: 'https://example.com' }) });
     expect(res.status).toBe(201);
+    // Idle connections outlive the CLI calls below (a proxy's idle timeout, too), so reusing one never races its close.
+    expect(res.headers.get('keep-alive')).toBe('timeout=72');
     const { item } = (await res.json()) as { item: { shortUrl: string; id: string } };
     expect(item.shortUrl).toBe(`${server.url}/r/${item.shortUrl.split('/').pop()}`);
 
