@@ -1,12 +1,7 @@
 #!/usr/bin/env node
-// Installed bin: runs the TypeScript CLI through tsx, which ships as a dependency.
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Installed bin: runs the TypeScript CLI in this very process through tsx's loader (a
+// dependency), so signals from a supervisor reach `qrtrack serve` itself, not a wrapper.
+import { register } from 'tsx/esm/api';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-const tsx = path.join(path.dirname(require.resolve('tsx/package.json')), 'dist', 'cli.mjs');
-const res = spawnSync(process.execPath, [tsx, path.join(here, '..', 'src', 'cli.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(res.status ?? 1);
+register();
+await import(new URL('../src/cli.ts', import.meta.url).href);
