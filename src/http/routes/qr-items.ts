@@ -1,5 +1,6 @@
 // The v1 QR items endpoints: thin handlers over the domain rules and the repository.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { LIMITS, type QrDesign } from '../../domain/design.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
 import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-item.ts';
@@ -21,8 +22,14 @@ import {
 const DEFAULT_LIMIT = 50;
 
 export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
-  const { items, config, onItemChanged, warningsFor } = services;
+  const { items, config, onItemChanged, warningsFor, renderer } = services;
   const view = (item: QrItemRecord) => toView(item, config.publicBaseUrl);
+  // A logo is tried once, when it is set, at the largest size any image draws it: a stored
+  // item whose logo costs more than the render budget could stall every image of it later.
+  const checkNewLogo = async (design: QrDesign | undefined, before: QrDesign | null) => {
+    const logo = design?.customLogoUrl ?? null;
+    if (logo !== null && logo !== before?.customLogoUrl) await renderer.checkLogo(logo, LIMITS.resolution.max);
+  };
 
   app.post(
     '/qr',
@@ -32,12 +39,14 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         summary: 'Create a tracked QR code',
         tags: ['qr'],
         body: CreateQrBody,
-        response: { 201: ItemWithWarningsResponse, ...authErrors, 413: ErrorResponse, 415: ErrorResponse },
+        response: { 201: ItemWithWarningsResponse, ...authErrors, 413: ErrorResponse, 415: ErrorResponse, 503: ErrorResponse },
       },
     },
     async (req, reply) => {
       const body = req.body as QrItemRequest;
-      const item = await items.create(accountOf(req), planCreate(body, services.config));
+      const plan = planCreate(body, services.config);
+      await checkNewLogo(plan.design, null);
+      const item = await items.create(accountOf(req), plan);
       onItemChanged(item.code);
       return reply.code(201).send({ item: view(item), warnings: [...requestWarnings(body, item.contentType), ...warningsFor(item.design)] });
     },
@@ -98,7 +107,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         tags: ['qr'],
         params: IdParams,
         body: UpdateQrBody,
-        response: { 200: ItemWithWarningsResponse, ...authErrors, 404: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse },
+        response: { 200: ItemWithWarningsResponse, ...authErrors, 404: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 503: ErrorResponse },
       },
     },
     async (req) => {
@@ -107,6 +116,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (!current) throw new NotFoundError('QR item not found');
       const body = req.body as QrItemRequest;
       const changes = planUpdate(current, body, services.config);
+      await checkNewLogo(changes.design, current.design);
       const updated = Object.keys(changes).length === 0 ? current : await items.update(account, current.id, changes);
       if (!updated) throw new NotFoundError('QR item not found');
       onItemChanged(updated.code);
