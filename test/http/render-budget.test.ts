@@ -9,13 +9,14 @@ import { readPngSize } from '../render/decode.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
 /**
- * A 200-byte SVG that costs seconds of CPU at 2500 px: a dilation whose radius is small in
- * the logo's own units, which its tiny viewBox scales up. Drawn as large as a logo can be
- * (logoSize 0.5 at level H, about 970 px): radius 0.1 takes about 0.4 s of CPU, 0.2 about
- * 1.5 s, 0.3 about 3 s; the cost grows with the square of the drawn radius.
+ * A small SVG that the logo limits allow (16 primitives in a filter, a blur of about 200 px at
+ * the largest logo size) and that still costs CPU: sixteen blurs in a row. Drawn as large as a
+ * logo can be (logoSize 0.5 at level H) in a 2500 px PNG it takes about 0.8 s, alone at the
+ * largest logo size (the create-time trial) about 1.3 s, in a 500 px image about 35 ms.
  */
-function costlyLogo(radius: number): string {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><filter id="f"><feMorphology operator="dilate" radius="${radius}"/></filter><rect width="10" height="10" filter="url(#f)"/></svg>`;
+function costlyLogo(): string {
+  const blurs = '<feGaussianBlur stdDeviation="1"/>'.repeat(16);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><filter id="f">${blurs}</filter><rect width="10" height="10" fill="#e91e63" filter="url(#f)"/></svg>`;
   return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }
 const LARGEST_LOGO = { logoSize: 0.5, errorCorrectionLevel: 'H' } as const;
@@ -41,7 +42,7 @@ describe('render budget', () => {
   /** An item stored with a costly logo, as one stored before logos were tried at create. */
   async function storedBomb() {
     const accountId = await t.services.keys.ensureAccount('budget');
-    const design = resolveDesign(undefined, { customLogoUrl: costlyLogo(0.2), ...LARGEST_LOGO });
+    const design = resolveDesign(undefined, { customLogoUrl: costlyLogo(), ...LARGEST_LOGO });
     return t.services.items.create(accountId, { title: 'bomb', contentType: 'url', payload: 'https://example.com/', fields: {}, design });
   }
 
@@ -65,10 +66,10 @@ describe('render budget', () => {
 
   it('counts a stopped render until its thread has exited, answering 503 with Retry-After meanwhile, then renders again', async () => {
     await until(() => t.services.renderer.stats.abandoned === 0, 'earlier stopped renders to exit');
-    const over = await t.request({ method: 'POST', url: '/v1/qr/preview?format=png&size=2500', key, payload: { customLogoUrl: costlyLogo(0.2), ...LARGEST_LOGO } });
+    const over = await t.request({ method: 'POST', url: '/v1/qr/preview?format=png&size=2500', key, payload: { customLogoUrl: costlyLogo(), ...LARGEST_LOGO } });
     expect(over.statusCode).toBe(400);
     expect(over.json().error).toBe(LOGO_TOO_EXPENSIVE);
-    // The rasterizer cannot be interrupted: the stopped thread runs on for about a second of CPU.
+    // The rasterizer cannot be interrupted: the stopped thread runs on for about half a second of CPU.
     expect(t.services.renderer.stats.abandoned).toBe(1);
     const busy = await t.request({ method: 'POST', url: '/v1/qr/preview?format=svg', key, payload: {} });
     expect(busy.statusCode).toBe(503);
@@ -84,8 +85,8 @@ describe('render budget', () => {
   it('refuses a costly logo at create and at update, so no stored item can become a bomb', async () => {
     const before = (await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items.length;
     await until(() => t.services.renderer.stats.abandoned === 0, 'earlier stopped renders to exit');
-    // The default logo size would draw it within budget; a later PATCH could make it the largest.
-    const created = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'x', url: 'https://example.com', customLogoUrl: costlyLogo(0.1) } });
+    // Tried at the largest size a logo can have, whatever logoSize the item asks for now.
+    const created = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'x', url: 'https://example.com', customLogoUrl: costlyLogo() } });
     expect(created.statusCode).toBe(400);
     expect(created.json()).toEqual({ error: LOGO_TOO_EXPENSIVE });
     expect((await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items.length).toBe(before);
@@ -94,7 +95,7 @@ describe('render budget', () => {
     const plain = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'y', url: 'https://example.com', presetLogo: 'link' } });
     expect(plain.statusCode).toBe(201);
     const id = plain.json().item.id as string;
-    const patched = await t.request({ method: 'PATCH', url: `/v1/qr/${id}`, key, payload: { design: { customLogoUrl: costlyLogo(0.1) } } });
+    const patched = await t.request({ method: 'PATCH', url: `/v1/qr/${id}`, key, payload: { design: { customLogoUrl: costlyLogo() } } });
     expect(patched.statusCode).toBe(400);
     expect(patched.json().error).toBe(LOGO_TOO_EXPENSIVE);
     expect((await t.request({ method: 'GET', url: `/v1/qr/${id}`, key })).json().item.design.customLogoUrl).toBeNull();
@@ -131,9 +132,9 @@ describe('render queue', () => {
     const res = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'q', url: 'https://example.com/q' } });
     const code = res.json().item.code as string;
     let settled = false;
-    // About 1.5 s of CPU, within this pool's budget.
+    // About 0.8 s of CPU, within this pool's budget.
     const render = t
-      .request({ method: 'POST', url: '/v1/qr/preview?format=png&size=2500', key, payload: { customLogoUrl: costlyLogo(0.2), ...LARGEST_LOGO } })
+      .request({ method: 'POST', url: '/v1/qr/preview?format=png&size=2500', key, payload: { customLogoUrl: costlyLogo(), ...LARGEST_LOGO } })
       .finally(() => (settled = true));
     await until(() => t.services.renderer.stats.running === 1, 'the render to start');
     // Twenty scans answered while the render is still in flight: the event loop is free.
