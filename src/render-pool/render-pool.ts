@@ -18,6 +18,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RenderConfig } from '../config.ts';
 import { DomainError, ServiceBusyError, ValidationError } from '../domain/errors.ts';
+import type { ParsedLogo } from '../domain/logo.ts';
 import { type RenderJob, type RenderOutcome, type RenderTask, SIGNAL, threadCpuNs } from './render-worker.ts';
 
 export type { RenderJob } from './render-worker.ts';
@@ -56,6 +57,7 @@ export class RenderPool {
   private readonly pending = new Set<PendingJob>();
   /** Jobs stopped over budget whose threads have not exited yet. */
   private readonly abandoned = new Set<PendingJob>();
+  private readonly submitted: Record<RenderJob['kind'], number> = { svg: 0, png: 0, logo: 0 };
   private watch: NodeJS.Timeout | null = null;
   private readonly watchEveryMs: number;
   private readonly retryAfterSeconds: number;
@@ -88,18 +90,26 @@ export class RenderPool {
   }
 
   /**
-   * Refuses (400) a logo that cannot be drawn at the largest size within half the budget:
-   * a logo accepted with that headroom does not go over budget later, when the image
-   * around it and a busier machine add to the cost.
+   * Parses and sanitizes a custom logo in a worker; answers its ParsedLogo or a 400 naming
+   * `field`. With `trialWidth` it is also drawn alone at the largest size an image that wide
+   * gives a logo, within half the budget: a logo accepted with that headroom does not go over
+   * budget later, when the image around it and a busier machine add to the cost.
    */
-  async checkLogo(logo: string, width: number): Promise<void> {
-    await this.render({ kind: 'logo-trial', logo, width }, this.config.timeoutMs / 2);
+  async parseLogo(field: string, logo: string, trialWidth: number | null = null): Promise<ParsedLogo> {
+    const budget = trialWidth === null ? this.config.timeoutMs : this.config.timeoutMs / 2;
+    const dataUrl = String(await this.render({ kind: 'logo', field, logo, trialWidth }, budget));
+    const comma = dataUrl.indexOf(',');
+    const mediaType = dataUrl.slice('data:'.length, dataUrl.indexOf(';')) as ParsedLogo['mediaType'];
+    return { mediaType, bytes: Buffer.from(dataUrl.slice(comma + 1), 'base64'), dataUrl };
   }
 
-  /** Jobs running and waiting, the pool's threads, and threads of jobs stopped over budget that have not exited yet. */
-  get stats(): { running: number; queued: number; workers: number; abandoned: number } {
+  /**
+   * Jobs running now, jobs submitted so far by kind, the pool's threads, and threads of jobs
+   * stopped over budget that have not exited yet.
+   */
+  get stats(): { running: number; submitted: Record<RenderJob['kind'], number>; workers: number; abandoned: number } {
     const running = [...this.pending].filter((p) => p.verdict === null && Atomics.load(p.signal, SIGNAL.started) === 1n).length;
-    return { running, queued: this.pool.queueSize, workers: this.pool.threads.length, abandoned: this.abandoned.size };
+    return { running, submitted: { ...this.submitted }, workers: this.pool.threads.length, abandoned: this.abandoned.size };
   }
 
   async close(): Promise<void> {
@@ -123,6 +133,7 @@ export class RenderPool {
       verdict: null,
     };
     this.pending.add(p);
+    this.submitted[job.kind]++;
     this.startWatching();
     try {
       return await this.pool.run({ job, signal: p.signal, lifeline: port2 }, { signal: p.abort.signal, transferList: [port2] });
@@ -197,6 +208,7 @@ export class RenderPool {
 }
 
 function tooExpensive(job: RenderJob): ValidationError {
-  if (job.kind === 'logo-trial' || job.design.customLogoUrl !== null) return new ValidationError(LOGO_TOO_EXPENSIVE);
+  if (job.kind === 'logo') return new ValidationError(`${job.field}: the logo is too expensive to draw`);
+  if (job.design.customLogoUrl !== null) return new ValidationError(LOGO_TOO_EXPENSIVE);
   return new ValidationError(`size: the image is too expensive to draw at ${job.width} px`);
 }

@@ -6,12 +6,17 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
 import type { QrDesign } from '../domain/design.ts';
 import { DomainError } from '../domain/errors.ts';
+import { parseLogoDataUrl } from '../domain/logo.ts';
 import { renderLogoTrial, renderPng, renderSvg } from '../render/index.ts';
 
 export type RenderJob =
   | { kind: 'svg' | 'png'; data: string; design: QrDesign; width: number }
-  /** The logo alone at the largest size an image `width` wide draws it (create/update check). */
-  | { kind: 'logo-trial'; logo: string; width: number };
+  /**
+   * A custom logo as a request gives it: parsed and sanitized, and with `trialWidth`
+   * drawn alone at the largest size an image that wide gives a logo. Answers the
+   * sanitized data URL.
+   */
+  | { kind: 'logo'; field: string; logo: string; trialWidth: number | null };
 
 export interface RenderTask {
   job: RenderJob;
@@ -51,11 +56,17 @@ export default function render(task: RenderTask): RenderOutcome {
   Atomics.store(signal, SIGNAL.wallMsAtStart, BigInt(Date.now()));
   Atomics.store(signal, SIGNAL.started, 1n);
   try {
-    if (job.kind === 'logo-trial') return { ok: true, body: String(renderLogoTrial(job.logo, job.width)) };
+    if (job.kind === 'logo') return { ok: true, body: parsedLogo(job.field, job.logo, job.trialWidth) };
     if (job.kind === 'svg') return { ok: true, body: renderSvg(job.data, job.design, { size: job.width }) };
     return { ok: true, body: renderPng(job.data, job.design, { size: job.width }) };
   } catch (err) {
     if (err instanceof DomainError) return { ok: false, status: err.status, message: err.message };
     throw err;
   }
+}
+
+function parsedLogo(field: string, logo: string, trialWidth: number | null): string {
+  const { dataUrl } = parseLogoDataUrl(field, logo);
+  if (trialWidth !== null) renderLogoTrial(dataUrl, trialWidth);
+  return dataUrl;
 }

@@ -144,6 +144,47 @@ describe('render queue', () => {
   });
 });
 
+describe('custom logos', () => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await makeTestApp();
+    key = await t.key('logos');
+  });
+  afterAll(() => t.close());
+
+  const svgLogo = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+
+  it('are sanitized in a worker before the design is validated, on preview, create and update', async () => {
+    const logo = svgLogo('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><script>alert(1)</script><rect width="10" height="10" fill="#123456" onclick="x()"/></svg>');
+    const before = t.services.renderer.stats.submitted;
+    const preview = await t.request({ method: 'POST', url: '/v1/qr/preview?format=svg', key, payload: { customLogoUrl: logo } });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.body).toContain('href="data:image/svg+xml;base64,');
+    const afterPreview = t.services.renderer.stats.submitted;
+    expect(afterPreview.logo - before.logo).toBe(1);
+    expect(afterPreview.svg - before.svg).toBe(1);
+
+    const created = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'logo', url: 'https://example.com', design: { customLogoUrl: logo } } });
+    expect(created.statusCode).toBe(201);
+    const stored = Buffer.from((created.json().item.design.customLogoUrl as string).split(',')[1]!, 'base64').toString('utf8');
+    expect(stored).toContain('#123456');
+    expect(stored).not.toMatch(/script|onclick/);
+    const patched = await t.request({ method: 'PATCH', url: `/v1/qr/${created.json().item.id}`, key, payload: { customLogoUrl: logo } });
+    expect(patched.statusCode).toBe(200);
+    expect(t.services.renderer.stats.submitted.logo - afterPreview.logo).toBe(2);
+  });
+
+  it('answer 400 naming customLogoUrl when the worker cannot read the logo', async () => {
+    const customLogoUrl = svgLogo('<svg><g></svg>');
+    for (const [url, payload] of [['/v1/qr/preview', { customLogoUrl }], ['/v1/qr', { title: 'bad', url: 'https://example.com', customLogoUrl }]] as const) {
+      const res = await t.request({ method: 'POST', url, key, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatch(/^customLogoUrl: /);
+    }
+  });
+});
+
 describe('render pool', () => {
   it('loads its TypeScript worker under node --import tsx and lets the process exit without being closed', () => {
     const root = path.resolve(import.meta.dirname, '../..');

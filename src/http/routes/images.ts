@@ -12,6 +12,7 @@ import { LruCache } from '../../domain/scans/lru-cache.ts';
 import { shortUrlFor } from '../../domain/short-code.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
+import { parseLogosInPool } from '../logo-prepass.ts';
 import { ErrorResponse, IdParams, PreviewBody, authErrors } from '../schemas.ts';
 
 type Format = 'svg' | 'png';
@@ -109,6 +110,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     async (req, reply) => {
       // The schema has checked every enum; the type provider only knows them as strings.
       const body = (req.body ?? {}) as DesignPatch & { design?: DesignPatch; data?: string };
+      await parseLogosInPool(services.renderer, body, null);
       const design = resolveDesign(undefined, designPatchOf(body));
       const data = body.data ?? shortUrlFor(services.config.publicBaseUrl, SAMPLE_CODE);
       return send(req, reply, (req.query.format ?? 'svg') as Format, data, design, req.query.size);

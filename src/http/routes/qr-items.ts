@@ -1,11 +1,12 @@
 // The v1 QR items endpoints: thin handlers over the domain rules and the repository.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LIMITS, type QrDesign } from '../../domain/design.ts';
+import { LIMITS } from '../../domain/design.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
 import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-item.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
+import { parseLogosInPool } from '../logo-prepass.ts';
 import {
   CreateQrBody,
   ErrorResponse,
@@ -24,12 +25,10 @@ const DEFAULT_LIMIT = 50;
 export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   const { items, config, onItemChanged, warningsFor, renderer } = services;
   const view = (item: QrItemRecord) => toView(item, config.publicBaseUrl);
-  // A logo is tried once, when it is set, at the largest size any image draws it: a stored
-  // item whose logo costs more than the render budget could stall every image of it later.
-  const checkNewLogo = async (design: QrDesign | undefined, before: QrDesign | null) => {
-    const logo = design?.customLogoUrl ?? null;
-    if (logo !== null && logo !== before?.customLogoUrl) await renderer.checkLogo(logo, LIMITS.resolution.max);
-  };
+  // A logo is sanitized in the render pool and tried once, when it is given, at the largest
+  // size any image draws it: a stored item whose logo costs more than the render budget
+  // could stall every image of it later.
+  const parseLogos = (body: QrItemRequest) => parseLogosInPool(renderer, body, LIMITS.resolution.max);
 
   app.post(
     '/qr',
@@ -44,9 +43,8 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req, reply) => {
       const body = req.body as QrItemRequest;
-      const plan = planCreate(body, services.config);
-      await checkNewLogo(plan.design, null);
-      const item = await items.create(accountOf(req), plan);
+      await parseLogos(body);
+      const item = await items.create(accountOf(req), planCreate(body, services.config));
       onItemChanged(item.code);
       return reply.code(201).send({ item: view(item), warnings: [...requestWarnings(body, item.contentType), ...warningsFor(item.design)] });
     },
@@ -115,8 +113,8 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const current = await items.find(account, req.params.id);
       if (!current) throw new NotFoundError('QR item not found');
       const body = req.body as QrItemRequest;
+      await parseLogos(body);
       const changes = planUpdate(current, body, services.config);
-      await checkNewLogo(changes.design, current.design);
       const updated = Object.keys(changes).length === 0 ? current : await items.update(account, current.id, changes);
       if (!updated) throw new NotFoundError('QR item not found');
       onItemChanged(updated.code);
