@@ -1,7 +1,8 @@
-// npm run bench [-- --db postgres] [-- --quick]
+// npm run bench [-- --db postgres] [-- --quick] [-- --only redirect,stats,render,mixed]
 // One run measures every hot path against a baseline taken in the same run:
-// the redirect against a bare http server, stats at 10k against 1M scans, and
-// rendering against the plain qrcode package.
+// the redirect against a bare http server, stats at 10k against 1M scans,
+// rendering against the plain qrcode package, and the redirect while images
+// render against the redirect alone.
 import { parseArgs } from 'node:util';
 import { type RedirectTarget, runRedirectBench } from './redirect-bench.ts';
 import { type ResultRow, printResults } from './result-row.ts';
@@ -11,7 +12,7 @@ import { freshPostgres } from './postgres.ts';
 const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
 const withPostgres = values.db === 'postgres' || values.db === 'both';
 const quick = values.quick;
-const only = values.only ?? 'redirect,stats,render';
+const only = values.only ?? 'redirect,stats,render,mixed';
 const load = { connections: 50, durationSeconds: quick ? 3 : 10 };
 const rows: ResultRow[] = [];
 
@@ -40,6 +41,11 @@ if (only.includes('stats')) {
 if (only.includes('render')) {
   const { runRenderBench } = await import('./render-bench.ts');
   rows.push(...(await runRenderBench()));
+}
+
+if (only.includes('mixed')) {
+  const { runMixedBench } = await import('./mixed-bench.ts');
+  rows.push(...(await runMixedBench({ ...load, rounds: quick ? 1 : 3, renderConnections: 4 })));
 }
 
 printResults(rows);

@@ -91,6 +91,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
     await stopSaltPurge();
     await services.tracker.drain();
     await services.links.close?.();
+    await services.renderer.close();
   });
   await services.links.start?.();
   const handleShortLink = createShortLinkHandler(services, app.log);

@@ -1,5 +1,6 @@
 // The only reader of process.env. Validates everything once at start-up and
 // fails with one clear line, so a typo in deployment never becomes a 5xx later.
+import os from 'node:os';
 import path from 'node:path';
 
 export type DatabaseConfig =
@@ -22,6 +23,24 @@ export interface Config {
   countryHeader: string | null;
   /** Whether to trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: boolean;
+  render: RenderConfig;
+}
+
+/** The render pool: how many worker threads, how much CPU each job may use, how many may wait. */
+export interface RenderConfig {
+  workers: number;
+  /** CPU time one render may use before it is stopped and refused. */
+  timeoutMs: number;
+  /** Renders waiting for a worker beyond which new ones are answered 503. */
+  queue: number;
+}
+
+/**
+ * One worker per core but one: the main thread answers the short links and must keep a
+ * core of its own, so on a 2-core machine one render runs at a time.
+ */
+export function defaultRenderWorkers(cores = os.availableParallelism()): number {
+  return Math.max(1, cores - 1);
 }
 
 export class ConfigError extends Error {}
@@ -91,5 +110,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisUrl,
     countryHeader,
     trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
+    render: {
+      workers: parseIntRange('RENDER_WORKERS', env.RENDER_WORKERS, defaultRenderWorkers(), 1, 64),
+      timeoutMs: parseIntRange('RENDER_TIMEOUT_MS', env.RENDER_TIMEOUT_MS, 2000, 10, 60_000),
+      queue: parseIntRange('RENDER_QUEUE', env.RENDER_QUEUE, 16, 0, 10_000),
+    },
   };
 }

@@ -14,6 +14,7 @@ import type { QrDesign } from './domain/design.ts';
 import { createCountryLookup } from './domain/scans/country.ts';
 import { ScanTracker } from './domain/scans/scan-tracker.ts';
 import { designWarnings } from './render/index.ts';
+import { RenderPool } from './render-pool/render-pool.ts';
 
 export interface AppServices {
   config: Config;
@@ -24,6 +25,8 @@ export interface AppServices {
   links: ShortLinkResolver;
   tracker: ScanTracker;
   salts: SaltsRepository;
+  /** Draws images in worker threads, each job within a budget. */
+  renderer: RenderPool;
   /** Called after an item was created, changed, paused, resumed or deleted, so cached short links are dropped. */
   onItemChanged(code: string): void;
   warningsFor(design: QrDesign): string[];
@@ -46,6 +49,7 @@ export function createServices(config: Config, db: Db): AppServices {
     links,
     tracker: new ScanTracker(writer, salts, countries),
     salts,
+    renderer: new RenderPool(config.render),
     onItemChanged: (code) => links.invalidate(code),
     warningsFor: designWarnings,
   };

@@ -3,7 +3,7 @@
 // owns the rules a schema cannot express (colour normalisation, logo data URLs)
 // and the meaning of "effective design" (defaults filled in).
 import { ValidationError } from './errors.ts';
-import { parseLogoDataUrl } from './logo.ts';
+import { parseLogoOnce } from './parsed-logos.ts';
 
 export const DOT_STYLES = ['square', 'dots', 'rounded', 'extra-rounded', 'classy', 'classy-rounded'] as const;
 export const CORNER_STYLES = ['square', 'dot', 'extra-rounded', 'classy', 'classy-rounded'] as const;
@@ -109,7 +109,7 @@ export function normalizeDesignPatch(patch: DesignPatch, fieldPrefix = ''): Desi
     if (v !== undefined) out[f] = normalizeColor(fieldPrefix + f, v);
   }
   if (out.customLogoUrl !== undefined && out.customLogoUrl !== null) {
-    out.customLogoUrl = parseLogoDataUrl(fieldPrefix + 'customLogoUrl', out.customLogoUrl).dataUrl;
+    out.customLogoUrl = parseLogoOnce(fieldPrefix + 'customLogoUrl', out.customLogoUrl).dataUrl;
   }
   if (out.frameText !== undefined && [...out.frameText].length > LIMITS.frameText.maxLength) {
     throw new ValidationError(`${fieldPrefix}frameText: must be at most ${LIMITS.frameText.maxLength} characters`);

@@ -24,3 +24,13 @@ export class NotFoundError extends DomainError {
     super(message, 404);
   }
 }
+
+/** The server cannot take the work now, through no fault of the request: 503 with `Retry-After`. */
+export class ServiceBusyError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, 503);
+  }
+}

@@ -1,7 +1,7 @@
 // One error handler: domain errors and framework errors become `{ "error": "…" }`
 // with the right 4xx; anything unexpected is logged and answered 500 without details.
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError, ServiceBusyError } from '../domain/errors.ts';
 
 const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'body: must be at most 1 MiB',
@@ -13,6 +13,7 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
 
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof ServiceBusyError) reply.header('retry-after', String(err.retryAfterSeconds));
     if (err instanceof DomainError) return reply.code(err.status).send({ error: err.message });
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {

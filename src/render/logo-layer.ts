@@ -1,7 +1,7 @@
 // The logo in the middle of the code. Its box is sized by the error-correction
 // budget (product decision §3): the box covers at most logoSize × the level's
 // recovery share of the modules, so every allowed logoSize stays scannable.
-import type { ErrorCorrectionLevel, PresetLogo, QrDesign } from '../domain/design.ts';
+import { type ErrorCorrectionLevel, LIMITS, type PresetLogo, type QrDesign } from '../domain/design.ts';
 import { parseLogoDataUrl } from '../domain/logo.ts';
 import { num } from './path-builder.ts';
 import { presetIcon } from './preset-icons.ts';
@@ -27,6 +27,23 @@ export function logoBox(size: number, level: ErrorCorrectionLevel, logoSize: num
   if (side % 2 === 0) side -= 1;
   side = Math.max(side, 1);
   return { start: (size - side) / 2, side };
+}
+
+/**
+ * The widest a logo is ever drawn in an image `width` pixels wide: the largest logoSize
+ * at the level with the most recovery, as if the code filled the whole width.
+ */
+export function largestLogoSide(width: number): number {
+  return Math.ceil(Math.sqrt(LIMITS.logoSize.max * RECOVERY.H) * width);
+}
+
+/**
+ * The logo alone, `side` pixels square, as the code draws it: what a trial render
+ * costs tells whether the logo can be drawn within the render budget at any size.
+ */
+export function logoTrialSvg(dataUrl: string, side: number): string {
+  const href = sanitizedLogo(dataUrl);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}" viewBox="0 0 ${side} ${side}"><image width="${side}" height="${side}" preserveAspectRatio="xMidYMid meet" href="${href}"/></svg>`;
 }
 
 export function hasLogo(design: QrDesign): boolean {

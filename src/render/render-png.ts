@@ -2,14 +2,25 @@
 // no system fonts (the text is already outlines), exactly `size` pixels wide.
 import { Resvg } from '@resvg/resvg-js';
 import type { QrDesign } from '../domain/design.ts';
+import { largestLogoSide, logoTrialSvg } from './logo-layer.ts';
 import { parseHex } from './paint.ts';
 import { encodePng } from './png-encoder.ts';
 import { renderSvg, type RenderOptions } from './render-svg.ts';
 
 export function renderPng(data: string, design: QrDesign, opts: RenderOptions = {}): Buffer {
   const svg = renderSvg(data, design, opts);
-  const image = new Resvg(svg, { font: { loadSystemFonts: false }, logLevel: 'off' }).render();
+  const image = rasterize(svg);
   // An opaque background rect covers the whole canvas, so every pixel is opaque.
   const opaque = !design.bgTransparent && parseHex(design.bgColor).a === 1;
   return encodePng(image.pixels, image.width, image.height, opaque);
+}
+
+/** Draws `dataUrl` as the largest logo an image `width` pixels wide can have; returns the pixels drawn. */
+export function renderLogoTrial(dataUrl: string, width: number): number {
+  const image = rasterize(logoTrialSvg(dataUrl, largestLogoSide(width)));
+  return image.width * image.height;
+}
+
+function rasterize(svg: string) {
+  return new Resvg(svg, { font: { loadSystemFonts: false }, logLevel: 'off' }).render();
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDatabaseUrl } from '../../src/config.ts';
+import { ConfigError, defaultRenderWorkers, loadConfig, parseDatabaseUrl } from '../../src/config.ts';
 
 describe('configuration', () => {
   it('defaults to the embedded SQLite file, port 3000 and a localhost public URL', () => {
@@ -22,7 +22,15 @@ describe('configuration', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://qr.example.com/' }).publicBaseUrl).toBe('https://qr.example.com');
   });
 
+  it('leaves the main thread a core of its own: one render worker per core but one, at least one', () => {
+    expect([1, 2, 4, 16].map((cores) => defaultRenderWorkers(cores))).toEqual([1, 1, 3, 15]);
+    expect(loadConfig({ RENDER_WORKERS: '3', RENDER_TIMEOUT_MS: '500', RENDER_QUEUE: '0' }).render).toEqual({ workers: 3, timeoutMs: 500, queue: 0 });
+  });
+
   it.each([
+    [{ RENDER_WORKERS: '0' }, /^RENDER_WORKERS: /],
+    [{ RENDER_TIMEOUT_MS: 'soon' }, /^RENDER_TIMEOUT_MS: /],
+    [{ RENDER_QUEUE: '-1' }, /^RENDER_QUEUE: /],
     [{ PORT: 'eighty' }, /^PORT: /],
     [{ PORT: '70000' }, /^PORT: /],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: /],

@@ -10,9 +10,9 @@ import { NotFoundError } from '../../domain/errors.ts';
 import { designPatchOf } from '../../domain/qr-item.ts';
 import { LruCache } from '../../domain/scans/lru-cache.ts';
 import { shortUrlFor } from '../../domain/short-code.ts';
-import { renderPng, renderSvg } from '../../render/index.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
+import { parseLogosInPool } from '../logo-prepass.ts';
 import { ErrorResponse, IdParams, PreviewBody, authErrors } from '../schemas.ts';
 
 type Format = 'svg' | 'png';
@@ -47,28 +47,31 @@ const imageResponses = {
   304: Type.Null({ description: 'Not modified (If-None-Match)' }),
   ...authErrors,
   404: ErrorResponse,
+  503: ErrorResponse,
 };
 
 export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   // Rendering a 2500 px PNG takes real CPU time; the same image is often asked for twice.
   const rendered = new LruCache<string, Buffer>(64);
 
-  const send = (req: FastifyRequest, reply: FastifyReply, format: Format, data: string, design: QrDesign, size: number | undefined) => {
+  const send = async (req: FastifyRequest, reply: FastifyReply, format: Format, data: string, design: QrDesign, size: number | undefined) => {
     const width = size ?? design.resolution;
     const etag = `"${createHash('sha256').update(JSON.stringify([RENDERER_VERSION, format, data, width, design])).digest('base64url').slice(0, 27)}"`;
+    const fresh = matches(req.headers['if-none-match'], etag);
+    let body = fresh ? undefined : rendered.get(etag);
+    if (!fresh && !body) {
+      // In a worker, within the render budget: a costly design never holds up the event loop.
+      const out = await services.renderer.render({ kind: format, data, design, width });
+      body = typeof out === 'string' ? Buffer.from(out, 'utf8') : out;
+      rendered.set(etag, body);
+    }
     reply
       .header('etag', etag)
       .header('cache-control', 'private, max-age=300')
       .header('x-content-type-options', 'nosniff')
       .header('content-type', format === 'svg' ? 'image/svg+xml; charset=utf-8' : 'image/png');
     if (format === 'svg') reply.header('content-security-policy', SVG_CSP);
-    if (matches(req.headers['if-none-match'], etag)) return reply.code(304).send();
-    let body = rendered.get(etag);
-    if (!body) {
-      body = format === 'svg' ? Buffer.from(renderSvg(data, design, { size: width }), 'utf8') : renderPng(data, design, { size: width });
-      rendered.set(etag, body);
-    }
-    return reply.send(body);
+    return fresh ? reply.code(304).send() : reply.send(body);
   };
 
   for (const format of ['svg', 'png'] as const) {
@@ -107,6 +110,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     async (req, reply) => {
       // The schema has checked every enum; the type provider only knows them as strings.
       const body = (req.body ?? {}) as DesignPatch & { design?: DesignPatch; data?: string };
+      await parseLogosInPool(services.renderer, body, null);
       const design = resolveDesign(undefined, designPatchOf(body));
       const data = body.data ?? shortUrlFor(services.config.publicBaseUrl, SAMPLE_CODE);
       return send(req, reply, (req.query.format ?? 'svg') as Format, data, design, req.query.size);

@@ -1,10 +1,12 @@
 // The v1 QR items endpoints: thin handlers over the domain rules and the repository.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { LIMITS } from '../../domain/design.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
 import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-item.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
+import { parseLogosInPool } from '../logo-prepass.ts';
 import {
   CreateQrBody,
   ErrorResponse,
@@ -21,8 +23,12 @@ import {
 const DEFAULT_LIMIT = 50;
 
 export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
-  const { items, config, onItemChanged, warningsFor } = services;
+  const { items, config, onItemChanged, warningsFor, renderer } = services;
   const view = (item: QrItemRecord) => toView(item, config.publicBaseUrl);
+  // A logo is sanitized in the render pool and tried once, when it is given, at the largest
+  // size any image draws it: a stored item whose logo costs more than the render budget
+  // could stall every image of it later.
+  const parseLogos = (body: QrItemRequest) => parseLogosInPool(renderer, body, LIMITS.resolution.max);
 
   app.post(
     '/qr',
@@ -32,11 +38,12 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         summary: 'Create a tracked QR code',
         tags: ['qr'],
         body: CreateQrBody,
-        response: { 201: ItemWithWarningsResponse, ...authErrors, 413: ErrorResponse, 415: ErrorResponse },
+        response: { 201: ItemWithWarningsResponse, ...authErrors, 413: ErrorResponse, 415: ErrorResponse, 503: ErrorResponse },
       },
     },
     async (req, reply) => {
       const body = req.body as QrItemRequest;
+      await parseLogos(body);
       const item = await items.create(accountOf(req), planCreate(body, services.config));
       onItemChanged(item.code);
       return reply.code(201).send({ item: view(item), warnings: [...requestWarnings(body, item.contentType), ...warningsFor(item.design)] });
@@ -98,7 +105,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         tags: ['qr'],
         params: IdParams,
         body: UpdateQrBody,
-        response: { 200: ItemWithWarningsResponse, ...authErrors, 404: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse },
+        response: { 200: ItemWithWarningsResponse, ...authErrors, 404: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 503: ErrorResponse },
       },
     },
     async (req) => {
@@ -106,6 +113,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const current = await items.find(account, req.params.id);
       if (!current) throw new NotFoundError('QR item not found');
       const body = req.body as QrItemRequest;
+      await parseLogos(body);
       const changes = planUpdate(current, body, services.config);
       const updated = Object.keys(changes).length === 0 ? current : await items.update(account, current.id, changes);
       if (!updated) throw new NotFoundError('QR item not found');

@@ -1,0 +1,214 @@
+// Rendering off the event loop: a bounded piscina pool of worker threads, each job held
+// to a budget. The main thread answers the short links; a render, however costly its
+// logo, must never hold it up.
+//
+// Budget: a job may use `timeoutMs` of CPU time (read from the kernel on Linux, wall
+// time elsewhere). CPU time, not wall time, decides whether a design is too costly, so a
+// render slowed by load is never blamed on its logo; a job starved of CPU for long, or
+// left waiting in the queue, is answered 503 instead. A job over budget is aborted, which
+// makes piscina terminate its worker and start a fresh one.
+//
+// A worker blocked inside the rasterizer (native code) only stops once the rasterizer
+// returns: V8 cannot interrupt native code. Such a thread keeps a core busy after its
+// job was answered, so the pool counts these threads (each job's MessagePort closes when
+// its thread has really exited) and refuses new work while `workers` of them still run.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { RenderConfig } from '../config.ts';
+import { DomainError, ServiceBusyError, ValidationError } from '../domain/errors.ts';
+import type { ParsedLogo } from '../domain/logo.ts';
+import { type RenderJob, type RenderOutcome, type RenderTask, SIGNAL, threadCpuNs } from './render-worker.ts';
+
+export type { RenderJob } from './render-worker.ts';
+
+export const LOGO_TOO_EXPENSIVE = 'customLogoUrl: the logo is too expensive to draw';
+
+/**
+ * Wall time a job may spend waiting for a worker (a worker's start included) or starved of
+ * CPU while it runs, in budgets and at least 10 s: past it the machine is far over capacity
+ * and the job is answered 503.
+ */
+const WALL_LIMIT = { budgets: 10, minMs: 10_000 };
+/** Render threads yield the CPU to the main thread (Linux nice, per thread). */
+const WORKER_NICE = 10;
+/** V8 heap per worker: an SVG of a few MiB and its logo fit many times over. */
+const WORKER_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
+
+/** piscina's messages for a task refused because its queue is full (RENDER_QUEUE > 0, and 0). */
+const QUEUE_FULL = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
+
+const QUEUE_FULL_MESSAGE = 'render: the render queue is full; retry later';
+
+interface PendingJob {
+  job: RenderJob;
+  /** CPU milliseconds this job may use. */
+  budgetMs: number;
+  signal: BigInt64Array;
+  lifeline: MessagePort;
+  abort: AbortController;
+  submittedAt: number;
+  verdict: 'over-budget' | 'waited-too-long' | 'starved' | null;
+}
+
+export class RenderPool {
+  private readonly pool: Piscina<RenderTask, RenderOutcome>;
+  private readonly pending = new Set<PendingJob>();
+  /** Jobs stopped over budget whose threads have not exited yet. */
+  private readonly abandoned = new Set<PendingJob>();
+  private readonly submitted: Record<RenderJob['kind'], number> = { svg: 0, png: 0, logo: 0 };
+  private watch: NodeJS.Timeout | null = null;
+  private readonly watchEveryMs: number;
+  private readonly retryAfterSeconds: number;
+  private readonly wallLimitMs: number;
+
+  constructor(private readonly config: RenderConfig) {
+    this.pool = new Piscina({
+      filename: new URL('./render-worker.ts', import.meta.url).href,
+      // The project runs its TypeScript through tsx, in `npm start` and in Vitest alike;
+      // a worker thread needs it loaded explicitly.
+      execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href],
+      minThreads: 0,
+      maxThreads: config.workers,
+      // A worker costs about 0.2 s to start (tsx compiles the renderer): keep it a while.
+      idleTimeout: 60_000,
+      maxQueue: config.queue,
+      resourceLimits: WORKER_HEAP,
+      niceIncrement: WORKER_NICE,
+    });
+    this.watchEveryMs = Math.max(5, Math.min(50, Math.floor(config.timeoutMs / 10)));
+    this.retryAfterSeconds = Math.max(1, Math.ceil(config.timeoutMs / 1000));
+    this.wallLimitMs = Math.max(WALL_LIMIT.budgets * config.timeoutMs, WALL_LIMIT.minMs);
+  }
+
+  /** Renders in a worker; throws a 400 naming the cost, or a 503 when the pool is busy. */
+  async render(job: RenderJob, budgetMs = this.config.timeoutMs): Promise<Buffer | string> {
+    const outcome = await this.run(job, budgetMs);
+    if (!outcome.ok) throw new DomainError(outcome.message, outcome.status);
+    return typeof outcome.body === 'string' ? outcome.body : Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength);
+  }
+
+  /**
+   * Parses and sanitizes a custom logo in a worker; answers its ParsedLogo or a 400 naming
+   * `field`. With `trialWidth` it is also drawn alone at the largest size an image that wide
+   * gives a logo, within half the budget: a logo accepted with that headroom does not go over
+   * budget later, when the image around it and a busier machine add to the cost.
+   */
+  async parseLogo(field: string, logo: string, trialWidth: number | null = null): Promise<ParsedLogo> {
+    const budget = trialWidth === null ? this.config.timeoutMs : this.config.timeoutMs / 2;
+    const dataUrl = String(await this.render({ kind: 'logo', field, logo, trialWidth }, budget));
+    const comma = dataUrl.indexOf(',');
+    const mediaType = dataUrl.slice('data:'.length, dataUrl.indexOf(';')) as ParsedLogo['mediaType'];
+    return { mediaType, bytes: Buffer.from(dataUrl.slice(comma + 1), 'base64'), dataUrl };
+  }
+
+  /**
+   * Jobs running now, jobs submitted so far by kind, the pool's threads, and threads of jobs
+   * stopped over budget that have not exited yet.
+   */
+  get stats(): { running: number; submitted: Record<RenderJob['kind'], number>; workers: number; abandoned: number } {
+    const running = [...this.pending].filter((p) => p.verdict === null && Atomics.load(p.signal, SIGNAL.started) === 1n).length;
+    return { running, submitted: { ...this.submitted }, workers: this.pool.threads.length, abandoned: this.abandoned.size };
+  }
+
+  async close(): Promise<void> {
+    this.stopWatching();
+    await this.pool.close({ force: true });
+  }
+
+  private async run(job: RenderJob, budgetMs: number): Promise<RenderOutcome> {
+    if (this.abandoned.size >= this.config.workers) throw this.busy('render: the renderer is busy; retry later');
+    // piscina's maxQueue does not hold for tasks with an AbortSignal (5.3: they wait in a
+    // queue it does not count), so the bound is kept here: each worker's job plus `queue`.
+    if (this.pending.size >= this.config.workers + this.config.queue) throw this.busy(QUEUE_FULL_MESSAGE);
+    const { port1, port2 } = new MessageChannel();
+    const p: PendingJob = {
+      job,
+      budgetMs,
+      signal: new BigInt64Array(new SharedArrayBuffer(SIGNAL.length * BigInt64Array.BYTES_PER_ELEMENT)),
+      lifeline: port1,
+      abort: new AbortController(),
+      submittedAt: Date.now(),
+      verdict: null,
+    };
+    this.pending.add(p);
+    this.submitted[job.kind]++;
+    this.startWatching();
+    try {
+      return await this.pool.run({ job, signal: p.signal, lifeline: port2 }, { signal: p.abort.signal, transferList: [port2] });
+    } catch (err) {
+      throw this.explain(p, err);
+    } finally {
+      this.pending.delete(p);
+      if (this.pending.size === 0) this.stopWatching();
+      if (!this.abandoned.has(p)) port1.close();
+    }
+  }
+
+  private explain(p: PendingJob, err: unknown): Error {
+    if (p.verdict === 'over-budget') return tooExpensive(p.job);
+    if (p.verdict !== null) return this.busy('render: the renderer is busy; retry later');
+    if (err instanceof Error && QUEUE_FULL.has(err.message)) return this.busy(QUEUE_FULL_MESSAGE);
+    // The worker ran out of its V8 heap and was stopped.
+    if (err instanceof Error && (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') return tooExpensive(p.job);
+    return err instanceof Error ? err : new Error(String(err));
+  }
+
+  private busy(message: string): ServiceBusyError {
+    return new ServiceBusyError(message, this.retryAfterSeconds);
+  }
+
+  private startWatching(): void {
+    if (this.watch) return;
+    this.watch = setInterval(() => this.checkBudgets(), this.watchEveryMs);
+    this.watch.unref();
+  }
+
+  private stopWatching(): void {
+    if (this.watch) clearInterval(this.watch);
+    this.watch = null;
+  }
+
+  private checkBudgets(): void {
+    const now = Date.now();
+    for (const p of this.pending) {
+      if (p.verdict !== null) continue;
+      const budget = p.budgetMs;
+      if (Atomics.load(p.signal, SIGNAL.started) === 0n) {
+        // Waiting for a worker is not the job's cost.
+        if (now - p.submittedAt > this.wallLimitMs) this.stop(p, 'waited-too-long');
+        continue;
+      }
+      const wallMs = now - Number(Atomics.load(p.signal, SIGNAL.wallMsAtStart));
+      const cpuMs = this.cpuMsOf(p) ?? wallMs;
+      if (cpuMs > budget) this.stop(p, 'over-budget');
+      else if (wallMs > this.wallLimitMs) this.stop(p, 'starved');
+    }
+  }
+
+  private cpuMsOf(p: PendingJob): number | null {
+    const tid = Atomics.load(p.signal, SIGNAL.threadId);
+    const atStart = Atomics.load(p.signal, SIGNAL.cpuNsAtStart);
+    if (tid === 0n || atStart < 0n) return null;
+    const now = threadCpuNs(`/proc/self/task/${tid}`);
+    return now < 0n ? null : Number(now - atStart) / 1e6;
+  }
+
+  private stop(p: PendingJob, verdict: NonNullable<PendingJob['verdict']>): void {
+    p.verdict = verdict;
+    if (Atomics.load(p.signal, SIGNAL.started) === 1n) {
+      // Its thread may go on inside the rasterizer: count it until it has exited.
+      this.abandoned.add(p);
+      p.lifeline.once('close', () => this.abandoned.delete(p));
+      p.lifeline.unref();
+    }
+    p.abort.abort(new Error(verdict));
+  }
+}
+
+function tooExpensive(job: RenderJob): ValidationError {
+  if (job.kind === 'logo') return new ValidationError(`${job.field}: the logo is too expensive to draw`);
+  if (job.design.customLogoUrl !== null) return new ValidationError(LOGO_TOO_EXPENSIVE);
+  return new ValidationError(`size: the image is too expensive to draw at ${job.width} px`);
+}

@@ -1,0 +1,72 @@
+// The body of a render worker thread (run by piscina; see render-pool.ts). It draws
+// with the pure renderer and tells the pool, through shared memory, when a job starts
+// and on which OS thread, so the pool can hold the job to a CPU-time budget and stop
+// it from outside: a render blocked in the rasterizer cannot stop itself.
+import { readFileSync, readlinkSync } from 'node:fs';
+import type { MessagePort } from 'node:worker_threads';
+import type { QrDesign } from '../domain/design.ts';
+import { DomainError } from '../domain/errors.ts';
+import { parseLogoDataUrl } from '../domain/logo.ts';
+import { renderLogoTrial, renderPng, renderSvg } from '../render/index.ts';
+
+export type RenderJob =
+  | { kind: 'svg' | 'png'; data: string; design: QrDesign; width: number }
+  /**
+   * A custom logo as a request gives it: parsed and sanitized, and with `trialWidth`
+   * drawn alone at the largest size an image that wide gives a logo. Answers the
+   * sanitized data URL.
+   */
+  | { kind: 'logo'; field: string; logo: string; trialWidth: number | null };
+
+export interface RenderTask {
+  job: RenderJob;
+  /** Shared with the pool; slots below. */
+  signal: BigInt64Array;
+  /** Held open while the job runs; it closes when this thread has really exited. */
+  lifeline: MessagePort;
+}
+
+/** Slots of RenderTask.signal. */
+export const SIGNAL = { started: 0, threadId: 1, cpuNsAtStart: 2, wallMsAtStart: 3, length: 4 } as const;
+
+/** Errors cross the thread boundary as plain data: a structured clone keeps neither class nor status. */
+export type RenderOutcome = { ok: true; body: Uint8Array | string } | { ok: false; status: number; message: string };
+
+/** This thread's id as the OS knows it (Linux), so the pool can read its CPU time; 0 elsewhere. */
+const osThreadId = (() => {
+  try {
+    return BigInt(readlinkSync('/proc/thread-self').split('/').at(-1) ?? 0);
+  } catch {
+    return 0n;
+  }
+})();
+
+export function threadCpuNs(dir: string): bigint {
+  try {
+    return BigInt(readFileSync(`${dir}/schedstat`, 'latin1').split(' ', 1)[0] ?? -1);
+  } catch {
+    return -1n;
+  }
+}
+
+export default function render(task: RenderTask): RenderOutcome {
+  const { job, signal } = task;
+  Atomics.store(signal, SIGNAL.threadId, osThreadId);
+  Atomics.store(signal, SIGNAL.cpuNsAtStart, osThreadId === 0n ? -1n : threadCpuNs('/proc/thread-self'));
+  Atomics.store(signal, SIGNAL.wallMsAtStart, BigInt(Date.now()));
+  Atomics.store(signal, SIGNAL.started, 1n);
+  try {
+    if (job.kind === 'logo') return { ok: true, body: parsedLogo(job.field, job.logo, job.trialWidth) };
+    if (job.kind === 'svg') return { ok: true, body: renderSvg(job.data, job.design, { size: job.width }) };
+    return { ok: true, body: renderPng(job.data, job.design, { size: job.width }) };
+  } catch (err) {
+    if (err instanceof DomainError) return { ok: false, status: err.status, message: err.message };
+    throw err;
+  }
+}
+
+function parsedLogo(field: string, logo: string, trialWidth: number | null): string {
+  const { dataUrl } = parseLogoDataUrl(field, logo);
+  if (trialWidth !== null) renderLogoTrial(dataUrl, trialWidth);
+  return dataUrl;
+}

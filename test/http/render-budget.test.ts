@@ -1,0 +1,203 @@
+// Every render runs in a worker thread within a CPU budget: a costly logo is stopped and
+// refused while the main thread keeps answering short links, a full queue answers 503.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveDesign } from '../../src/domain/design.ts';
+import { LOGO_TOO_EXPENSIVE } from '../../src/render-pool/render-pool.ts';
+import { readPngSize } from '../render/decode.ts';
+import { type TestApp, makeTestApp } from '../support/test-app.ts';
+
+/**
+ * A small SVG that the logo limits allow (16 primitives in a filter, a blur of about 200 px at
+ * the largest logo size) and that still costs CPU: sixteen blurs in a row. Drawn as large as a
+ * logo can be (logoSize 0.5 at level H) in a 2500 px PNG it takes about 0.8 s, alone at the
+ * largest logo size (the create-time trial) about 1.3 s, in a 500 px image about 35 ms.
+ */
+function costlyLogo(): string {
+  const blurs = '<feGaussianBlur stdDeviation="1"/>'.repeat(16);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><filter id="f">${blurs}</filter><rect width="10" height="10" fill="#e91e63" filter="url(#f)"/></svg>`;
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+}
+const LARGEST_LOGO = { logoSize: 0.5, errorCorrectionLevel: 'H' } as const;
+
+async function until(condition: () => boolean, what: string, limitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('render budget', () => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    // One worker, 200 ms of CPU per job: the costly logo is far over, a plain 500 px image far under.
+    t = await makeTestApp({ RENDER_WORKERS: '1', RENDER_TIMEOUT_MS: '200', RENDER_QUEUE: '4' });
+    key = await t.key('budget');
+  });
+  afterAll(() => t.close());
+
+  /** An item stored with a costly logo, as one stored before logos were tried at create. */
+  async function storedBomb() {
+    const accountId = await t.services.keys.ensureAccount('budget');
+    const design = resolveDesign(undefined, { customLogoUrl: costlyLogo(), ...LARGEST_LOGO });
+    return t.services.items.create(accountId, { title: 'bomb', contentType: 'url', payload: 'https://example.com/', fields: {}, design });
+  }
+
+  it('stops a stored item whose logo is over budget and answers 400 naming the logo, while /healthz and its short link keep answering', async () => {
+    const bomb = await storedBomb();
+    let settled = false;
+    const slow = t.request({ method: 'GET', url: `/v1/qr/${bomb.id}/image.png?size=2500`, key }).finally(() => (settled = true));
+    await until(() => t.services.renderer.stats.running === 1, 'the render to start');
+
+    const health = await t.request({ method: 'GET', url: '/healthz' });
+    const scan = await t.request({ method: 'GET', url: `/r/${bomb.code}` });
+    expect(health.statusCode).toBe(200);
+    expect(scan.statusCode).toBe(302);
+    expect(settled, 'the render was still in flight while the main thread answered').toBe(false);
+
+    const res = await slow;
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: LOGO_TOO_EXPENSIVE });
+    expect(res.headers.etag).toBeUndefined();
+  });
+
+  it('counts a stopped render until its thread has exited, answering 503 with Retry-After meanwhile, then renders again', async () => {
+    await until(() => t.services.renderer.stats.abandoned === 0, 'earlier stopped renders to exit');
+    const over = await t.request({ method: 'POST', url: '/v1/qr/preview?format=png&size=2500', key, payload: { customLogoUrl: costlyLogo(), ...LARGEST_LOGO } });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().error).toBe(LOGO_TOO_EXPENSIVE);
+    // The rasterizer cannot be interrupted: the stopped thread runs on for about half a second of CPU.
+    expect(t.services.renderer.stats.abandoned).toBe(1);
+    const busy = await t.request({ method: 'POST', url: '/v1/qr/preview?format=svg', key, payload: {} });
+    expect(busy.statusCode).toBe(503);
+    expect(busy.headers['retry-after']).toBe('1');
+    expect(busy.json().error).toMatch(/^render: /);
+
+    await until(() => t.services.renderer.stats.abandoned === 0, 'the stopped thread to exit');
+    const again = await t.request({ method: 'POST', url: '/v1/qr/preview?format=png&size=500', key, payload: {} });
+    expect(again.statusCode).toBe(200);
+    expect(readPngSize(again.rawPayload).width).toBe(500);
+  });
+
+  it('refuses a costly logo at create and at update, so no stored item can become a bomb', async () => {
+    const before = (await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items.length;
+    await until(() => t.services.renderer.stats.abandoned === 0, 'earlier stopped renders to exit');
+    // Tried at the largest size a logo can have, whatever logoSize the item asks for now.
+    const created = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'x', url: 'https://example.com', customLogoUrl: costlyLogo() } });
+    expect(created.statusCode).toBe(400);
+    expect(created.json()).toEqual({ error: LOGO_TOO_EXPENSIVE });
+    expect((await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items.length).toBe(before);
+
+    await until(() => t.services.renderer.stats.abandoned === 0, 'the stopped thread to exit');
+    const plain = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'y', url: 'https://example.com', presetLogo: 'link' } });
+    expect(plain.statusCode).toBe(201);
+    const id = plain.json().item.id as string;
+    const patched = await t.request({ method: 'PATCH', url: `/v1/qr/${id}`, key, payload: { design: { customLogoUrl: costlyLogo() } } });
+    expect(patched.statusCode).toBe(400);
+    expect(patched.json().error).toBe(LOGO_TOO_EXPENSIVE);
+    expect((await t.request({ method: 'GET', url: `/v1/qr/${id}`, key })).json().item.design.customLogoUrl).toBeNull();
+  });
+});
+
+describe('render queue', () => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    // One worker and one place in the queue; a generous budget, so nothing here is over it.
+    t = await makeTestApp({ RENDER_WORKERS: '1', RENDER_TIMEOUT_MS: '20000', RENDER_QUEUE: '1' });
+    key = await t.key('queue');
+  });
+  afterAll(() => t.close());
+
+  it('answers 503 with Retry-After when the queue is full, and renders what it took', async () => {
+    // Distinct sizes: nothing comes from the image cache.
+    const sizes = [2500, 2499, 2498, 2497, 2496, 2495];
+    const answers = await Promise.all(sizes.map((size) => t.request({ method: 'POST', url: `/v1/qr/preview?format=png&size=${size}`, key, payload: {} })));
+    const ok = answers.filter((r) => r.statusCode === 200);
+    const refused = answers.filter((r) => r.statusCode === 503);
+    expect(ok.length + refused.length).toBe(sizes.length);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const r of refused) {
+      expect(r.headers['retry-after']).toBe('20');
+      expect(r.json()).toEqual({ error: 'render: the render queue is full; retry later' });
+    }
+    for (const r of ok) expect(sizes).toContain(readPngSize(r.rawPayload).width);
+  });
+
+  it('keeps answering short links while every worker renders', async () => {
+    const res = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'q', url: 'https://example.com/q' } });
+    const code = res.json().item.code as string;
+    let settled = false;
+    // About 0.8 s of CPU, within this pool's budget.
+    const render = t
+      .request({ method: 'POST', url: '/v1/qr/preview?format=png&size=2500', key, payload: { customLogoUrl: costlyLogo(), ...LARGEST_LOGO } })
+      .finally(() => (settled = true));
+    await until(() => t.services.renderer.stats.running === 1, 'the render to start');
+    // Twenty scans answered while the render is still in flight: the event loop is free.
+    for (let i = 0; i < 20; i++) expect((await t.request({ method: 'GET', url: `/r/${code}` })).statusCode).toBe(302);
+    expect(settled).toBe(false);
+    expect((await render).statusCode).toBe(200);
+  });
+});
+
+describe('custom logos', () => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await makeTestApp();
+    key = await t.key('logos');
+  });
+  afterAll(() => t.close());
+
+  const svgLogo = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+
+  it('are sanitized in a worker before the design is validated, on preview, create and update', async () => {
+    const logo = svgLogo('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><script>alert(1)</script><rect width="10" height="10" fill="#123456" onclick="x()"/></svg>');
+    const before = t.services.renderer.stats.submitted;
+    const preview = await t.request({ method: 'POST', url: '/v1/qr/preview?format=svg', key, payload: { customLogoUrl: logo } });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.body).toContain('href="data:image/svg+xml;base64,');
+    const afterPreview = t.services.renderer.stats.submitted;
+    expect(afterPreview.logo - before.logo).toBe(1);
+    expect(afterPreview.svg - before.svg).toBe(1);
+
+    const created = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'logo', url: 'https://example.com', design: { customLogoUrl: logo } } });
+    expect(created.statusCode).toBe(201);
+    const stored = Buffer.from((created.json().item.design.customLogoUrl as string).split(',')[1]!, 'base64').toString('utf8');
+    expect(stored).toContain('#123456');
+    expect(stored).not.toMatch(/script|onclick/);
+    const patched = await t.request({ method: 'PATCH', url: `/v1/qr/${created.json().item.id}`, key, payload: { customLogoUrl: logo } });
+    expect(patched.statusCode).toBe(200);
+    expect(t.services.renderer.stats.submitted.logo - afterPreview.logo).toBe(2);
+  });
+
+  it('answer 400 naming customLogoUrl when the worker cannot read the logo', async () => {
+    const customLogoUrl = svgLogo('<svg><g></svg>');
+    for (const [url, payload] of [['/v1/qr/preview', { customLogoUrl }], ['/v1/qr', { title: 'bad', url: 'https://example.com', customLogoUrl }]] as const) {
+      const res = await t.request({ method: 'POST', url, key, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatch(/^customLogoUrl: /);
+    }
+  });
+});
+
+describe('render pool', () => {
+  it('loads its TypeScript worker under node --import tsx and lets the process exit without being closed', () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const script = [
+      "import { RenderPool } from './src/render-pool/render-pool.ts';",
+      "import { resolveDesign } from './src/domain/design.ts';",
+      'const pool = new RenderPool({ workers: 1, timeoutMs: 5000, queue: 1 });',
+      "const png = await pool.render({ kind: 'png', data: 'https://example.com', design: resolveDesign(undefined), width: 500 });",
+      "console.log('rendered', png.length > 0, pool.stats.workers);",
+    ].join('\n');
+    const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    expect(res.stderr).toBe('');
+    expect(res.status).toBe(0);
+    expect(res.stdout.trim()).toBe('rendered true 1');
+  });
+});
