@@ -53,17 +53,20 @@ export function plainLength(value: string | undefined): number | null {
   if (value === undefined) return null;
   let v = value.trim();
   if (v.length > 2 && v.slice(-2).toLowerCase() === 'px') v = v.slice(0, -2).trimEnd();
+  const first = v.charCodeAt(0);
+  if (!(isDigit(first) || first === 46)) return null; // no sign: a length of "+1" or "-1" is not plain
   const n = numberLength(v, 0);
   if (n === 0 || n !== v.length) return null;
   const x = Number(v);
   return Number.isFinite(x) && x > 0 ? x : null;
 }
 
-/** `50%`, `100.5 %`: a percentage. */
+/** `50%`, `100.5%`: a plain percentage (digits and one dot). */
 export function isPercentage(value: string): boolean {
   const v = value.trim();
   if (!v.endsWith('%')) return false;
-  const body = v.slice(0, -1).trimEnd();
+  const body = v.slice(0, -1);
+  for (let i = 0; i < body.length; i++) if (!(isDigit(body.charCodeAt(i)) || body[i] === '.')) return false;
   return body.length > 0 && numberLength(body, 0) === body.length;
 }
 

@@ -82,7 +82,8 @@ function parse(source: string): Node {
     failure ??= new SvgRejected('DOCTYPE and entity declarations are not allowed');
   });
   parser.on('opentag', (tag) => {
-    if (++count > MAX_ELEMENTS || stack.length > MAX_DEPTH) failure ??= new SvgRejected('too complex');
+    if (++count > MAX_ELEMENTS) failure ??= new SvgRejected(`too complex (more than ${MAX_ELEMENTS} elements)`);
+    if (stack.length > MAX_DEPTH) failure ??= new SvgRejected(`too complex (elements nested deeper than ${MAX_DEPTH})`);
     const parent = stack.length ? stack[stack.length - 1] : undefined;
     // An element whose parent was dropped is dropped with it (null marks a dropped subtree).
     let node: Node | null = null;
