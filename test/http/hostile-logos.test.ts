@@ -34,6 +34,12 @@ describe('hostile logos over HTTP', () => {
     expect(await count()).toBe(before);
   });
 
+  it('names the size limit for a logo past 512 KiB', async () => {
+    const res = await create(`data:image/png;base64,${'A'.repeat(800_001)}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/^customLogoUrl: .*at most 512 KiB/);
+  });
+
   it('refuses a hostile logo in an update and keeps the stored design', async () => {
     const res = await create(svgDataUrl(ORDINARY_LOGOS['gallery logo']!));
     expect(res.statusCode).toBe(201);
