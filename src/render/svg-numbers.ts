@@ -70,6 +70,36 @@ export function isPercentage(value: string): boolean {
   return body.length > 0 && numberLength(body, 0) === body.length;
 }
 
+/**
+ * Numbers of a geometry attribute (`10`, `1.5px`, `50%`, lists), with percentages taken of
+ * `viewport`; null when a number has another unit (mm, in, em… would multiply it).
+ */
+export function geometryNumbers(value: string, viewport = 100): number[] | null {
+  const out: number[] = [];
+  let i = 0;
+  while (i < value.length) {
+    const c = value.charCodeAt(i);
+    if (isSpace(c) || c === 44) {
+      i++;
+      continue;
+    }
+    const n = numberLength(value, i);
+    if (n === 0) return null;
+    let x = Number(value.slice(i, i + n));
+    i += n;
+    if (value[i] === '%') {
+      x = (x / 100) * viewport;
+      i++;
+    } else if (value.slice(i, i + 2).toLowerCase() === 'px') {
+      i += 2;
+    }
+    const next = value.charCodeAt(i);
+    if (i < value.length && !isSpace(next) && next !== 44 && next !== 45 && next !== 43 && next !== 46) return null;
+    out.push(x);
+  }
+  return out;
+}
+
 /** Every number in `value` clamped to ±max (the text between numbers is kept as it is). */
 export function clampNumbers(value: string, max: number): string {
   let out = '';
@@ -88,41 +118,53 @@ export function clampNumbers(value: string, max: number): string {
   return out;
 }
 
-/** 2×2 linear part of an affine transform (translation does not change sizes). */
-export type Linear = [a: number, b: number, c: number, d: number];
+/** An affine transform [a b c d e f], as in `matrix(a b c d e f)`. */
+type Affine = [a: number, b: number, c: number, d: number, e: number, f: number];
 
-const IDENTITY: Linear = [1, 0, 0, 1];
+const IDENTITY: Affine = [1, 0, 0, 1, 0, 0];
 
-function multiply(m: Linear, n: Linear): Linear {
-  return [m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1], m[0] * n[2] + m[2] * n[3], m[1] * n[2] + m[3] * n[3]];
+function multiply(m: Affine, n: Affine): Affine {
+  return [
+    m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1],
+    m[0] * n[2] + m[2] * n[3], m[1] * n[2] + m[3] * n[3],
+    m[0] * n[4] + m[2] * n[5] + m[4], m[1] * n[4] + m[3] * n[5] + m[5],
+  ];
 }
 
-function linearOf(name: string, args: number[]): Linear | null {
-  const [p = 0, q] = args;
+function affineOf(name: string, args: number[]): Affine | null {
+  const [p = 0, q, r = 0] = args;
   const rad = (p * Math.PI) / 180;
   switch (name) {
     case 'matrix':
-      return args.length === 6 ? [args[0]!, args[1]!, args[2]!, args[3]!] : null;
+      return args.length === 6 ? (args as Affine) : null;
     case 'translate':
-      return args.length === 1 || args.length === 2 ? IDENTITY : null;
+      return args.length === 1 || args.length === 2 ? [1, 0, 0, 1, p, q ?? 0] : null;
     case 'scale':
-      return args.length === 1 || args.length === 2 ? [p, 0, 0, q ?? p] : null;
-    case 'rotate':
-      return args.length === 1 || args.length === 3 ? [Math.cos(rad), Math.sin(rad), -Math.sin(rad), Math.cos(rad)] : null;
+      return args.length === 1 || args.length === 2 ? [p, 0, 0, q ?? p, 0, 0] : null;
+    case 'rotate': {
+      if (args.length !== 1 && args.length !== 3) return null;
+      const turn: Affine = [Math.cos(rad), Math.sin(rad), -Math.sin(rad), Math.cos(rad), 0, 0];
+      const cx = q ?? 0;
+      return multiply(multiply([1, 0, 0, 1, cx, r], turn), [1, 0, 0, 1, -cx, -r]);
+    }
     case 'skewX':
-      return args.length === 1 ? [1, 0, Math.tan(rad), 1] : null;
+      return args.length === 1 ? [1, 0, Math.tan(rad), 1, 0, 0] : null;
     case 'skewY':
-      return args.length === 1 ? [1, Math.tan(rad), 0, 1] : null;
+      return args.length === 1 ? [1, Math.tan(rad), 0, 1, 0, 0] : null;
     default:
       return null;
   }
 }
 
-/**
- * How much a transform list can stretch a length at most (an upper bound: the Frobenius
- * norm of its linear part), or null when the list does not parse.
- */
-export function transformScale(value: string): number | null {
+export interface TransformBounds {
+  /** How much it can stretch a length at most. */
+  scale: number;
+  /** How far it moves the origin. */
+  shift: number;
+}
+
+/** Bounds of a transform list, or null when it does not parse (or overflows). */
+export function transformBounds(value: string): TransformBounds | null {
   let m = IDENTITY;
   let i = 0;
   while (i < value.length) {
@@ -135,11 +177,88 @@ export function transformScale(value: string): number | null {
     const close = open < 0 ? -1 : value.indexOf(')', open);
     if (close < 0) return null;
     const args = numberList(value.slice(open + 1, close));
-    const step = args && linearOf(value.slice(i, open).trim(), args);
+    const step = args && affineOf(value.slice(i, open).trim(), args);
     if (!step) return null;
     m = multiply(m, step);
     i = close + 1;
   }
-  const norm = Math.hypot(m[0], m[1], m[2], m[3]);
-  return Number.isFinite(norm) ? norm : null;
+  // The largest singular value of the linear part: exactly how much it can stretch a length.
+  const sum = m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3];
+  const det = m[0] * m[3] - m[1] * m[2];
+  const scale = Math.sqrt((sum + Math.sqrt(Math.max(0, sum * sum - 4 * det * det))) / 2);
+  const shift = Math.hypot(m[4], m[5]);
+  return Number.isFinite(scale) && Number.isFinite(shift) ? { scale, shift } : null;
+}
+
+export function transformScale(value: string): number | null {
+  return transformBounds(value)?.scale ?? null;
+}
+
+/** Numbers each path command takes, and which of them are coordinates (the others are arc radii and flags). */
+const PATH_ARGS: Record<string, number> = { m: 2, l: 2, h: 1, v: 1, c: 6, s: 4, q: 4, t: 2, a: 7, z: 0 };
+
+/**
+ * The largest absolute coordinate a path reaches (control points and arc radii included),
+ * following relative commands from the current point. One pass; stops at the first error,
+ * as renderers draw a path up to its first error.
+ */
+export function pathExtent(d: string): number {
+  let x = 0;
+  let y = 0;
+  let startX = 0;
+  let startY = 0;
+  let extent = 0;
+  let cmd = '';
+  const args: number[] = [];
+  let i = 0;
+  const apply = (): void => {
+    const rel = cmd === cmd.toLowerCase();
+    const k = cmd.toLowerCase();
+    const bx = rel ? x : 0;
+    const by = rel ? y : 0;
+    if (k === 'h') x = bx + args[0]!;
+    else if (k === 'v') y = by + args[0]!;
+    else if (k === 'a') {
+      extent = Math.max(extent, Math.abs(x) + Math.abs(args[0]!) + Math.abs(args[1]!));
+      x = bx + args[5]!;
+      y = by + args[6]!;
+    } else {
+      for (let j = 0; j + 1 < args.length; j += 2) extent = Math.max(extent, Math.abs(bx + args[j]!), Math.abs(by + args[j + 1]!));
+      x = bx + args[args.length - 2]!;
+      y = by + args[args.length - 1]!;
+    }
+    extent = Math.max(extent, Math.abs(x), Math.abs(y));
+    if (k === 'm') {
+      startX = x;
+      startY = y;
+      cmd = rel ? 'l' : 'L'; // further pairs after a moveto are linetos
+    }
+    args.length = 0;
+  };
+  while (i < d.length) {
+    const c = d.charCodeAt(i);
+    if (isSpace(c) || c === 44) {
+      i++;
+      continue;
+    }
+    const letter = d[i]!;
+    if (PATH_ARGS[letter.toLowerCase()] !== undefined && !(letter === 'e' || letter === 'E')) {
+      if (args.length) break; // a command cut short
+      cmd = letter;
+      i++;
+      if (letter === 'z' || letter === 'Z') {
+        x = startX;
+        y = startY;
+      }
+      continue;
+    }
+    const flag = (cmd === 'a' || cmd === 'A') && (args.length === 3 || args.length === 4);
+    // Arc flags are one digit each and may be written without separators ("a1 1 0 011 1").
+    const n = flag ? (d[i] === '0' || d[i] === '1' ? 1 : 0) : numberLength(d, i);
+    if (n === 0 || cmd === '' || cmd === 'z' || cmd === 'Z') break;
+    args.push(Number(d.slice(i, i + n)));
+    i += n;
+    if (args.length === PATH_ARGS[cmd.toLowerCase()]) apply();
+  }
+  return Number.isFinite(extent) ? extent : Infinity;
 }

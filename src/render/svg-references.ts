@@ -7,7 +7,7 @@
 // tracking how many device pixels a user unit can become at each point. The walk stops
 // as soon as a budget is spent, so it is linear in the budget, not in the expansion.
 import { cleanValue, mayMatch, type Rule } from './svg-css.ts';
-import { clampNumbers, isPercentage, numberList, plainLength, transformScale } from './svg-numbers.ts';
+import { clampNumbers, geometryNumbers, isPercentage, numberLength, numberList, pathExtent, plainLength, transformBounds, transformScale } from './svg-numbers.ts';
 import { elements, type SvgNode, SvgRejected } from './svg-tree.ts';
 
 /*
@@ -29,6 +29,12 @@ export const REFERENCE_LIMITS = {
   primitives: 32,
   /** url()-carrying style rules × elements checked against them. */
   sheetChecks: 4_000_000,
+  /**
+   * How far from the drawing any coordinate may land, in device pixels at the largest logo
+   * size. The rasterizer (tiny-skia 0.10 in resvg 2.6) aborts the whole process on some
+   * paths around 2×10^7 px; a logo never needs more than a few thousand.
+   */
+  devicePx: 1_000_000,
 } as const;
 
 /**
@@ -38,9 +44,6 @@ export const REFERENCE_LIMITS = {
 export const FILTER_CAPS_PX = { radius: 8, stdDeviation: 256, offset: 2048, region: 4096 } as const;
 /** A radius this many times over its cap is not a logo that needs a little clamping: it is refused. */
 const REFUSE_OVER_CAP = 4;
-
-/** Object-bounding-box units multiply by the box size, which coordinates cap at ±1e6. */
-const BBOX = 2e6;
 
 type Kind = 'pattern' | 'mask' | 'clipPath' | 'filter' | 'other';
 
@@ -69,41 +72,66 @@ export function checkReferences(root: SvgNode, sheet: Rule[], maxDrawPx: number)
     throw new SvgRejected(`too complex (${why})`);
   };
 
-  const walk = (node: SvgNode, acc: number, hops: number, nesting: number, instantiated: boolean): void => {
+  const sheetStroke = Math.max(0, ...sheet.flatMap((r) => r.declarations.filter((d) => d.property === 'stroke-width').map((d) => leadingNumber(d.value.text))));
+  const reach = (px: number): void => {
+    if (!(px <= REFERENCE_LIMITS.devicePx)) tooComplex(`coordinates reach ${px > 1e12 ? 'beyond 10^12' : Math.round(px)} px at the largest logo size; at most ${REFERENCE_LIMITS.devicePx}`);
+  };
+
+  /**
+   * Visits one instance of `node`. `acc` is the most device pixels a user unit of the parent
+   * can become, `offset` how far (in device pixels) the parent's origin can be from the
+   * drawing's. Returns how far from the drawing's origin this instance can reach.
+   */
+  const walk = (node: SvgNode, acc: number, offset: number, hops: number, nesting: number, instantiated: boolean): number => {
     if (++instances > REFERENCE_LIMITS.instances) tooComplex(`more than ${REFERENCE_LIMITS.instances} elements once references are expanded`);
     if (onPath.has(node)) tooComplex(`a reference cycle through ${describe(node)}`);
     onPath.add(node);
-    const scale = acc * ownScale(node, node === root, viewport);
-    for (const target of refsOf(node)) follow(node, target, scale, hops, nesting);
+    const t = node === root ? { scale: 1 / viewport, shift: 0 } : (transformBounds(node.attrs.get('transform') ?? '') ?? { scale: 1, shift: 0 });
+    const here = offset + t.shift * acc;
+    const scale = acc * t.scale * (node.name === 'svg' && node !== root ? viewBoxScale(node, node, viewport) : 1);
+    let extent = here + (coordinateExtent(node, viewport) + strokeWidth(node, sheetStroke)) * scale;
+    reach(extent);
+    const inner = node.name === 'svg' || node.name === 'use' ? here + origin(node) * scale : here;
     if (instantiated || !DEFINITIONS.has(node.name)) {
-      for (const c of node.children) if (typeof c !== 'string') walk(c, scale, hops, nesting, false);
+      for (const c of node.children) if (typeof c !== 'string') extent = Math.max(extent, walk(c, scale, inner, hops, nesting, false));
+    }
+    // Referenced content is placed after the element's own extent is known: a bounding box
+    // (objectBoundingBox units) is at most twice as far across as the element reaches.
+    for (const target of refsOf(node)) {
+      const reached = follow(node, target, scale, inner, extent, hops, nesting);
+      if (kindOf(target) === 'other') extent = Math.max(extent, reached);
     }
     onPath.delete(node);
+    return extent;
   };
 
-  const follow = (from: SvgNode, target: SvgNode, acc: number, hops: number, nesting: number): void => {
+  const follow = (from: SvgNode, target: SvgNode, acc: number, offset: number, extent: number, hops: number, nesting: number): number => {
     if (hops + 1 > REFERENCE_LIMITS.depth) tooComplex(`references nested deeper than ${REFERENCE_LIMITS.depth}`);
     const kind = kindOf(target);
+    /** User units of `from` across its bounding box, at most. */
+    const box = (2 * extent) / Math.max(acc, 1e-12);
     let factor = 1;
     if (kind !== 'other' && ++layers > REFERENCE_LIMITS.layers) tooComplex(`more than ${REFERENCE_LIMITS.layers} patterns, masks, clip paths and filters once references are expanded`);
     if (kind === 'pattern' || kind === 'mask' || kind === 'clipPath') {
       if (nesting + 1 > REFERENCE_LIMITS.layerNesting) tooComplex(`${kind} nesting deeper than ${REFERENCE_LIMITS.layerNesting}`);
-      factor = kind === 'pattern' ? patternScale(target) : contentUnitsScale(target, kind === 'mask' ? 'maskContentUnits' : 'clipPathUnits');
+      factor = kind === 'pattern' ? patternScale(target, box) : contentUnitsScale(target, kind === 'mask' ? 'maskContentUnits' : 'clipPathUnits', box);
       nesting += 1;
+      offset = extent; // the content is placed somewhere within the element's reach
     } else if (kind === 'filter') {
       const count = target.children.filter((c) => typeof c !== 'string').length;
       if (count > REFERENCE_LIMITS.primitivesPerFilter) tooComplex(`a filter with more than ${REFERENCE_LIMITS.primitivesPerFilter} primitives`);
       primitives += count;
       if (primitives > REFERENCE_LIMITS.primitives) tooComplex(`more than ${REFERENCE_LIMITS.primitives} filter primitives once references are expanded`);
-      const units = target.attrs.get('primitiveUnits') === 'objectBoundingBox' ? BBOX : 1;
+      const units = target.attrs.get('primitiveUnits') === 'objectBoundingBox' ? box : 1;
       filterScales.set(target, Math.max(filterScales.get(target) ?? 0, acc * units));
+      offset = extent;
     } else if (from.name === 'use' && target.name === 'symbol') {
       factor = viewBoxScale(target, from, viewport);
     }
-    walk(target, acc * factor, hops + 1, nesting, true);
+    return walk(target, acc * factor, offset, hops + 1, nesting, true);
   };
 
-  walk(root, maxDrawPx, 0, 0, false);
+  walk(root, maxDrawPx, 0, 0, 0, false);
   return filterScales;
 }
 
@@ -159,16 +187,6 @@ function rootUnits(root: SvgNode): number {
   return Math.min(w ?? 100, h ?? 100);
 }
 
-/** How much an element stretches its content: its transform, and a nested <svg>'s viewBox. */
-function ownScale(node: SvgNode, isRoot: boolean, viewport: number): number {
-  if (isRoot) return 1 / viewport;
-  let k = 1;
-  const t = node.attrs.get('transform');
-  if (t !== undefined) k *= transformScale(t) ?? 1;
-  if (node.name === 'svg') k *= viewBoxScale(node, node, viewport);
-  return k;
-}
-
 /** A viewBox fitted into a viewport of the given element's width and height (100 % when absent). */
 function viewBoxScale(box: SvgNode, sized: SvgNode, viewport: number): number {
   const vb = numberList(box.attrs.get('viewBox') ?? '');
@@ -177,21 +195,66 @@ function viewBoxScale(box: SvgNode, sized: SvgNode, viewport: number): number {
   return side / Math.min(vb[2]!, vb[3]!);
 }
 
-function contentUnitsScale(node: SvgNode, attr: string): number {
-  return node.attrs.get(attr) === 'objectBoundingBox' ? BBOX : 1;
+/** Object-bounding-box units stretch the content by the box: `box` user units at most. */
+function contentUnitsScale(node: SvgNode, attr: string, box: number): number {
+  return node.attrs.get(attr) === 'objectBoundingBox' ? box : 1;
 }
 
-function patternScale(p: SvgNode): number {
+function patternScale(p: SvgNode, box: number): number {
   let k = transformScale(p.attrs.get('patternTransform') ?? '') ?? 1;
   const vb = numberList(p.attrs.get('viewBox') ?? '');
   if (vb && vb.length === 4) {
     const tile = Math.max(plainLength(p.attrs.get('width')) ?? 1, plainLength(p.attrs.get('height')) ?? 1);
-    const units = p.attrs.get('patternUnits') === 'userSpaceOnUse' ? 1 : BBOX;
+    const units = p.attrs.get('patternUnits') === 'userSpaceOnUse' ? 1 : box;
     k *= (tile * units) / Math.min(vb[2]!, vb[3]!);
   } else {
-    k *= contentUnitsScale(p, 'patternContentUnits');
+    k *= contentUnitsScale(p, 'patternContentUnits', box);
   }
   return k;
+}
+
+const POSITIONS = ['x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy'] as const;
+const SIZES = ['width', 'height', 'r', 'rx', 'ry'] as const;
+
+/** The largest absolute coordinate an element's own geometry reaches, in its user units. */
+function coordinateExtent(node: SvgNode, viewport: number): number {
+  // Filter regions and primitive subregions are capped in device pixels by capFilters.
+  if (node.name === 'filter' || node.name.startsWith('fe')) return 0;
+  const most = (keys: readonly string[]) => {
+    let m = 0;
+    for (const k of keys) {
+      const v = node.attrs.get(k);
+      if (v !== undefined) for (const x of geometryNumbers(v, viewport) ?? []) m = Math.max(m, Math.abs(x));
+    }
+    return m;
+  };
+  let e = most(POSITIONS) + most(SIZES);
+  const d = node.attrs.get('d');
+  if (d !== undefined) e = Math.max(e, pathExtent(d));
+  const points = node.attrs.get('points');
+  if (points !== undefined) for (const x of numberList(points) ?? []) e = Math.max(e, Math.abs(x));
+  return e;
+}
+
+/** How far a `use` or nested `svg` moves its content. */
+function origin(node: SvgNode): number {
+  const at = (k: string) => Math.abs(geometryNumbers(node.attrs.get(k) ?? '0')?.[0] ?? 0);
+  return at('x') + at('y');
+}
+
+function strokeWidth(node: SvgNode, sheetStroke: number): number {
+  let w = Math.abs(leadingNumber(node.attrs.get('stroke-width') ?? ''));
+  const style = node.attrs.get('style') ?? '';
+  const at = style.indexOf('stroke-width:');
+  if (at >= 0) w = Math.max(w, Math.abs(leadingNumber(style.slice(at + 13))));
+  return Math.max(w, sheetStroke);
+}
+
+function leadingNumber(s: string): number {
+  const v = s.trim();
+  const n = numberLength(v, 0);
+  const x = n ? Number(v.slice(0, n)) : 0;
+  return Number.isFinite(x) ? Math.abs(x) : Infinity;
 }
 
 /**

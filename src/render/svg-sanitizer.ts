@@ -5,7 +5,7 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { checkRasterSize } from '../domain/raster-size.ts';
 import { cleanDeclarations, cleanStyleSheet, cleanValue, type Rule, serializeDeclarations, serializeStyleSheet } from './svg-css.ts';
-import { clampNumbers, isPercentage, numberList, plainLength, transformScale } from './svg-numbers.ts';
+import { clampNumbers, geometryNumbers, isPercentage, numberList, plainLength, transformScale } from './svg-numbers.ts';
 import { capFilters, checkReferences } from './svg-references.ts';
 import { type SvgNode as Node, SvgRejected } from './svg-tree.ts';
 
@@ -142,7 +142,8 @@ function cleanAttribute(element: string, uri: string, name: string, value: strin
   if (URL_ATTRIBUTES.has(name) || value.includes('(')) return cleanValue(value)?.text ?? null;
   if (name === 'viewBox') return cleanViewBox(value);
   if (name === 'stdDeviation' || name === 'radius') return clampNumbers(value, 100);
-  if (GEOMETRY.has(name)) return clampNumbers(value, MAX_COORD);
+  // Units other than px and % multiply the number past its clamp (1e6in); a logo has no need of them.
+  if (GEOMETRY.has(name)) return geometryNumbers(value) === null ? null : clampNumbers(value, MAX_COORD);
   return value;
 }
 

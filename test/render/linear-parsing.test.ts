@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseLogoDataUrl } from '../../src/domain/logo.ts';
 import { linkify } from '../../src/http/pages/landing-pages.ts';
 import { cleanDeclarations, cleanStyleSheet, cleanValue } from '../../src/render/svg-css.ts';
-import { clampNumbers, isPercentage, numberList, plainLength, transformScale } from '../../src/render/svg-numbers.ts';
+import { clampNumbers, isPercentage, numberList, pathExtent, plainLength, transformBounds, transformScale } from '../../src/render/svg-numbers.ts';
 import { sanitizeSvg } from '../../src/render/svg-sanitizer.ts';
 
 const MB = 1024 * 1024;
@@ -58,7 +58,34 @@ describe('lengths and numbers', () => {
     expect(clampNumbers('.'.repeat(MB), 5)).toBe('.'.repeat(MB));
     expect(transformScale('scale('.repeat(MB / 6))).toBe(null);
     expect(transformScale('scale(2) '.repeat(1100))).toBe(null); // 2^1100 overflows
-    expect(transformScale('rotate(90) '.repeat(MB / 11))).toBeCloseTo(Math.SQRT2);
+    expect(transformScale('rotate(90) '.repeat(MB / 11))).toBeCloseTo(1);
+    expect(pathExtent(`M0 0${'l1 1'.repeat(MB / 4)}`)).toBe(MB / 4);
+    expect(pathExtent('a'.repeat(MB))).toBe(0);
+  });
+});
+
+describe('transforms and paths', () => {
+  it('bounds a transform list by how much it stretches and how far it moves', () => {
+    expect(transformBounds('')).toEqual({ scale: 1, shift: 0 });
+    expect(transformBounds('translate(3 4) scale(2 5)')).toEqual({ scale: 5, shift: 5 });
+    expect(transformBounds('rotate(45) scale(3)')!.scale).toBeCloseTo(3);
+    expect(transformBounds('rotate(180 10 0)')!.shift).toBeCloseTo(20);
+    expect(transformBounds('matrix(1 0 0 1 30 40)')).toEqual({ scale: 1, shift: 50 });
+    expect(transformBounds('skewX(89.9999)')!.scale).toBeGreaterThan(1e5);
+    expect(transformBounds('scale(1e200) scale(1e200)')).toBe(null);
+    expect(transformBounds('translate(1')).toBe(null);
+    expect(transformBounds('evil(1)')).toBe(null);
+  });
+
+  it('finds how far a path reaches, following relative commands, implicit linetos and compact arc flags', () => {
+    expect(pathExtent('M10 20 L30 -40 Z')).toBe(40);
+    expect(pathExtent('m10 10 20 20 20 20')).toBe(50);
+    expect(pathExtent('M0 0 h5 v-7 H-9')).toBe(9);
+    expect(pathExtent('M0 0 c1 2 3 4 50 6 s1 1 2 2')).toBe(52);
+    expect(pathExtent('M0 0 a5 5 0 011 1000 0')).toBe(1000);
+    expect(pathExtent('M0 0 a5 5 0 1 1 10 0')).toBe(10);
+    expect(pathExtent('M0 0 L1e6 0 Z m5 0')).toBe(1e6);
+    expect(pathExtent('M0 0 L5 5 L x 1e9')).toBe(5); // drawn up to the first error only
   });
 });
 

@@ -9,7 +9,7 @@ import { FILTER_CAPS_PX, REFERENCE_LIMITS } from '../../src/render/svg-reference
 import { MAX_LOGO_DRAW_PX, sanitizeSvg, SvgRejected } from '../../src/render/svg-sanitizer.ts';
 import {
   CLIP_BOMB_SVG, CSS_IMAGE_SET_SVG, CSS_PATTERN_BOMB_SVG, FILTER_CHAIN_SVG, FILTER_MORPHOLOGY_SVG, FILTER_TRANSFORM_SVG, MASK_BOMB_SVG,
-  ORDINARY_LOGOS, PATTERN_BOMB_SVG, REDOS_LENGTH_SVG, REDOS_URL_SVG, REFERENCE_CYCLE_SVG,
+  FAR_PATH_SVG, HUGE_COORDINATES_SVG, ORDINARY_LOGOS, PATTERN_BOMB_SVG, REDOS_LENGTH_SVG, REDOS_URL_SVG, REFERENCE_CYCLE_SVG,
 } from '../support/hostile-logos.ts';
 import { SHORT_URL } from './fixtures.ts';
 
@@ -213,6 +213,27 @@ describe('costly logos', () => {
   it('refuses more masks, clip paths and patterns than its layer budget', () => {
     const layers = doc(`<mask id="m"><rect width="9" height="9" fill="#fff"/></mask>${'<rect width="9" height="9" mask="url(#m)"/>'.repeat(REFERENCE_LIMITS.layers + 1)}`);
     expect(refusal(layers)).toBe(`too complex (more than ${REFERENCE_LIMITS.layers} patterns, masks, clip paths and filters once references are expanded)`);
+  });
+
+  it('refuses coordinates that land a million pixels away, however they get there', () => {
+    const limit = `at most ${REFERENCE_LIMITS.devicePx})`;
+    expect(refusal(HUGE_COORDINATES_SVG)).toBe(`too complex (coordinates reach 409600000 px at the largest logo size; ${limit}`);
+    expect(refusal(FAR_PATH_SVG)).toMatch(/^too complex \(coordinates reach \d+ px/);
+    expect(refusal(doc('<g transform="translate(1e6)"><rect width="1" height="1"/></g>'))).toMatch(/^too complex \(coordinates reach/);
+    expect(refusal(doc('<g transform="scale(1e4)"><g transform="scale(1e4)"><rect width="1" height="1"/></g></g>'))).toMatch(/^too complex \(coordinates reach/);
+    expect(refusal(doc('<defs><rect id="r" width="1" height="1"/></defs><use href="#r" x="1e6"/>'))).toMatch(/^too complex \(coordinates reach/);
+    expect(refusal(doc('<rect width="1" height="1" stroke="#000" stroke-width="1e6"/>'))).toMatch(/^too complex \(coordinates reach/);
+    expect(refusal(doc('<style>rect{stroke-width:999999}</style><rect width="1" height="1"/>'))).toMatch(/^too complex \(coordinates reach/);
+  });
+
+  it('keeps far-but-sane geometry and bounding-box units', () => {
+    expect(sanitizeSvg(doc('<rect x="-500" y="-500" width="1100" height="1100"/>'))).toContain('width="1100"');
+    const clip = doc('<clipPath id="c" clipPathUnits="objectBoundingBox"><circle cx="0.5" cy="0.5" r="0.5"/></clipPath><rect width="100" height="100" clip-path="url(#c)"/>');
+    expect(sanitizeSvg(clip)).toContain('clip-path="url(#c)"');
+  });
+
+  it('drops geometry in units that multiply the number (mm, in, em)', () => {
+    expect(sanitizeSvg(doc('<rect x="1e6in" y="5mm" width="10px" height="50%"/>'))).toContain('<rect width="10px" height="50%"/>');
   });
 
   it('the drawing-size bound covers every logo box the renderer can lay out', () => {

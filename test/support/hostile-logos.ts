@@ -46,6 +46,14 @@ export const CLIP_BOMB_SVG = nestedBomb('clipPath', 8, 10);
 /** The same nesting hidden in CSS, which the <use>-only check never saw. */
 export const CSS_PATTERN_BOMB_SVG = PATTERN_BOMB_SVG.replace(/fill="url\(#(p\d)\)"/g, 'style="fill:url(#$1)"');
 
+/**
+ * A square from -10^6 to 0 in a 10-unit viewBox: at 2500 px the rasterizer (tiny-skia 0.10)
+ * panics and aborts the whole process. Coordinates were clamped to ±10^6 units, not pixels.
+ */
+export const HUGE_COORDINATES_SVG = `<svg ${NS} viewBox="0 0 10 10"><rect x="-1000000" y="-1000000" width="1000000" height="1000000"/></svg>`;
+/** The same reach through a path and a translate, which no single-number clamp sees. */
+export const FAR_PATH_SVG = `<svg ${NS} viewBox="0 0 10 10"><g transform="translate(-900 -900)"><path d="M0 0${' l-1000 0'.repeat(500)} v-1 z"/></g></svg>`;
+
 /** A reference cycle through paint servers and masks. */
 export const REFERENCE_CYCLE_SVG = `<svg ${NS}><pattern id="a" width="1" height="1"><rect width="1" height="1" mask="url(#b)"/></pattern><mask id="b"><rect width="1" height="1" fill="url(#a)"/></mask><rect width="1" height="1" fill="url(#a)"/></svg>`;
 
@@ -135,6 +143,8 @@ export function refusedLogos(): Record<string, string> {
     'clip paths nested 8 deep': svgDataUrl(CLIP_BOMB_SVG),
     'patterns nested 8 deep through CSS': svgDataUrl(CSS_PATTERN_BOMB_SVG),
     'reference cycle': svgDataUrl(REFERENCE_CYCLE_SVG),
+    'coordinates of 10^6 units in a 10-unit viewBox': svgDataUrl(HUGE_COORDINATES_SVG),
+    'a path walking 500,000 units away by relative steps': svgDataUrl(FAR_PATH_SVG),
     'JPEG claiming 65500×65500': JPEG_BOMB,
     'progressive JPEG claiming 65500×65500': JPEG_PROGRESSIVE_BOMB,
     'JPEG with a huge second frame': JPEG_SECOND_FRAME_BOMB,
