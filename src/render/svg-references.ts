@@ -6,6 +6,7 @@
 // href inheritance — with budgets on the expanded size, the nesting and the layers, while
 // tracking how many device pixels a user unit can become at each point. The walk stops
 // as soon as a budget is spent, so it is linear in the budget, not in the expansion.
+import { checkRasterSize, MAX_LOGO_PIXELS } from '../domain/raster-size.ts';
 import { cleanValue, mayMatch, type Rule } from './svg-css.ts';
 import { clampNumbers, geometryNumbers, isPercentage, numberLength, numberList, pathExtent, plainLength, transformBounds, transformScale } from './svg-numbers.ts';
 import { elements, type SvgNode, SvgRejected } from './svg-tree.ts';
@@ -68,6 +69,19 @@ export function checkReferences(root: SvgNode, sheet: Rule[], maxDrawPx: number)
   let instances = 0;
   let layers = 0;
   let primitives = 0;
+  /** Decoded pixels of every <image> instance: each one is decoded when it is drawn. */
+  let pixels = 0;
+  const pixelCache = new Map<SvgNode, number>();
+  const imagePixels = (node: SvgNode): number => {
+    let n = pixelCache.get(node);
+    if (n === undefined) {
+      const href = node.attrs.get('href');
+      const size = href === undefined ? { width: 0, height: 0 } : checkRasterSize(Buffer.from(href.slice(href.indexOf(',') + 1), 'base64'));
+      n = typeof size === 'string' ? MAX_LOGO_PIXELS + 1 : size.width * size.height;
+      pixelCache.set(node, n);
+    }
+    return n;
+  };
   const tooComplex = (why: string): never => {
     throw new SvgRejected(`too complex (${why})`);
   };
@@ -91,6 +105,10 @@ export function checkReferences(root: SvgNode, sheet: Rule[], maxDrawPx: number)
     const scale = acc * t.scale * (node.name === 'svg' && node !== root ? viewBoxScale(node, node, viewport) : 1);
     let extent = here + (coordinateExtent(node, viewport) + strokeWidth(node, sheetStroke)) * scale;
     reach(extent);
+    if (node.name === 'image') {
+      pixels += imagePixels(node);
+      if (pixels > MAX_LOGO_PIXELS) tooComplex(`embedded images add up to more than 16 megapixels once references are expanded`);
+    }
     const inner = node.name === 'svg' || node.name === 'use' ? here + origin(node) * scale : here;
     if (instantiated || !DEFINITIONS.has(node.name)) {
       for (const c of node.children) if (typeof c !== 'string') extent = Math.max(extent, walk(c, scale, inner, hops, nesting, false));

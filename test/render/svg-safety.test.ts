@@ -9,7 +9,7 @@ import { FILTER_CAPS_PX, REFERENCE_LIMITS } from '../../src/render/svg-reference
 import { MAX_LOGO_DRAW_PX, sanitizeSvg, SvgRejected } from '../../src/render/svg-sanitizer.ts';
 import {
   CLIP_BOMB_SVG, CSS_IMAGE_SET_SVG, CSS_PATTERN_BOMB_SVG, FILTER_CHAIN_SVG, FILTER_MORPHOLOGY_SVG, FILTER_TRANSFORM_SVG, MASK_BOMB_SVG,
-  FAR_PATH_SVG, HUGE_COORDINATES_SVG, ORDINARY_LOGOS, PATTERN_BOMB_SVG, REDOS_LENGTH_SVG, REDOS_URL_SVG, REFERENCE_CYCLE_SVG,
+  FAR_PATH_SVG, HUGE_COORDINATES_SVG, IMAGE_USE_BOMB_SVG, ORDINARY_LOGOS, PATTERN_BOMB_SVG, REDOS_LENGTH_SVG, REDOS_URL_SVG, REFERENCE_CYCLE_SVG,
 } from '../support/hostile-logos.ts';
 import { SHORT_URL } from './fixtures.ts';
 
@@ -234,6 +234,11 @@ describe('costly logos', () => {
 
   it('drops geometry in units that multiply the number (mm, in, em)', () => {
     expect(sanitizeSvg(doc('<rect x="1e6in" y="5mm" width="10px" height="50%"/>'))).toContain('<rect width="10px" height="50%"/>');
+  });
+
+  it('counts the pixels of every embedded image instance against the 16-megapixel limit', () => {
+    expect(refusal(IMAGE_USE_BOMB_SVG)).toBe('too complex (embedded images add up to more than 16 megapixels once references are expanded)');
+    expect(sanitizeSvg(IMAGE_USE_BOMB_SVG.replace(/(<use href="#i"\/>)+/, '<use href="#i"/>'))).toContain('<use href="#i"/>');
   });
 
   it('the drawing-size bound covers every logo box the renderer can lay out', () => {

@@ -124,6 +124,9 @@ export const PNG_HEADER_BOMB = rasterDataUrl('image/png', pngClaiming(30000, 300
 /** A raster bomb inside an otherwise harmless SVG. */
 export const SVG_NESTED_JPEG_BOMB_SVG = `<svg ${NS} viewBox="0 0 10 10"><image width="10" height="10" href="${JPEG_BOMB}"/></svg>`;
 
+/** One 16-megapixel image (allowed on its own) drawn 20 times through <use>: each is decoded. */
+export const IMAGE_USE_BOMB_SVG = `<svg ${NS} viewBox="0 0 10 10"><defs><image id="i" width="10" height="10" href="${rasterDataUrl('image/png', pngClaiming(4096, 4096))}"/></defs>${'<use href="#i"/>'.repeat(20)}</svg>`;
+
 /** `fill="url(` + 6,000 spaces + `"`: cubic backtracking in the old url() reader. */
 export const REDOS_URL_SVG = `<svg ${NS}><rect width="1" height="1" fill="url(${' '.repeat(6000)}"/></svg>`;
 /** A 40 KB root width that the old length regex read in quadratic time. */
@@ -151,6 +154,7 @@ export function refusedLogos(): Record<string, string> {
     'PNG of 30000×30000': pngBombDataUrl(),
     'PNG header of 30000×30000 without data': PNG_HEADER_BOMB,
     'JPEG bomb inside an SVG': svgDataUrl(SVG_NESTED_JPEG_BOMB_SVG),
+    'a 16-megapixel image used 20 times': svgDataUrl(IMAGE_USE_BOMB_SVG),
   };
 }
 
