@@ -87,6 +87,22 @@ export function checkReferences(root: SvgNode, sheet: Rule[], maxDrawPx: number)
   };
 
   const sheetStroke = Math.max(0, ...sheet.flatMap((r) => r.declarations.filter((d) => d.property === 'stroke-width').map((d) => leadingNumber(d.value.text))));
+  /** Per element, not per instance: a long path used a thousand times is read once. */
+  const geometry = new Map<SvgNode, { scale: number; shift: number; reach: number; origin: number }>();
+  const geometryOf = (node: SvgNode) => {
+    let g = geometry.get(node);
+    if (g === undefined) {
+      const t = node === root ? { scale: 1 / viewport, shift: 0 } : (transformBounds(node.attrs.get('transform') ?? '') ?? { scale: 1, shift: 0 });
+      g = {
+        scale: t.scale * (node.name === 'svg' && node !== root ? viewBoxScale(node, node, viewport) : 1),
+        shift: t.shift,
+        reach: coordinateExtent(node, viewport) + strokeWidth(node, sheetStroke),
+        origin: node.name === 'svg' || node.name === 'use' ? origin(node) : 0,
+      };
+      geometry.set(node, g);
+    }
+    return g;
+  };
   const reach = (px: number): void => {
     if (!(px <= REFERENCE_LIMITS.devicePx)) tooComplex(`coordinates reach ${px > 1e12 ? 'beyond 10^12' : Math.round(px)} px at the largest logo size; at most ${REFERENCE_LIMITS.devicePx}`);
   };
@@ -100,16 +116,16 @@ export function checkReferences(root: SvgNode, sheet: Rule[], maxDrawPx: number)
     if (++instances > REFERENCE_LIMITS.instances) tooComplex(`more than ${REFERENCE_LIMITS.instances} elements once references are expanded`);
     if (onPath.has(node)) tooComplex(`a reference cycle through ${describe(node)}`);
     onPath.add(node);
-    const t = node === root ? { scale: 1 / viewport, shift: 0 } : (transformBounds(node.attrs.get('transform') ?? '') ?? { scale: 1, shift: 0 });
-    const here = offset + t.shift * acc;
-    const scale = acc * t.scale * (node.name === 'svg' && node !== root ? viewBoxScale(node, node, viewport) : 1);
-    let extent = here + (coordinateExtent(node, viewport) + strokeWidth(node, sheetStroke)) * scale;
+    const g = geometryOf(node);
+    const here = offset + g.shift * acc;
+    const scale = acc * g.scale;
+    let extent = here + g.reach * scale;
     reach(extent);
     if (node.name === 'image') {
       pixels += imagePixels(node);
       if (pixels > MAX_LOGO_PIXELS) tooComplex(`embedded images add up to more than 16 megapixels once references are expanded`);
     }
-    const inner = node.name === 'svg' || node.name === 'use' ? here + origin(node) * scale : here;
+    const inner = here + g.origin * scale;
     if (instantiated || !DEFINITIONS.has(node.name)) {
       for (const c of node.children) if (typeof c !== 'string') extent = Math.max(extent, walk(c, scale, inner, hops, nesting, false));
     }

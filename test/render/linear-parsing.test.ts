@@ -160,6 +160,10 @@ describe('the whole sanitizer', () => {
     ['dots as a coordinate', `<svg ${NS}><rect x="${fill('.')}"/></svg>`],
     ['a long class list against url rules', `<svg ${NS}><style>.a{fill:url(#x)}</style><rect id="x"/><rect class="${fill('a ')}"/></svg>`],
     ['a root width of spaces', `<svg ${NS} width="${fill('1 ')}x"/>`],
+    [
+      'a long path used 3,000 times',
+      `<svg ${NS} viewBox="0 0 100 100"><defs><path id="p" d="M0 0${'l0.001 0'.repeat(30000)}"/><g id="a">${'<use href="#p"/>'.repeat(10)}</g><g id="b">${'<use href="#a"/>'.repeat(10)}</g><g id="c">${'<use href="#b"/>'.repeat(10)}</g></defs><use href="#c"/><use href="#c"/><use href="#c"/></svg>`,
+    ],
   ])('reads 512 KiB of %s at once', (_, svg) => {
     expect(sanitizeSvg(svg).startsWith('<svg')).toBe(true);
   });
