@@ -50,8 +50,8 @@ const MAX_COORD = 1e6;
 /**
  * The most device pixels a logo is ever drawn across: the logo box covers at most
  * logoSize 0.5 × 30 % (level H) of the modules, so its side is at most √0.15 ≈ 0.387 of
- * the code's width, at most 4096 px: 1,586 px. Rounded up for margin (a test pins it
- * against logoBox for every version).
+ * the code's width, at most 4096 px (the renderer's own bound; the API stops at 2500):
+ * 1,586 px. Rounded up for margin (a test pins it against logoBox for every version).
  */
 export const MAX_LOGO_DRAW_PX = 2048;
 /** Attributes whose values are transform lists; checked by their own parser. */
