@@ -108,9 +108,27 @@ export function pngClaiming(width: number, height: number, rows = height): Buffe
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 1; // bit depth
   ihdr[9] = 0; // greyscale
-  const raw = Buffer.alloc((1 + Math.ceil(width / 8)) * rows);
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, pngChunk('IHDR', ihdr), pngChunk('IDAT', zlib.deflateSync(raw, { level: 9 })), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([signature, pngChunk('IHDR', ihdr), pngChunk('IDAT', zeroStream((1 + Math.ceil(width / 8)) * rows)), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/**
+ * A zlib stream of `length` zero bytes, built from one compressed block of at most 4 MiB
+ * repeated (each block compressed on its own, so they concatenate), so the 112 MB of a
+ * 30000×30000 image are never held in memory.
+ */
+function zeroStream(length: number): Buffer {
+  const CHUNK = 4 * 1024 * 1024;
+  const blocks: Buffer[] = [Buffer.from([0x78, 0xda])];
+  const full = zlib.deflateRawSync(Buffer.alloc(Math.min(CHUNK, length)), { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  for (let left = length; left > 0; left -= CHUNK) {
+    blocks.push(left >= CHUNK ? full : zlib.deflateRawSync(Buffer.alloc(left), { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+  }
+  blocks.push(Buffer.from([0x03, 0x00])); // a final, empty fixed-Huffman block
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE(((length % 65521) * 65536 + 1) >>> 0, 0); // Adler-32 of zeros: a = 1, b = length
+  blocks.push(adler);
+  return Buffer.concat(blocks);
 }
 
 let pngBomb: string | undefined;
