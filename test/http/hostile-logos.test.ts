@@ -30,7 +30,7 @@ describe('hostile logos over HTTP', () => {
     expect(created.json()).toEqual({ error: expect.stringMatching(/^customLogoUrl: (SVG rejected: too complex \(|the image is \d+×\d+ pixels; at most 16 megapixels|SVG rejected: an embedded image: the image is)/) });
     const previewed = await preview(logo);
     expect(previewed.statusCode, previewed.body).toBe(400);
-    expect(previewed.json().error).toMatch(/^(design\.)?customLogoUrl: /);
+    expect(previewed.json().error).toBe(created.json().error);
     expect(await count()).toBe(before);
   });
 
