@@ -3,6 +3,7 @@
 // allow-list, and only the sanitized SVG is ever stored or drawn.
 import { sanitizeSvg, SvgRejected } from '../render/svg-sanitizer.ts';
 import { ValidationError } from './errors.ts';
+import { checkRasterSize } from './raster-size.ts';
 
 export type LogoMediaType = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/svg+xml';
 type RasterType = Exclude<LogoMediaType, 'image/svg+xml'>;
@@ -16,8 +17,7 @@ export interface ParsedLogo {
 /** Same bound as LIMITS.logoBytes in design.ts (not imported: design.ts imports this module). */
 const MAX_BYTES = 512 * 1024;
 const MEDIA_TYPES: readonly LogoMediaType[] = ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml'];
-/** `data:<type>[;param=value]*[;base64],<data>` */
-const DATA_URL_RE = /^data:([^,;]*)((?:;[^,;]*)*?)(;base64)?,(.*)$/is;
+/** One character class and a bounded tail: linear on any input. */
 const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
 
 const MAGIC: Record<RasterType, (b: Buffer) => boolean> = {
@@ -32,9 +32,9 @@ export function parseLogoDataUrl(field: string, value: string): ParsedLogo {
   };
   // Cheap bound before any decoding: base64 of 512 KiB plus a generous header.
   if (value.length > Math.ceil(MAX_BYTES / 3) * 4 * 3 + 256) fail('the image must be at most 512 KiB');
-  const m = DATA_URL_RE.exec(value.trim());
-  if (!m) fail('must be a data: URL (remote URLs are not fetched)');
-  const [, rawType = '', , base64Flag, payload = ''] = m as RegExpExecArray;
+  const parts = splitDataUrl(value.trim());
+  if (!parts) return fail('must be a data: URL (remote URLs are not fetched)');
+  const { rawType, base64Flag, payload } = parts;
   const mediaType = rawType.trim().toLowerCase() as LogoMediaType;
   if (!MEDIA_TYPES.includes(mediaType)) fail('media type must be image/png, image/jpeg, image/webp or image/svg+xml');
   const bytes = base64Flag ? decodeBase64(payload, fail) : decodeText(mediaType, payload, fail);
@@ -42,9 +42,21 @@ export function parseLogoDataUrl(field: string, value: string): ParsedLogo {
   if (bytes.length > MAX_BYTES) fail('the image must be at most 512 KiB');
   if (mediaType === 'image/svg+xml') return sanitized(bytes, fail);
   if (!MAGIC[mediaType as RasterType](bytes)) fail(`the data is not a ${mediaType} image`);
+  const size = checkRasterSize(bytes);
+  if (typeof size === 'string') fail(size);
   // The PNG rasterizer (resvg 2.6) cannot draw WebP: refusing it beats an image silently without its logo.
   if (mediaType === 'image/webp') fail('WebP logos are not supported yet; use PNG, JPEG or SVG');
   return { mediaType, bytes, dataUrl: `data:${mediaType};base64,${bytes.toString('base64')}` };
+}
+
+/** `data:<type>[;param=value]*[;base64],<data>`, read with indexOf (no regex to backtrack). */
+function splitDataUrl(url: string): { rawType: string; base64Flag: boolean; payload: string } | null {
+  if (url.slice(0, 5).toLowerCase() !== 'data:') return null;
+  const comma = url.indexOf(',');
+  if (comma < 0) return null;
+  const params = url.slice(5, comma).split(';');
+  const base64Flag = params.length > 1 && params[params.length - 1]!.toLowerCase() === 'base64';
+  return { rawType: params[0]!, base64Flag, payload: url.slice(comma + 1) };
 }
 
 function decodeBase64(payload: string, fail: (rule: string) => never): Buffer {

@@ -55,7 +55,11 @@ export const designProperties = {
   presetLogo: Enum(PRESET_LOGOS),
   customLogoUrl: Type.Union([Type.String({ maxLength: 800_000 }), Type.Null()], {
     rule: 'must be null or a data: URL of a PNG, JPEG, WebP or SVG image of at most 512 KiB',
-    description: 'data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null',
+    description:
+      'data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null. Raster images (also inside SVG) may have at most ' +
+      '16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly ' +
+      'to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives ' +
+      'per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README.',
   }),
   logoSize: Between(LIMITS.logoSize.min, LIMITS.logoSize.max, false, 'Share of the error-correction budget the logo may cover'),
   logoMargin: Between(LIMITS.logoMargin.min, LIMITS.logoMargin.max, false, 'Pixels at a 1000 px render, scaled'),

@@ -16,7 +16,9 @@ export interface LogoBox {
 }
 
 /**
- * Largest centred odd square within the budget. It also stays clear of the rows and
+ * Largest centred odd square within the budget. The sanitizer bounds a logo's cost at the
+ * largest size this box can take (MAX_LOGO_DRAW_PX in svg-sanitizer.ts): growing the box
+ * means raising that bound too (a test checks the two agree). It also stays clear of the rows and
  * columns next to the eyes (separators, format information), which only matters for
  * the smallest versions.
  */

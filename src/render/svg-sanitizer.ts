@@ -3,6 +3,13 @@
 // inert is dropped, and the tree is serialized afresh. Nothing of the input's text
 // reaches the output unparsed, so tricks of encoding or comments cannot slip through.
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { checkRasterSize } from '../domain/raster-size.ts';
+import { cleanDeclarations, cleanStyleSheet, cleanValue, type Rule, serializeDeclarations, serializeStyleSheet } from './svg-css.ts';
+import { clampNumbers, geometryNumbers, isPercentage, numberList, plainLength, transformScale } from './svg-numbers.ts';
+import { capFilters, checkReferences } from './svg-references.ts';
+import { type SvgNode as Node, SvgRejected } from './svg-tree.ts';
+
+export { SvgRejected } from './svg-tree.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
@@ -34,28 +41,31 @@ const ATTRIBUTES = new Set([
 const GEOMETRY = new Set(['x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'fx', 'fy', 'fr', 'dx', 'dy', 'width', 'height', 'stroke-width']);
 
 /** Media types a nested <image> may carry: raster only, so nothing can nest further. */
-const IMAGE_HREF = /^data:image\/(?:png|jpeg|webp);base64,[a-z0-9+/=\s]*$/i;
-const FRAGMENT = /^#[\w.:-]+$/;
+const IMAGE_TYPES = ['png', 'jpeg', 'webp'];
 const MAX_ELEMENTS = 20_000;
 const MAX_DEPTH = 64;
 /** Logos are drawn at a few hundred pixels at most; bigger declared sizes only cost memory. */
 const MAX_SIDE = 2048;
 const MAX_COORD = 1e6;
-
-interface Node {
-  name: string;
-  attrs: Map<string, string>;
-  children: (Node | string)[];
-}
-
-export class SvgRejected extends Error {}
+/**
+ * The most device pixels a logo is ever drawn across: the logo box covers at most
+ * logoSize 0.5 × 30 % (level H) of the modules, so its side is at most √0.15 ≈ 0.387 of
+ * the code's width, at most 4096 px (the renderer's own bound; the API stops at 2500):
+ * 1,586 px. Rounded up for margin (a test pins it against logoBox for every version).
+ */
+export const MAX_LOGO_DRAW_PX = 2048;
+/** Attributes whose values are transform lists; checked by their own parser. */
+const TRANSFORMS = new Set(['transform', 'gradientTransform', 'patternTransform']);
+/** Presentation attributes that may name a paint server, mask, clip path or filter. */
+const URL_ATTRIBUTES = new Set(['fill', 'stroke', 'clip-path', 'mask', 'filter']);
 
 /** Returns a clean, standalone SVG document, or throws SvgRejected with a short reason. */
 export function sanitizeSvg(source: string): string {
   const root = parse(source);
   if (root.name !== 'svg') throw new SvgRejected('root element must be <svg>');
   clampRootSize(root);
-  dropRecursiveUses(root);
+  const sheet = styleSheet(root);
+  capFilters(checkReferences(root, sheet, MAX_LOGO_DRAW_PX));
   return serialize(root, true);
 }
 
@@ -72,10 +82,18 @@ function parse(source: string): Node {
     failure ??= new SvgRejected('DOCTYPE and entity declarations are not allowed');
   });
   parser.on('opentag', (tag) => {
-    if (++count > MAX_ELEMENTS || stack.length > MAX_DEPTH) failure ??= new SvgRejected('too complex');
+    if (++count > MAX_ELEMENTS) failure ??= new SvgRejected(`too complex (more than ${MAX_ELEMENTS} elements)`);
+    if (stack.length > MAX_DEPTH) failure ??= new SvgRejected(`too complex (elements nested deeper than ${MAX_DEPTH})`);
     const parent = stack.length ? stack[stack.length - 1] : undefined;
     // An element whose parent was dropped is dropped with it (null marks a dropped subtree).
-    const node = parent === null ? null : cleanElement(tag);
+    let node: Node | null = null;
+    if (parent !== null && failure === null) {
+      try {
+        node = cleanElement(tag);
+      } catch (err) {
+        failure ??= err as Error;
+      }
+    }
     if (node && parent) parent.children.push(node);
     if (node && stack.length === 0) root = node;
     stack.push(node);
@@ -115,47 +133,61 @@ function cleanAttribute(element: string, uri: string, name: string, value: strin
   if (uri === XML_NS) return name === 'space' && (value === 'preserve' || value === 'default') ? value : null;
   if (name === 'href' && (uri === '' || uri === XLINK_NS)) return cleanHref(element, value);
   if (uri !== '' || !ATTRIBUTES.has(name)) return null;
-  if (name === 'style') return cleanCss(value);
-  if (hasForeignUrl(value)) return null;
+  if (name === 'style') {
+    const decls = serializeDeclarations(cleanDeclarations(value));
+    return decls === '' ? null : decls;
+  }
+  if (TRANSFORMS.has(name)) return transformScale(value) === null ? null : value;
+  // A function anywhere else must be one the CSS allow-list knows (url(#id), rgb(), hsl()).
+  if (URL_ATTRIBUTES.has(name) || value.includes('(')) return cleanValue(value)?.text ?? null;
   if (name === 'viewBox') return cleanViewBox(value);
   if (name === 'stdDeviation' || name === 'radius') return clampNumbers(value, 100);
-  if (GEOMETRY.has(name)) return clampNumbers(value, MAX_COORD);
+  // Units other than px and % multiply the number past its clamp (1e6in); a logo has no need of them.
+  if (GEOMETRY.has(name)) return geometryNumbers(value) === null ? null : clampNumbers(value, MAX_COORD);
   return value;
 }
 
-/** Links may point inside the logo, and images may be inline rasters; nothing else. */
+/** Links may point inside the logo, and images may be inline rasters of a bounded size; nothing else. */
 function cleanHref(element: string, value: string): string | null {
   const v = value.trim();
-  if (FRAGMENT.test(v) && element !== 'image') return v;
-  if (element === 'image' && IMAGE_HREF.test(v)) return v.replace(/\s+/g, '');
-  return null;
+  if (element !== 'image') return isFragment(v) ? v : null;
+  const comma = v.indexOf(',');
+  const head = v.slice(0, comma < 0 ? 0 : comma).toLowerCase();
+  const type = IMAGE_TYPES.find((t) => head === `data:image/${t};base64`);
+  if (type === undefined) return null;
+  const payload = v.slice(comma + 1).replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload)) return null;
+  const size = checkRasterSize(Buffer.from(payload, 'base64'));
+  if (typeof size === 'string') throw new SvgRejected(`an embedded image: ${size}`);
+  return `data:image/${type};base64,${payload}`;
 }
 
-/** Any url(...) that is not a same-document fragment. */
-function hasForeignUrl(value: string): boolean {
-  const re = /url\s*\(\s*(['"]?)([^)'"]*)\1\s*\)/gi;
-  for (let m = re.exec(value); m; m = re.exec(value)) if (!FRAGMENT.test((m[2] ?? '').trim())) return true;
-  // A "url(" the pattern above could not read (odd quoting) is treated as foreign.
-  return /url\s*\(/i.test(value.replace(re, ''));
+function isFragment(v: string): boolean {
+  if (v.length < 2 || v[0] !== '#') return false;
+  for (let i = 1; i < v.length; i++) if (!/[\w.:-]/.test(v[i]!)) return false;
+  return true;
 }
 
-/** CSS from a style attribute or <style>: dropped whole if it could load or run anything. */
-export function cleanCss(css: string): string | null {
-  if (/@import|@font-face|\\|expression\s*\(|javascript:|behavior\s*:|-moz-binding|<\//i.test(css)) return null;
-  return hasForeignUrl(css) ? null : css;
+/** All <style> elements' rules, cleaned; each element keeps only its own cleaned rules. */
+function styleSheet(root: Node): Rule[] {
+  const all: Rule[] = [];
+  const visit = (node: Node): void => {
+    if (node.name === 'style') {
+      const rules = cleanStyleSheet(textOf(node));
+      all.push(...rules);
+      node.children = [serializeStyleSheet(rules)];
+      return;
+    }
+    for (const c of node.children) if (typeof c !== 'string') visit(c);
+  };
+  visit(root);
+  return all;
 }
 
 function cleanViewBox(value: string): string | null {
-  const parts = value.trim().split(/[\s,]+/).map(Number);
-  if (parts.length !== 4 || parts.some((v) => !Number.isFinite(v) || Math.abs(v) > MAX_COORD)) return null;
+  const parts = numberList(value);
+  if (!parts || parts.length !== 4 || parts.some((v) => !Number.isFinite(v) || Math.abs(v) > MAX_COORD)) return null;
   return (parts[2] ?? 0) > 0 && (parts[3] ?? 0) > 0 ? parts.join(' ') : null;
-}
-
-function clampNumbers(value: string, max: number): string {
-  return value.replace(/-?[\d.]+(?:e[+-]?\d+)?/gi, (m) => {
-    const v = Number(m);
-    return Number.isFinite(v) ? String(Math.max(-max, Math.min(max, v))) : '0';
-  });
 }
 
 /** Keeps the root's aspect ratio but caps its declared size (and gives it a viewBox so it still scales). */
@@ -164,7 +196,7 @@ function clampRootSize(root: Node): void {
   const h = plainLength(root.attrs.get('height'));
   for (const key of ['width', 'height'] as const) {
     const v = root.attrs.get(key);
-    if (v !== undefined && plainLength(v) === null && !/^\s*[\d.]+%\s*$/.test(v)) root.attrs.delete(key);
+    if (v !== undefined && plainLength(v) === null && !isPercentage(v)) root.attrs.delete(key);
   }
   if (w === null || h === null) return;
   if (!root.attrs.has('viewBox') && w <= MAX_COORD && h <= MAX_COORD) root.attrs.set('viewBox', `0 0 ${w} ${h}`);
@@ -173,43 +205,11 @@ function clampRootSize(root: Node): void {
   root.attrs.set('height', String(Math.max(1, Math.round(h * k))));
 }
 
-/** A unit-less or px length, else null. */
-function plainLength(value: string | undefined): number | null {
-  const m = value === undefined ? null : /^\s*([\d.]+(?:e[+-]?\d+)?)\s*(?:px)?\s*$/i.exec(value);
-  const v = m ? Number(m[1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : null;
-}
-
-/**
- * <use> may not point at anything that itself contains a <use>: that closes the door
- * on "billion laughs" style reference bombs while keeping ordinary symbol reuse.
- */
-function dropRecursiveUses(root: Node): void {
-  const withUse = new Set<string>();
-  const mark = (node: Node): boolean => {
-    let has = node.name === 'use';
-    for (const c of node.children) if (typeof c !== 'string' && mark(c)) has = true;
-    const id = node.attrs.get('id');
-    if (has && id) withUse.add(id);
-    return has;
-  };
-  mark(root);
-  const prune = (node: Node): void => {
-    node.children = node.children.filter((c) => {
-      if (typeof c === 'string' || c.name !== 'use') return true;
-      const ref = c.attrs.get('href');
-      return ref !== undefined && !withUse.has(ref.slice(1));
-    });
-    for (const c of node.children) if (typeof c !== 'string') prune(c);
-  };
-  prune(root);
-}
-
 function serialize(node: Node, isRoot = false): string {
   let out = `<${node.name}`;
   if (isRoot) out += ` xmlns="${SVG_NS}"`;
   for (const [k, v] of node.attrs) out += ` ${k}="${escapeXml(v)}"`;
-  if (node.name === 'style') return out + `>${escapeXml(cleanCss(textOf(node)) ?? '')}</style>`;
+  if (node.name === 'style') return out + `>${escapeXml(textOf(node))}</style>`;
   if (!node.children.length) return out + '/>';
   const inner = node.children.map((c) => (typeof c === 'string' ? escapeXml(c) : serialize(c))).join('');
   return out + `>${inner}</${node.name}>`;

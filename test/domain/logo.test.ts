@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { parseLogoDataUrl } from '../../src/domain/logo.ts';
+import {
+  JPEG_BOMB, JPEG_PROGRESSIVE_BOMB, JPEG_SECOND_FRAME_BOMB, jpegClaiming, PNG_HEADER_BOMB, pngBombDataUrl, pngClaiming, SVG_NESTED_JPEG_BOMB_SVG, svgDataUrl,
+} from '../support/hostile-logos.ts';
 
 const KIB = 1024;
-const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff, 0xe0]);
+/** Real headers (the size is read from them), padded with junk by `sized`. */
+const PNG_MAGIC = pngClaiming(64, 64);
+const JPEG_MAGIC = jpegClaiming(64, 64);
 const WEBP_MAGIC = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0, 0, 0, 0]), Buffer.from('WEBPVP8L')]);
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="#f00"/></svg>';
 
@@ -23,12 +27,12 @@ function rejection(value: string): string {
 
 describe('parseLogoDataUrl', () => {
   it('refuses WebP logos, which the PNG rasterizer cannot draw', () => {
-    expect(rejection(dataUrl('image/webp', sized(WEBP_MAGIC, 64)))).toBe('customLogoUrl: WebP logos are not supported yet; use PNG, JPEG or SVG');
+    expect(rejection(dataUrl('image/webp', sized(WEBP_MAGIC, 1024)))).toBe('customLogoUrl: WebP logos are not supported yet; use PNG, JPEG or SVG');
   });
 
   it('accepts PNG and JPEG base64 data URLs and returns their bytes', () => {
     for (const [type, magic] of [['image/png', PNG_MAGIC], ['image/jpeg', JPEG_MAGIC]] as const) {
-      const bytes = sized(magic, 64);
+      const bytes = sized(magic, 1024);
       const logo = parseLogoDataUrl('customLogoUrl', dataUrl(type, bytes));
       expect(logo.mediaType).toBe(type);
       expect(logo.bytes.equals(bytes)).toBe(true);
@@ -37,7 +41,7 @@ describe('parseLogoDataUrl', () => {
   });
 
   it('accepts an upper-case media type and normalises it', () => {
-    expect(parseLogoDataUrl('f', dataUrl('IMAGE/PNG', sized(PNG_MAGIC, 16))).mediaType).toBe('image/png');
+    expect(parseLogoDataUrl('f', dataUrl('IMAGE/PNG', sized(PNG_MAGIC, 1024))).mediaType).toBe('image/png');
   });
 
   it('accepts exactly 512 KiB and rejects one byte more', () => {
@@ -53,7 +57,7 @@ describe('parseLogoDataUrl', () => {
 
   it('rejects other media types', () => {
     for (const type of ['image/gif', 'text/html', 'image/svg', 'application/octet-stream', '']) {
-      expect(rejection(dataUrl(type, sized(PNG_MAGIC, 16)))).toBe(
+      expect(rejection(dataUrl(type, sized(PNG_MAGIC, 1024)))).toBe(
         'customLogoUrl: media type must be image/png, image/jpeg, image/webp or image/svg+xml',
       );
     }
@@ -65,8 +69,8 @@ describe('parseLogoDataUrl', () => {
   });
 
   it('rejects data whose magic bytes do not match the media type', () => {
-    expect(rejection(dataUrl('image/png', sized(JPEG_MAGIC, 32)))).toBe('customLogoUrl: the data is not a image/png image');
-    expect(rejection(dataUrl('image/jpeg', sized(PNG_MAGIC, 32)))).toBe('customLogoUrl: the data is not a image/jpeg image');
+    expect(rejection(dataUrl('image/png', sized(JPEG_MAGIC, 1024)))).toBe('customLogoUrl: the data is not a image/png image');
+    expect(rejection(dataUrl('image/jpeg', sized(PNG_MAGIC, 1024)))).toBe('customLogoUrl: the data is not a image/jpeg image');
     expect(rejection(dataUrl('image/webp', Buffer.from('RIFF0000WAVEfmt ')))).toBe('customLogoUrl: the data is not a image/webp image');
   });
 
@@ -94,6 +98,38 @@ describe('parseLogoDataUrl', () => {
     expect(rejection(dataUrl('image/svg+xml', Buffer.from('<html xmlns="http://www.w3.org/1999/xhtml"/>')))).toMatch(/^customLogoUrl: SVG rejected/);
     const xxe = '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>';
     expect(rejection(dataUrl('image/svg+xml', Buffer.from(xxe)))).toBe('customLogoUrl: SVG rejected: DOCTYPE and entity declarations are not allowed');
+  });
+
+  it('refuses raster logos whose headers claim more than 16 megapixels, naming the size and the limit', () => {
+    const limit = 'at most 16 megapixels (8192 px a side) are allowed';
+    expect(rejection(JPEG_BOMB)).toBe(`customLogoUrl: the image is 65500×65500 pixels; ${limit}`);
+    expect(rejection(JPEG_PROGRESSIVE_BOMB)).toBe(`customLogoUrl: the image is 65500×65500 pixels; ${limit}`);
+    expect(rejection(JPEG_SECOND_FRAME_BOMB)).toBe(`customLogoUrl: the image is 65500×65500 pixels; ${limit}`);
+    expect(rejection(pngBombDataUrl())).toBe(`customLogoUrl: the image is 30000×30000 pixels; ${limit}`);
+    expect(rejection(PNG_HEADER_BOMB)).toBe(`customLogoUrl: the image is 30000×30000 pixels; ${limit}`);
+    expect(rejection(dataUrl('image/png', pngClaiming(9000, 10)))).toBe(`customLogoUrl: the image is 9000×10 pixels; ${limit}`);
+    expect(rejection(dataUrl('image/png', pngClaiming(4097, 4096, 1)))).toBe(`customLogoUrl: the image is 4097×4096 pixels; ${limit}`);
+  });
+
+  it('accepts a raster logo of exactly 16 megapixels', () => {
+    expect(parseLogoDataUrl('f', dataUrl('image/png', pngClaiming(4096, 4096, 1))).mediaType).toBe('image/png');
+    expect(parseLogoDataUrl('f', dataUrl('image/jpeg', jpegClaiming(8192, 2048))).mediaType).toBe('image/jpeg');
+  });
+
+  it('refuses a raster logo whose header cannot be read', () => {
+    expect(rejection(dataUrl('image/png', sized(PNG_MAGIC.subarray(0, 8), 64)))).toBe('customLogoUrl: the image header cannot be read');
+    expect(rejection(dataUrl('image/jpeg', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 2, 0xff, 0xd9])))).toBe('customLogoUrl: the image header cannot be read');
+  });
+
+  it('refuses a raster bomb embedded in an SVG logo', () => {
+    expect(rejection(svgDataUrl(SVG_NESTED_JPEG_BOMB_SVG))).toBe(
+      'customLogoUrl: SVG rejected: an embedded image: the image is 65500×65500 pixels; at most 16 megapixels (8192 px a side) are allowed',
+    );
+  });
+
+  it('reads a data: URL header in linear time, even 700 KB of parameters or base64 without a comma', () => {
+    expect(rejection(`data:image/png${';a=b'.repeat(60_000)}`)).toBe('customLogoUrl: must be a data: URL (remote URLs are not fetched)');
+    expect(rejection(`data:image/png;base64,${'A'.repeat(700_000)}@`)).toBe('customLogoUrl: must be valid base64');
   });
 
   it('rejects bad percent-encoding in a text SVG', () => {

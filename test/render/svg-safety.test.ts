@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_DESIGN, FRAME_STYLES, type QrDesign } from '../../src/domain/design.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { parseLogoDataUrl } from '../../src/domain/logo.ts';
-import { renderSvg } from '../../src/render/index.ts';
+import { renderPng, renderSvg } from '../../src/render/index.ts';
+import { logoBox } from '../../src/render/logo-layer.ts';
+import { FILTER_CAPS_PX, REFERENCE_LIMITS } from '../../src/render/svg-references.ts';
+import { MAX_LOGO_DRAW_PX, sanitizeSvg, SvgRejected } from '../../src/render/svg-sanitizer.ts';
+import {
+  CLIP_BOMB_SVG, CSS_IMAGE_SET_SVG, CSS_PATTERN_BOMB_SVG, FILTER_CHAIN_SVG, FILTER_MORPHOLOGY_SVG, FILTER_TRANSFORM_SVG, MASK_BOMB_SVG,
+  FAR_PATH_SVG, HUGE_COORDINATES_SVG, IMAGE_USE_BOMB_SVG, ORDINARY_LOGOS, PATTERN_BOMB_SVG, REDOS_LENGTH_SVG, REDOS_URL_SVG, REFERENCE_CYCLE_SVG,
+} from '../support/hostile-logos.ts';
 import { SHORT_URL } from './fixtures.ts';
 
 const NS = 'xmlns="http://www.w3.org/2000/svg"';
@@ -89,10 +96,9 @@ describe('SVG logo sanitizing', () => {
     expect(clean).toContain('stdDeviation="100"');
   });
 
-  it('keeps ordinary symbol reuse but not uses of uses', () => {
+  it('keeps uses of uses while the expanded drawing stays within budget', () => {
     const clean = parseLogoDataUrl('f', svgUrl(HOSTILE_LOGOS['use bomb']!)).bytes.toString();
-    expect(clean.match(/<use /g)).toHaveLength(2);
-    expect(clean).not.toContain('href="#b"');
+    expect(clean.match(/<use /g)).toHaveLength(5);
   });
 
   it('keeps inline raster images and internal references', () => {
@@ -136,5 +142,164 @@ describe('rendered SVG', () => {
       // The only http: in the document is the SVG namespace name, which is never fetched.
       expect(svg.match(/https?:/g)).toEqual(['http:']);
     }
+  });
+});
+
+/** The reason a logo is refused, from the sanitizer itself. */
+function refusal(svg: string): string {
+  try {
+    sanitizeSvg(svg);
+  } catch (err) {
+    expect(err).toBeInstanceOf(SvgRejected);
+    return (err as Error).message;
+  }
+  throw new Error('expected the logo to be refused');
+}
+
+const doc = (body: string, root = 'viewBox="0 0 100 100"') => `<svg ${NS} ${root}>${body}</svg>`;
+
+describe('costly logos', () => {
+  it('refuses a morphology radius that a tiny viewBox or a transform scales past the cap, naming the pixels', () => {
+    expect(refusal(FILTER_MORPHOLOGY_SVG)).toBe('too complex (a filter radius of 20480 px at the largest logo size; at most 8 px)');
+    expect(refusal(FILTER_TRANSFORM_SVG)).toMatch(/^too complex \(a filter radius of \d+ px at the largest logo size; at most 8 px\)$/);
+    const nested = doc('<filter id="f"><feMorphology radius="1"/></filter><svg viewBox="0 0 1 1" width="100" height="100"><rect width="1" height="1" filter="url(#f)"/></svg>');
+    expect(refusal(nested)).toMatch(/^too complex \(a filter radius of/);
+  });
+
+  it('clamps filter parameters to device pixels at the largest logo size', () => {
+    const pxPerUnit = MAX_LOGO_DRAW_PX / 100;
+    const clean = sanitizeSvg(doc('<filter id="f"><feMorphology radius="1"/><feGaussianBlur stdDeviation="99"/><feOffset dx="50" dy="-3"/></filter><rect width="10" height="10" filter="url(#f)"/>'));
+    const attr = (name: string) => Number(new RegExp(`${name}="([^"]+)"`).exec(clean)![1]);
+    expect(attr('radius') * pxPerUnit).toBeCloseTo(FILTER_CAPS_PX.radius, 1);
+    expect(attr('stdDeviation') * pxPerUnit).toBeCloseTo(FILTER_CAPS_PX.stdDeviation, 0);
+    expect(attr('dx')).toBe(50);
+    expect(attr('dy')).toBe(-3);
+  });
+
+  it('leaves filters that nothing draws as they are', () => {
+    expect(sanitizeSvg(doc('<filter id="f"><feMorphology radius="50"/></filter>'))).toContain('radius="50"');
+  });
+
+  it('refuses too many filter primitives, in one filter or over the drawing', () => {
+    expect(refusal(FILTER_CHAIN_SVG)).toBe(`too complex (a filter with more than ${REFERENCE_LIMITS.primitivesPerFilter} primitives)`);
+    const blur = '<feGaussianBlur stdDeviation="1"/>'.repeat(10);
+    const many = doc(`<filter id="f">${blur}</filter>${'<rect width="1" height="1" filter="url(#f)"/>'.repeat(4)}`);
+    expect(refusal(many)).toBe(`too complex (more than ${REFERENCE_LIMITS.primitives} filter primitives once references are expanded)`);
+  });
+
+  it.each([
+    ['patterns', PATTERN_BOMB_SVG, 'pattern nesting deeper than 3'],
+    ['masks', MASK_BOMB_SVG, 'mask nesting deeper than 3'],
+    ['clip paths', CLIP_BOMB_SVG, 'clipPath nesting deeper than 3'],
+    ['patterns named in style attributes', CSS_PATTERN_BOMB_SVG, 'pattern nesting deeper than 3'],
+  ])('refuses %s nested 8 deep', (_, svg, why) => {
+    expect(refusal(svg)).toBe(`too complex (${why})`);
+  });
+
+  it('follows references named in the style sheet', () => {
+    const sheet = PATTERN_BOMB_SVG.replace(/fill="url\(#p(\d)\)"/g, 'class="l$1"').replace('<defs>', `<style>${Array.from({ length: 8 }, (_, i) => `.l${i}{fill:url(#p${i})}`).join('')}</style><defs>`);
+    expect(refusal(sheet)).toBe('too complex (pattern nesting deeper than 3)');
+  });
+
+  it('refuses an expansion bomb of uses, and reference cycles', () => {
+    const levels = Array.from({ length: 6 }, (_, i) => `<g id="u${i + 1}">${`<use href="#u${i}"/>`.repeat(10)}</g>`).join('');
+    expect(refusal(doc(`<defs><rect id="u0" width="1" height="1"/>${levels}</defs><use href="#u6"/>`))).toMatch(/^too complex \(/);
+    const wide = doc(`<defs><g id="a">${'<rect width="1" height="1"/>'.repeat(5000)}</g></defs>${'<use href="#a"/>'.repeat(5)}`);
+    expect(refusal(wide)).toBe(`too complex (more than ${REFERENCE_LIMITS.instances} elements once references are expanded)`);
+    expect(refusal(REFERENCE_CYCLE_SVG)).toBe('too complex (a reference cycle through #a)');
+    expect(refusal(doc('<g id="g"><use href="#g"/></g>'))).toMatch(/^too complex \(a reference cycle/);
+  });
+
+  it('refuses more masks, clip paths and patterns than its layer budget', () => {
+    const layers = doc(`<mask id="m"><rect width="9" height="9" fill="#fff"/></mask>${'<rect width="9" height="9" mask="url(#m)"/>'.repeat(REFERENCE_LIMITS.layers + 1)}`);
+    expect(refusal(layers)).toBe(`too complex (more than ${REFERENCE_LIMITS.layers} patterns, masks, clip paths and filters once references are expanded)`);
+  });
+
+  it('refuses coordinates that land a million pixels away, however they get there', () => {
+    const limit = `at most ${REFERENCE_LIMITS.devicePx})`;
+    expect(refusal(HUGE_COORDINATES_SVG)).toBe(`too complex (coordinates reach 409600000 px at the largest logo size; ${limit}`);
+    expect(refusal(FAR_PATH_SVG)).toMatch(/^too complex \(coordinates reach \d+ px/);
+    expect(refusal(doc('<g transform="translate(1e6)"><rect width="1" height="1"/></g>'))).toMatch(/^too complex \(coordinates reach/);
+    expect(refusal(doc('<g transform="scale(1e4)"><g transform="scale(1e4)"><rect width="1" height="1"/></g></g>'))).toMatch(/^too complex \(coordinates reach/);
+    expect(refusal(doc('<defs><rect id="r" width="1" height="1"/></defs><use href="#r" x="1e6"/>'))).toMatch(/^too complex \(coordinates reach/);
+    expect(refusal(doc('<rect width="1" height="1" stroke="#000" stroke-width="1e6"/>'))).toMatch(/^too complex \(coordinates reach/);
+    expect(refusal(doc('<style>rect{stroke-width:999999}</style><rect width="1" height="1"/>'))).toMatch(/^too complex \(coordinates reach/);
+  });
+
+  it('keeps far-but-sane geometry and bounding-box units', () => {
+    expect(sanitizeSvg(doc('<rect x="-500" y="-500" width="1100" height="1100"/>'))).toContain('width="1100"');
+    const clip = doc('<clipPath id="c" clipPathUnits="objectBoundingBox"><circle cx="0.5" cy="0.5" r="0.5"/></clipPath><rect width="100" height="100" clip-path="url(#c)"/>');
+    expect(sanitizeSvg(clip)).toContain('clip-path="url(#c)"');
+  });
+
+  it('drops geometry in units that multiply the number (mm, in, em)', () => {
+    expect(sanitizeSvg(doc('<rect x="1e6in" y="5mm" width="10px" height="50%"/>'))).toContain('<rect width="10px" height="50%"/>');
+  });
+
+  it('counts the pixels of every embedded image instance against the 16-megapixel limit', () => {
+    expect(refusal(IMAGE_USE_BOMB_SVG)).toBe('too complex (embedded images add up to more than 16 megapixels once references are expanded)');
+    expect(sanitizeSvg(IMAGE_USE_BOMB_SVG.replace(/(<use href="#i"\/>)+/, '<use href="#i"/>'))).toContain('<use href="#i"/>');
+  });
+
+  it('the drawing-size bound covers every logo box the renderer can lay out', () => {
+    for (let n = 21; n <= 177; n += 4) {
+      const box = logoBox(n, 'H', 0.5);
+      expect(box.side * (4096 / (n + 8))).toBeLessThanOrEqual(MAX_LOGO_DRAW_PX);
+    }
+  });
+});
+
+describe('ordinary logos', () => {
+  it.each(Object.entries(ORDINARY_LOGOS))('%s: survives sanitizing and draws', (_, svg) => {
+    const logo = parseLogoDataUrl('customLogoUrl', svgUrl(svg));
+    const clean = logo.bytes.toString();
+    expect(activeContent(clean)).toEqual([]);
+    const png = renderPng(SHORT_URL, { ...DEFAULT_DESIGN, errorCorrectionLevel: 'H', logoSize: 0.5, customLogoUrl: logo.dataUrl }, { size: 500 });
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('keeps what the design tools wrote: classes, gradients, clip paths, symbols, filters', () => {
+    const clean = (name: string) => sanitizeSvg(ORDINARY_LOGOS[name]!);
+    expect(clean('Illustrator-style classes, gradients and a clip path')).toContain('>.st0{fill:url(#SVGID_1_)}.st1{clip-path:url(#SVGID_2_);fill:#FFFFFF}.st2{fill:none;stroke:#1D1D1B;stroke-width:4;stroke-miterlimit:10}</style>');
+    expect(clean('a symbol reused by twenty uses').match(/<use /g)).toHaveLength(20);
+    expect(clean('a drop shadow filter')).toContain('<feGaussianBlur in="SourceAlpha" stdDeviation="1.5"/><feOffset dx="1" dy="2" result="o"/>');
+    expect(clean('Inkscape-style gradient inheritance and a pattern')).toContain('patternTransform="rotate(45)"');
+  });
+});
+
+describe('CSS allow-list', () => {
+  it('drops every URL-loading CSS function, escape and at-rule, keeping the harmless declarations', () => {
+    expect(sanitizeSvg(CSS_IMAGE_SET_SVG)).toBe(`<svg xmlns="http://www.w3.org/2000/svg"><style>rect{fill:red}</style><rect width="1" height="1" style="fill:blue"/><circle r="1"/></svg>`);
+    const loaders = [
+      'background:image-set("http://e.example/a.png" 1x)', 'fill:image(\'http://e.example/a.png\')', 'fill:cross-fade(url(#a), url(http://e.example/))',
+      'fill:element(#a)', 'fill:src("http://e.example/")', 'mask:-webkit-image-set(url(http://e.example/) 1x)', 'fill:url(http://e.example/#a)',
+      'fill:url("http://e.example/#a")', 'fill:u\\72l(http://e.example/)', 'fill:\\75rl(http://e.example/)', 'fill:url(\\#a)', 'fill:URL( https://e.example/ )',
+      'fill:red;behavior:url(x.htc)', 'fill:expression(alert(1))', 'fill:var(--x)', 'fill:attr(href)', 'fill:red !important',
+    ];
+    for (const css of loaders) {
+      const clean = sanitizeSvg(doc(`<style>rect{${css}}</style><rect width="1" height="1" style="${css.replace(/"/g, '&quot;')}"/>`));
+      expect(clean, css).not.toMatch(/e\.example|image|element|src|expression|var|attr|behavior|important|\\/i);
+    }
+  });
+
+  it('drops at-rules and complex selectors from style sheets', () => {
+    const sheet = '@import url(http://e.example/x.css);@font-face{font-family:x;src:url(http://e.example/f.woff)}@media screen{rect{fill:red}}rect:hover{fill:blue}a[href]{fill:red}g > .a #b, circle{fill:#0f0}*{opacity:0.5}';
+    expect(sanitizeSvg(doc(`<style>${sheet}</style>`))).toContain('<style>g&gt;.a #b,circle{fill:#0f0}*{opacity:0.5}</style>');
+  });
+
+  it('keeps only presentation properties in style attributes', () => {
+    expect(sanitizeSvg(doc('<rect style="fill: rgb(1, 2, 3); stroke:hsla(1,2%,3%,0.5); position:fixed; font-family:\'Open Sans\', sans-serif; fill-opacity:.5" width="1" height="1"/>'))).toContain(
+      'style="fill:rgb(1, 2, 3);stroke:hsla(1,2%,3%,0.5);font-family:&#39;Open Sans&#39;, sans-serif;fill-opacity:.5"',
+    );
+  });
+});
+
+describe('crafted inputs that used to backtrack', () => {
+  it('reads url( followed by 6,000 spaces at once and drops the attribute', () => {
+    expect(sanitizeSvg(REDOS_URL_SVG)).toBe(`<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>`);
+  });
+
+  it('reads a 40 KB root width at once and drops it', () => {
+    expect(sanitizeSvg(REDOS_LENGTH_SVG)).toBe(`<svg xmlns="http://www.w3.org/2000/svg" height="1"/>`);
   });
 });

@@ -172,13 +172,25 @@ function displayUrl(web: string): string {
 
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/gi;
 
+const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', ')', ']', '}', "'", '"']);
+
+/**
+ * `http://x.` → `http://x`. A backward scan: the regex it replaces (`/[.,;…]+$/`) tried
+ * every start in a run of dots, quadratic on a crafted payload (issue 11).
+ */
+function withoutTrailingPunctuation(url: string): string {
+  let end = url.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(url[end - 1]!)) end--;
+  return url.slice(0, end);
+}
+
 /** Escaped text with http(s) URLs turned into links; trailing punctuation stays outside. */
 export function linkify(text: string): string {
   let out = '';
   let last = 0;
   for (const match of text.matchAll(URL_IN_TEXT)) {
     const start = match.index ?? 0;
-    const raw = match[0].replace(/[.,;:!?)\]}'"]+$/, '');
+    const raw = withoutTrailingPunctuation(match[0]);
     const href = safeHttpUrl(raw);
     if (href === undefined) continue;
     out += escapeHtml(text.slice(last, start));
