@@ -2,6 +2,7 @@
 // and nothing invalid stored.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defusedLogos, refusedLogos } from '../support/hostile-logos.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
 // Seeded, so a failure reproduces; FUZZ_SEED explores other corners.
@@ -165,5 +166,31 @@ describe('fuzzing the API', () => {
     expect(count).toBe(10_000);
     await storedItemsAreValid();
     // Ten thousand requests take a while on a loaded CI machine; the budget is for them all.
+  }, 300_000);
+
+  it('survives every hostile logo in any design position, size and route, and stores none', async () => {
+    const logos = Object.values({ ...refusedLogos(), ...defusedLogos() });
+    const design = fc.record({
+      customLogoUrl: fc.constantFrom(...logos),
+      logoSize: fc.constantFrom(0.1, 0.3, 0.5),
+      errorCorrectionLevel: fc.constantFrom('L', 'M', 'Q', 'H'),
+      frameStyle: fc.constantFrom('none', 'phone', 'badge'),
+    });
+    const request = fc.oneof(
+      fc.tuple(design, fc.boolean()).map(([d, nested]) => ({ method: 'POST' as const, url: '/v1/qr', payload: { title: 'logo', url: 'https://a.example', ...(nested ? { design: d } : d) } })),
+      design.map((d) => ({ method: 'PATCH' as const, url: `/v1/qr/${itemId}`, payload: { design: d } })),
+      fc.tuple(design, fc.constantFrom('svg', 'png'), fc.constantFrom(500, 1000, 2500)).map(([d, format, size]) => ({ method: 'POST' as const, url: `/v1/qr/preview?format=${format}&size=${size}`, payload: { design: d } })),
+    );
+    const before = process.memoryUsage().rss;
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const res = await t.request({ ...r, key });
+        expectSane(res);
+      }),
+      { numRuns: 120 },
+    );
+    const stored = (await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items as { design: { customLogoUrl: string | null } }[];
+    for (const item of stored) if (item.design.customLogoUrl !== null) expect(Object.values(refusedLogos())).not.toContain(item.design.customLogoUrl);
+    expect(process.memoryUsage().rss - before).toBeLessThan(1024 * 1024 * 1024);
   }, 300_000);
 });
