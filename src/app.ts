@@ -23,6 +23,7 @@ import { createShortLinkHandler, rawShortLinkResponder } from './http/short-link
 import { statsRoutes } from './http/routes/stats.ts';
 import { webAccountRoutes } from './http/routes/web-accounts.ts';
 import { createAccessHook } from './http/session-auth.ts';
+import { webAppRoutes } from './http/web-app.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type AppServices, createServices } from './services.ts';
 
@@ -106,6 +107,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   fastPath = rawShortLinkResponder(handleShortLink, config.trustProxy, app.log);
   await app.register(shortLinkRoutes, { handle: handleShortLink });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  await app.register(webAppRoutes);
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // Several processes share one count per key through Redis; one process counts in memory.
