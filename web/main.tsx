@@ -44,7 +44,7 @@ const PRIVATE: Array<[string, ComponentType]> = [
 
 function App() {
   const path = usePath();
-  const { session, instance } = useAppState();
+  const { session } = useAppState();
 
   useEffect(() => onSignedOut(() => setSession(null)), []);
 
@@ -55,10 +55,7 @@ function App() {
   if (session === undefined) return <PublicLayout title="Loading"><Spinner /></PublicLayout>;
   if (path === '/sign-in') return session ? <Redirect to="/codes" /> : <SignInPage next={new URLSearchParams(location.search).get('next') ?? undefined} />;
   if (path === '/sign-up') return session ? <Redirect to="/codes" /> : <SignUpPage />;
-  if (!session) {
-    if (instance?.setupRequired && path === '/') return <SignInPage />;
-    return <Redirect to={path === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(path)}`} />;
-  }
+  if (!session) return <Redirect to={path === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(path)}`} />;
   if (path === '/') return <Redirect to="/codes" />;
   if (path === '/account') return <Redirect to={session.account.role === 'owner' ? '/account/keys' : '/account/members'} />;
   const page = PRIVATE.find(([pattern]) => match(pattern, path));

@@ -32,9 +32,9 @@ export function Notice({ kind = 'info', children }: { kind?: 'info' | 'success' 
 }
 
 /** A secret shown once, with a copy button. */
-export function CopyField({ label, value, id }: { label: string; value: string; id: string }) {
+export function CopyField({ label, value, id, multiline }: { label: string; value: string; id: string; multiline?: boolean }) {
   const [copied, setCopied] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
+  const input = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
@@ -49,7 +49,11 @@ export function CopyField({ label, value, id }: { label: string; value: string; 
     <div class="copy">
       <label for={id}>{label}</label>
       <div class="copy__row">
-        <input id={id} ref={input} readOnly value={value} onFocus={(e) => e.currentTarget.select()} spellcheck={false} />
+        {multiline ? (
+          <textarea id={id} ref={input} readOnly value={value} rows={3} onFocus={(e) => e.currentTarget.select()} spellcheck={false} />
+        ) : (
+          <input id={id} ref={input} readOnly value={value} onFocus={(e) => e.currentTarget.select()} spellcheck={false} />
+        )}
         <Button variant="secondary" onClick={copy}>
           {copied ? 'Copied' : 'Copy'}
         </Button>

@@ -46,7 +46,7 @@ export default function KeysPage() {
               Key “{created.key.name}” created. Copy it now: it is shown only once.
             </Notice>
             <CopyField id="new-key-secret" label="Your new API key" value={created.secret} />
-            <CopyField id="new-key-curl" label="Try it" value={`curl -H "Authorization: Bearer ${created.secret}" ${origin}/v1/qr`} />
+            <CopyField id="new-key-curl" label="Try it" multiline value={`curl -H "Authorization: Bearer ${created.secret}" ${origin}/v1/qr`} />
             <Button variant="secondary" onClick={() => setCreated(null)}>
               Done
             </Button>

@@ -8,9 +8,9 @@ import { useAppState } from '../../store.ts';
 import { AccountTabs } from './account-tabs.tsx';
 
 const ROLES: Array<{ value: Role; text: string }> = [
-  { value: 'viewer', text: 'Viewer — sees codes and stats' },
-  { value: 'editor', text: 'Editor — also creates and changes codes' },
-  { value: 'owner', text: 'Owner — also manages keys and members' },
+  { value: 'viewer', text: 'Viewer: sees codes and stats' },
+  { value: 'editor', text: 'Editor: also edits codes' },
+  { value: 'owner', text: 'Owner: also keys and members' },
 ];
 const ROLE_NAME: Record<Role, string> = { owner: 'Owner', editor: 'Editor', viewer: 'Viewer' };
 
