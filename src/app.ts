@@ -24,6 +24,7 @@ import { statsRoutes } from './http/routes/stats.ts';
 import { webAccountRoutes } from './http/routes/web-accounts.ts';
 import { createAccessHook } from './http/session-auth.ts';
 import { webAppRoutes } from './http/web-app.ts';
+import { requestSerializer } from './http/log-redaction.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type AppServices, createServices } from './services.ts';
 
@@ -43,7 +44,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       http.createServer((req, res) => {
         if (!fastPath?.(req, res)) handler(req, res);
       }),
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: requestSerializer } },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     // Errors are logged by the error handler; a log line per request would cost the redirect more than its scan.

@@ -30,6 +30,9 @@ class UsageError extends Error {}
 async function run(argv: string[]): Promise<void> {
   const [group, command, ...rest] = argv;
   if (group === 'serve') {
+    // Like `npm start`: the web app is built first when web/ changed.
+    const { ensureWebBuild } = await import('../scripts/build-web.ts');
+    await ensureWebBuild();
     await import('./server.ts');
     return;
   }

@@ -39,7 +39,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     await server?.stop();
   });
 
-  it('first run: the setup link creates the owner; bad input is named next to each field', { timeout: 120_000 }, async () => {
+  it('first run: the setup link creates the owner; bad input is named next to each field', { timeout: 240_000 }, async () => {
     const { context, page, problems } = await newContext(browser);
     await page.goto(`${server.url}/`);
     await page.waitForURL(/\/app\/sign-in$/);
@@ -71,7 +71,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     await context.close();
   });
 
-  it('a wrong password is said next to the password field; the right one signs in', { timeout: 60_000 }, async () => {
+  it('a wrong password is said next to the password field; the right one signs in', { timeout: 180_000 }, async () => {
     const { context, page, problems } = await newContext(browser, { dark: true });
     await page.goto(`${server.url}/app/sign-in`);
     await page.getByLabel('Email').fill(OWNER.email);
@@ -88,7 +88,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     await context.close();
   });
 
-  it('the owner creates a key in the UI, it works against /v1, and revoking it makes it 401', { timeout: 90_000 }, async () => {
+  it('the owner creates a key in the UI, it works against /v1, and revoking it makes it 401', { timeout: 180_000 }, async () => {
     const { context, page, problems } = await newContext(browser);
     await signIn(page, OWNER);
     await page.goto(`${server.url}/app/account/keys`);
@@ -125,7 +125,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     await context.close();
   });
 
-  it('the owner invites a viewer, who signs in with the link and cannot create or manage keys', { timeout: 120_000 }, async () => {
+  it('the owner invites a viewer, who signs in with the link and cannot create or manage keys', { timeout: 240_000 }, async () => {
     const owner = await newContext(browser);
     await signIn(owner.page, OWNER);
     await owner.page.goto(`${server.url}/app/account/members`);
@@ -171,7 +171,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     await owner.context.close();
   });
 
-  it('signs out: the app returns to the sign-in page and the session no longer works', { timeout: 60_000 }, async () => {
+  it('signs out: the app returns to the sign-in page and the session no longer works', { timeout: 180_000 }, async () => {
     const { context, page, problems } = await newContext(browser);
     await signIn(page, OWNER);
     await page.goto(`${server.url}/app/account/profile`);

@@ -23,6 +23,8 @@ export async function launch(): Promise<Browser> {
 /** A fresh browser profile at phone width; console CSP errors are collected in `problems`. */
 export async function newContext(browser: Browser, opts: { dark?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: opts.dark ? 'dark' : 'light' });
+  // A loaded CI machine can be slow to paint; waits are for elements, never for time.
+  context.setDefaultTimeout(45_000);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => {

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type InviteView, type LinkView, type MemberView, type Role, api } from '../../api.ts';
 import { AppLayout } from '../../components/layout.tsx';
 import { Button, ConfirmButton, CopyField, FormError, Notice, Spinner, When } from '../../components/ui.tsx';
-import { useAppState } from '../../store.ts';
+import { setSession, useAppState } from '../../store.ts';
 import { AccountTabs } from './account-tabs.tsx';
 
 const ROLES: Array<{ value: Role; text: string }> = [
@@ -127,7 +127,18 @@ export default function MembersPage() {
                     </td>
                     <td data-label="Role">
                       {owner ? (
-                        <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => void act(() => api.changeRole(m.userId, e.currentTarget.value as Role))}>
+                        <select
+                          aria-label={`Role of ${m.email}`}
+                          value={m.role}
+                          onChange={(e) => {
+                            const role = e.currentTarget.value as Role;
+                            void act(async () => {
+                              await api.changeRole(m.userId, role);
+                              // Your own role changed: the navigation and what you may do follow it.
+                              if (m.userId === session?.user.id) setSession(await api.session());
+                            });
+                          }}
+                        >
                           {ROLES.map((r) => (
                             <option key={r.value} value={r.value}>
                               {ROLE_NAME[r.value]}
