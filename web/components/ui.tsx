@@ -50,7 +50,7 @@ export function CopyField({ label, value, id, multiline }: { label: string; valu
       <label for={id}>{label}</label>
       <div class="copy__row">
         {multiline ? (
-          <textarea id={id} ref={input} readOnly value={value} rows={3} onFocus={(e) => e.currentTarget.select()} spellcheck={false} />
+          <textarea id={id} ref={input} readOnly value={value} rows={4} onFocus={(e) => e.currentTarget.select()} spellcheck={false} />
         ) : (
           <input id={id} ref={input} readOnly value={value} onFocus={(e) => e.currentTarget.select()} spellcheck={false} />
         )}
