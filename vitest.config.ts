@@ -10,6 +10,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Builds the web app (dist/web) when its sources changed; the web-app and browser tests serve it.
+    globalSetup: ['test/support/build-web.ts'],
     projects: [
       { extends: true as const, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
       ...(postgres

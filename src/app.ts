@@ -1,5 +1,6 @@
 // buildApp(config, db): plugins in a fixed order (external → app → routes), error and
 // not-found handlers. It never listens; server.ts and the tests decide that.
+import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -11,7 +12,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { startSaltPurge } from './db/salts-repository.ts';
 import { ValidationError } from './domain/errors.ts';
-import { createAuthHook } from './http/auth.ts';
+import { createAuthHook, rateLimitKey } from './http/auth.ts';
 import { AuthThrottle } from './http/auth-throttle.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.ts';
@@ -20,6 +21,10 @@ import { qrItemsRoutes } from './http/routes/qr-items.ts';
 import { shortLinkRoutes } from './http/routes/short-links.ts';
 import { createShortLinkHandler, rawShortLinkResponder } from './http/short-link-handler.ts';
 import { statsRoutes } from './http/routes/stats.ts';
+import { webAccountRoutes } from './http/routes/web-accounts.ts';
+import { createAccessHook } from './http/session-auth.ts';
+import { webAppRoutes } from './http/web-app.ts';
+import { requestSerializer } from './http/log-redaction.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { type AppServices, createServices } from './services.ts';
 
@@ -39,7 +44,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       http.createServer((req, res) => {
         if (!fastPath?.(req, res)) handler(req, res);
       }),
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: requestSerializer } },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     // Errors are logged by the error handler; a log line per request would cost the redirect more than its scan.
@@ -79,8 +84,13 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       openapi: '3.1.0',
       info: { title: 'qrtrack API', version: '1.0.0', description: 'Dynamic QR codes with honest scan statistics.' },
       servers: [{ url: config.publicBaseUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key: qrt_…' } } },
-      security: [{ bearer: [] }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'API key: qrt_…' },
+          session: { type: 'apiKey', in: 'cookie', name: 'qrtrack_session', description: 'Web app session; state-changing requests also need X-CSRF-Token' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
@@ -98,6 +108,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   fastPath = rawShortLinkResponder(handleShortLink, config.trustProxy, app.log);
   await app.register(shortLinkRoutes, { handle: handleShortLink });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  await app.register(webAppRoutes);
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // Several processes share one count per key through Redis; one process counts in memory.
@@ -109,7 +120,9 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
 
   await app.register(
     async (v1) => {
-      v1.addHook('onRequest', createAuthHook(services.keys, new AuthThrottle(config.authFailuresPerMinute)));
+      await v1.register(cookie);
+      // A signed-in session or a bearer key, on the same routes; session-only routes refuse keys.
+      v1.addHook('onRequest', createAccessHook(createAuthHook(services.keys, new AuthThrottle(config.authFailuresPerMinute)), services));
       await v1.register(rateLimit, {
         global: true,
         hook: 'preParsing',
@@ -117,12 +130,13 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
         timeWindow: 60_000,
         enableDraftSpec: true,
         ...(redis ? { redis, nameSpace: 'qrtrack-rl-', skipOnError: true } : {}),
-        keyGenerator: (req) => (req.auth ? `key:${req.auth.keyId}` : `ip:${req.ip}`),
+        keyGenerator: rateLimitKey,
         errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: `rate limit exceeded: ${ctx.max} requests per minute; retry in ${ctx.after}` }),
       });
       await v1.register(qrItemsRoutes, { services });
       await v1.register(statsRoutes, { services });
       await v1.register(imageRoutes, { services });
+      await v1.register(webAccountRoutes, { services });
     },
     { prefix: '/v1' },
   );

@@ -1,18 +1,28 @@
-// The qrtrack command: API key management until the web account area exists.
+// The qrtrack command: API keys (also made in the web app's account area), the
+// first-run setup link and password-reset links for when nobody can sign in.
 //   keys create --account NAME --scopes qr:read,qr:write [--name LABEL] [--json]
 //   keys list --account NAME [--json]
 //   keys revoke KEY_ID
+//   setup-link
+//   users reset-link EMAIL
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { ApiKeysRepository } from './db/api-keys-repository.ts';
 import { openDatabase } from './db/database.ts';
 import { generateApiKey, parseScopes } from './domain/api-key.ts';
 import { DomainError } from './domain/errors.ts';
+import { normaliseEmail } from './domain/accounts/identity.ts';
+import { RESET_TTL_MS } from './domain/accounts/session-policy.ts';
+import { OneTimeLinksRepository } from './db/one-time-links-repository.ts';
+import { UsersRepository } from './db/users-repository.ts';
+import { makeResetLink, makeSetupLink } from './first-run.ts';
 
 const USAGE = `usage:
   qrtrack keys create --account NAME --scopes qr:read,qr:write [--name LABEL] [--json]
   qrtrack keys list --account NAME [--json]
   qrtrack keys revoke KEY_ID
+  qrtrack setup-link              a one-time link to create the first user (only while there is none)
+  qrtrack users reset-link EMAIL  a one-time link that sets a new password for EMAIL (valid 24 h)
   qrtrack serve`;
 
 class UsageError extends Error {}
@@ -20,9 +30,13 @@ class UsageError extends Error {}
 async function run(argv: string[]): Promise<void> {
   const [group, command, ...rest] = argv;
   if (group === 'serve') {
+    // Like `npm start`: the web app is built first when web/ changed.
+    const { ensureWebBuild } = await import('../scripts/build-web.ts');
+    await ensureWebBuild();
     await import('./server.ts');
     return;
   }
+  if (group === 'setup-link' || group === 'users') return runAccounts(group, command);
   if (group !== 'keys' || command === undefined) throw new UsageError(USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
@@ -37,6 +51,31 @@ async function run(argv: string[]): Promise<void> {
     else if (command === 'list') await listKeys(keys, values);
     else if (command === 'revoke') await revokeKey(keys, positionals[0]);
     else throw new UsageError(USAGE);
+  } finally {
+    await db.close();
+  }
+}
+
+async function runAccounts(group: string, arg: string | undefined): Promise<void> {
+  if (group === 'users' && arg !== 'reset-link') throw new UsageError(USAGE);
+  const email = group === 'users' ? process.argv[4] : undefined;
+  if (group === 'users' && !email) throw new UsageError('users reset-link: EMAIL is required');
+  const config = loadConfig();
+  const db = await openDatabase(config.database);
+  try {
+    const users = new UsersRepository(db);
+    const links = new OneTimeLinksRepository(db);
+    if (group === 'setup-link') {
+      const url = await makeSetupLink(users, links, config.publicBaseUrl);
+      if (url === null) throw new UsageError('setup-link: this instance already has users; sign in, or use: qrtrack users reset-link EMAIL');
+      process.stderr.write('open this link to create the owner account; it works once:\n');
+      return out(url);
+    }
+    const user = await users.findByEmail(normaliseEmail(email ?? ''));
+    if (!user) throw new UsageError(`users reset-link: no user with email ${email}`);
+    const link = await makeResetLink(links, user.id, config.publicBaseUrl, RESET_TTL_MS);
+    process.stderr.write(`open this link to set a new password for ${user.email}; it works once, until ${link.expiresAt}:\n`);
+    out(link.url);
   } finally {
     await db.close();
   }

@@ -24,6 +24,8 @@ export interface Config {
   /** Whether to trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy: boolean;
   render: RenderConfig;
+  /** Who may create an account in the web app: only people with an invite, or anyone. */
+  signup: 'invite' | 'open';
 }
 
 /** The render pool: how many worker threads, how much CPU each job may use, how many may wait. */
@@ -99,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL: must start with redis:// or rediss://');
   const countryHeader = env.COUNTRY_HEADER ? env.COUNTRY_HEADER.toLowerCase() : null;
   if (countryHeader !== null && !/^[a-z0-9-]+$/.test(countryHeader)) throw new ConfigError('COUNTRY_HEADER: must be a header name');
+  const signup = (env.SIGNUP || 'invite').toLowerCase();
+  if (signup !== 'invite' && signup !== 'open') throw new ConfigError(`SIGNUP: must be invite or open, got "${env.SIGNUP}"`);
   return {
     port,
     host,
@@ -115,5 +119,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       timeoutMs: parseIntRange('RENDER_TIMEOUT_MS', env.RENDER_TIMEOUT_MS, 2000, 10, 60_000),
       queue: parseIntRange('RENDER_QUEUE', env.RENDER_QUEUE, 16, 0, 10_000),
     },
+    signup,
   };
 }

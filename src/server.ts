@@ -2,6 +2,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { makeSetupLink } from './first-run.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const db = await openDatabase(config.database);
-  const { app } = await buildApp(config, db);
+  const { app, services } = await buildApp(config, db);
   // Fastify sets its keep-alive timeout (72 s, longer than the usual proxy's idle timeout) only
   // on servers it creates itself; ours comes from serverFactory and had Node's 5 s. A client, or
   // proxy, that reuses an idle connection just as the server drops it gets "other side closed".
@@ -37,6 +38,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  // First run: one line with the link that lets the owner in (it works once; each start makes a new one).
+  const setupLink = await makeSetupLink(services.users, services.oneTimeLinks, config.publicBaseUrl);
+  if (setupLink !== null) process.stdout.write(`qrtrack: first run: open ${setupLink} to create the owner account (the link works once)\n`);
 }
 
 main().catch((err: unknown) => {

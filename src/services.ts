@@ -10,6 +10,12 @@ import { type ScanWriter, createScanWriter } from './db/scan-writer.ts';
 import { PostgresShortLinks } from './db/postgres-short-links.ts';
 import { CachedShortLinks, type ShortLinkResolver } from './db/short-link-cache.ts';
 import { StatsRepository } from './db/stats-repository.ts';
+import { MembersRepository } from './db/members-repository.ts';
+import { OneTimeLinksRepository } from './db/one-time-links-repository.ts';
+import { OnboardingRepository } from './db/onboarding-repository.ts';
+import { SessionsRepository } from './db/sessions-repository.ts';
+import { UsersRepository } from './db/users-repository.ts';
+import { AttemptLimiter } from './domain/accounts/attempt-limiter.ts';
 import type { QrDesign } from './domain/design.ts';
 import { createCountryLookup } from './domain/scans/country.ts';
 import { ScanTracker } from './domain/scans/scan-tracker.ts';
@@ -27,6 +33,13 @@ export interface AppServices {
   salts: SaltsRepository;
   /** Draws images in worker threads, each job within a budget. */
   renderer: RenderPool;
+  users: UsersRepository;
+  members: MembersRepository;
+  sessions: SessionsRepository;
+  oneTimeLinks: OneTimeLinksRepository;
+  onboarding: OnboardingRepository;
+  /** Failed sign-ins per address and per email, in this process. */
+  signInLimiter: AttemptLimiter;
   /** Called after an item was created, changed, paused, resumed or deleted, so cached short links are dropped. */
   onItemChanged(code: string): void;
   warningsFor(design: QrDesign): string[];
@@ -50,6 +63,12 @@ export function createServices(config: Config, db: Db): AppServices {
     tracker: new ScanTracker(writer, salts, countries),
     salts,
     renderer: new RenderPool(config.render),
+    users: new UsersRepository(db),
+    members: new MembersRepository(db),
+    sessions: new SessionsRepository(db),
+    oneTimeLinks: new OneTimeLinksRepository(db),
+    onboarding: new OnboardingRepository(db),
+    signInLimiter: new AttemptLimiter(),
     onItemChanged: (code) => links.invalidate(code),
     warningsFor: designWarnings,
   };

@@ -13,6 +13,8 @@ export interface ApiKeyRecord {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** The user who made it in the web app; null for keys made with the CLI. */
+  createdBy: { id: string; email: string } | null;
 }
 
 export interface KeyForAuth {
@@ -41,12 +43,17 @@ export class ApiKeysRepository {
     }
   }
 
+  async findAccount(id: string): Promise<{ id: string; name: string; createdAt: string } | null> {
+    const row = await this.db.kysely.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? { id: row.id, name: row.name, createdAt: readTime(row.created_at) } : null;
+  }
+
   async findAccountId(name: string): Promise<string | null> {
     const row = await this.db.kysely.selectFrom('accounts').select('id').where('name', '=', name).executeTakeFirst();
     return row?.id ?? null;
   }
 
-  async createKey(input: { accountId: string; name: string; prefix: string; hash: string; scopes: Scope[] }): Promise<ApiKeyRecord> {
+  async createKey(input: { accountId: string; name: string; prefix: string; hash: string; scopes: Scope[]; createdBy?: { id: string; email: string } }): Promise<ApiKeyRecord> {
     const now = new Date().toISOString();
     const id = randomUUID();
     await this.db.kysely
@@ -61,17 +68,22 @@ export class ApiKeysRepository {
         created_at: this.db.codec.time(now),
         last_used_at: null,
         revoked_at: null,
+        created_by: input.createdBy?.id ?? null,
       })
       .execute();
-    return { id, accountId: input.accountId, name: input.name, prefix: input.prefix, scopes: input.scopes, createdAt: now, lastUsedAt: null, revokedAt: null };
+    const createdBy = input.createdBy ?? null;
+    return { id, accountId: input.accountId, name: input.name, prefix: input.prefix, scopes: input.scopes, createdAt: now, lastUsedAt: null, revokedAt: null, createdBy };
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
     const rows = await this.db.kysely
       .selectFrom('api_keys')
-      .selectAll()
+      .leftJoin('users', 'users.id', 'api_keys.created_by')
+      .selectAll('api_keys')
+      .select('users.email as creator_email')
       .where('account_id', '=', accountId)
-      .orderBy('created_at', 'asc')
+      .orderBy('api_keys.created_at', 'asc')
+      .orderBy('api_keys.id')
       .execute();
     return rows.map((r) => ({
       id: r.id,
@@ -82,13 +94,16 @@ export class ApiKeysRepository {
       createdAt: readTime(r.created_at),
       lastUsedAt: readTimeOrNull(r.last_used_at),
       revokedAt: readTimeOrNull(r.revoked_at),
+      createdBy: r.created_by !== null && r.creator_email !== null ? { id: r.created_by, email: r.creator_email } : null,
     }));
   }
 
-  /** Returns false when no such key exists; revoking twice is harmless. */
-  async revokeKey(id: string): Promise<boolean> {
+  /** Returns false when no such key exists (in `accountId`, when given); revoking twice is harmless. */
+  async revokeKey(id: string, accountId?: string): Promise<boolean> {
     const k = this.db.kysely;
-    const row = await k.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', id).executeTakeFirst();
+    let q = k.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', id);
+    if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+    const row = await q.executeTakeFirst();
     if (!row) return false;
     if (row.revoked_at === null) {
       await k.updateTable('api_keys').set({ revoked_at: this.db.codec.time(new Date().toISOString()) }).where('id', '=', id).execute();

@@ -110,10 +110,59 @@ function initial(dialect: Dialect): Migration {
   };
 }
 
+/** Users, their memberships in accounts, server-side sessions and one-time links (setup, invite, reset). */
+function webAccounts(dialect: Dialect): Migration {
+  const t = types(dialect);
+  return {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', t.time, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('memberships')
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('created_at', t.time, (c) => c.notNull())
+        .addPrimaryKeyConstraint('memberships_pk', ['account_id', 'user_id'])
+        .execute();
+      await db.schema.createIndex('memberships_user').on('memberships').column('user_id').execute();
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('created_at', t.time, (c) => c.notNull())
+        .addColumn('last_seen_at', t.time, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+      await db.schema
+        .createTable('one_time_links')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.references('accounts.id'))
+        .addColumn('user_id', 'text', (c) => c.references('users.id'))
+        .addColumn('role', 'text')
+        .addColumn('created_by', 'text', (c) => c.references('users.id'))
+        .addColumn('created_at', t.time, (c) => c.notNull())
+        .addColumn('expires_at', t.time)
+        .addColumn('used_at', t.time)
+        .execute();
+      await db.schema.createIndex('one_time_links_account').on('one_time_links').columns(['account_id', 'kind']).execute();
+      await db.schema.alterTable('api_keys').addColumn('created_by', 'text', (c) => c.references('users.id')).execute();
+    },
+  };
+}
+
 class InCodeMigrations implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    return { '0001_initial': initial(this.dialect) };
+    return { '0001_initial': initial(this.dialect), '0002_web_accounts': webAccounts(this.dialect) };
   }
 }
 

@@ -24,6 +24,48 @@ export interface ApiKeysTable {
   created_at: DbTime;
   last_used_at: DbTime | null;
   revoked_at: DbTime | null;
+  /** The user who made the key in the web app; null for keys made with the CLI. */
+  created_by: string | null;
+}
+
+export interface UsersTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  /** argon2id PHC string. */
+  password_hash: string;
+  created_at: DbTime;
+}
+
+export interface MembershipsTable {
+  account_id: string;
+  user_id: string;
+  role: string;
+  created_at: DbTime;
+}
+
+export interface SessionsTable {
+  /** SHA-256 hex of the random id in the cookie; the id itself is never stored. */
+  id_hash: string;
+  user_id: string;
+  /** The account the session currently works in. */
+  account_id: string;
+  created_at: DbTime;
+  last_seen_at: DbTime;
+}
+
+/** Setup, invite and password-reset links: one use each, stored as a hash of their token. */
+export interface OneTimeLinksTable {
+  id: string;
+  token_hash: string;
+  kind: string;
+  account_id: string | null;
+  user_id: string | null;
+  role: string | null;
+  created_by: string | null;
+  created_at: DbTime;
+  expires_at: DbTime | null;
+  used_at: DbTime | null;
 }
 
 export interface QrItemsTable {
@@ -103,4 +145,8 @@ export interface Database {
   scan_dims_daily: ScanDimsDailyTable;
   scan_visitors: ScanVisitorsTable;
   salts: SaltsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
+  one_time_links: OneTimeLinksTable;
 }

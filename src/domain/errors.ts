@@ -34,3 +34,24 @@ export class ServiceBusyError extends DomainError {
     super(message, 503);
   }
 }
+
+/** The request is understood but not allowed for this user or instance: 403. */
+export class ForbiddenError extends DomainError {
+  constructor(message: string) {
+    super(message, 403);
+  }
+}
+
+/** The request clashes with the current state (a taken name, the last owner): 409. */
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super(message, 409);
+  }
+}
+
+/** A one-time link that was used, revoked or has expired: 410. */
+export class GoneError extends DomainError {
+  constructor(message: string) {
+    super(message, 410);
+  }
+}

@@ -4,11 +4,15 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import { type Scope, hashApiKey, looksLikeApiKey } from '../domain/api-key.ts';
 import type { ApiKeysRepository } from '../db/api-keys-repository.ts';
 import type { AuthThrottle } from './auth-throttle.ts';
+import type { SessionMember } from './session-auth.ts';
 
 export interface AuthContext {
-  keyId: string;
+  /** The API key used; null when the request came with a signed-in session. */
+  keyId: string | null;
   accountId: string;
   scopes: Scope[];
+  /** The signed-in member (see session-auth.ts); null for API-key requests. */
+  member: SessionMember | null;
 }
 
 declare module 'fastify' {
@@ -42,7 +46,7 @@ export function createAuthHook(keys: ApiKeysRepository, throttle: AuthThrottle):
     const key = await keys.findByHash(hashApiKey(token));
     if (!key) return refuse('invalid API key');
     if (key.revoked) return refuse('API key has been revoked');
-    req.auth = { keyId: key.id, accountId: key.accountId, scopes: key.scopes };
+    req.auth = { keyId: key.id, accountId: key.accountId, scopes: key.scopes, member: null };
     touch(keys, lastTouched, key.id, req);
     if (!key.scopes.includes(scope)) {
       return reply.code(403).send({ error: `insufficient scope: requires ${scope}` });
@@ -76,6 +80,13 @@ function tooManyFailures(reply: FastifyReply, retryAfter: number) {
     .code(429)
     .header('retry-after', String(retryAfter))
     .send({ error: `too many failed authentication attempts from this address; retry in ${retryAfter} seconds` });
+}
+
+/** What a request is counted under for rate limits: its key, its signed-in user, or its address. */
+export function rateLimitKey(req: FastifyRequest): string {
+  if (req.auth?.keyId) return `key:${req.auth.keyId}`;
+  if (req.auth?.member) return `user:${req.auth.member.userId}`;
+  return `ip:${req.ip}`;
 }
 
 /** The authenticated account; routes with a scope can rely on it. */

@@ -1,0 +1,105 @@
+// TypeBox schemas of the web-account routes: sessions, onboarding links, members,
+// invites and keys. They validate requests and generate the OpenAPI document; the
+// browser app reads their static types (type-only, nothing of this file is bundled).
+import { type Static, Type } from 'typebox';
+import { ACCOUNT_NAME_MAX, EMAIL_MAX } from '../domain/accounts/identity.ts';
+import { PASSWORD_MAX } from '../domain/accounts/password.ts';
+import { ROLES, type Role } from '../domain/accounts/roles.ts';
+import { SCOPES, type Scope } from '../domain/api-key.ts';
+
+const Email = Type.String({ minLength: 1, maxLength: EMAIL_MAX, rule: 'must be an email address such as ada@example.com', examples: ['ada@example.com'] });
+const Password = Type.String({ minLength: 1, maxLength: PASSWORD_MAX, rule: `must be a string of at most ${PASSWORD_MAX} characters` });
+const AccountName = Type.String({ minLength: 1, maxLength: ACCOUNT_NAME_MAX, rule: `must be a name of 1 to ${ACCOUNT_NAME_MAX} characters` });
+const RoleSchema = Type.Unsafe<Role>(Type.Enum([...ROLES] as string[], { rule: `must be one of ${ROLES.join(', ')}` }));
+const ScopeSchema = Type.Unsafe<Scope>(Type.Enum([...SCOPES] as string[], { rule: `must be one of ${SCOPES.join(', ')}` }));
+const Uuid = (what: string) => Type.String({ format: 'uuid', rule: 'must be a UUID', description: what });
+const Time = Type.String({ format: 'date-time' });
+const TimeOrNull = Type.Union([Time, Type.Null()]);
+const Token = Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', rule: 'must be the token from the link' });
+
+export const TokenParams = Type.Object({ token: Token }, { additionalProperties: false });
+export const UserIdParams = Type.Object({ userId: Uuid('The member’s user id') }, { additionalProperties: false });
+export const KeyIdParams = Type.Object({ id: Uuid('The key id') }, { additionalProperties: false });
+export const InviteIdParams = Type.Object({ id: Uuid('The invite id') }, { additionalProperties: false });
+
+export const InstanceResponse = Type.Object(
+  {
+    setupRequired: Type.Boolean({ description: 'True until the first user was created with the setup link' }),
+    signup: Type.Unsafe<'invite' | 'open'>(Type.Enum(['invite', 'open'])),
+  },
+
+);
+
+const AccountRef = Type.Object({ id: Type.String(), name: Type.String(), role: RoleSchema });
+
+export const SessionResponse = Type.Object(
+  {
+    user: Type.Object({ id: Type.String(), email: Type.String() }),
+    account: AccountRef,
+    scopes: Type.Array(ScopeSchema),
+    accounts: Type.Array(AccountRef, { description: 'Every account the user is a member of' }),
+    csrfToken: Type.String({ description: 'Send it as X-CSRF-Token on every state-changing request made with this session' }),
+  },
+
+);
+
+export const SignInBody = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
+export const SetupBody = Type.Object({ token: Token, accountName: AccountName, email: Email, password: Password }, { additionalProperties: false });
+export const SignUpBody = Type.Object({ accountName: AccountName, email: Email, password: Password }, { additionalProperties: false });
+export const AcceptInviteBody = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
+export const ResetPasswordBody = Type.Object({ password: Password }, { additionalProperties: false });
+export const ChangePasswordBody = Type.Object({ currentPassword: Password, newPassword: Password }, { additionalProperties: false });
+export const SwitchAccountBody = Type.Object({ accountId: Uuid('An account the user is a member of') }, { additionalProperties: false });
+
+export const InvitePreviewResponse = Type.Object({ accountName: Type.String(), role: RoleSchema, expiresAt: Time });
+export const ResetPreviewResponse = Type.Object({ email: Type.String(), expiresAt: Time });
+
+export const AccountResponse = Type.Object({ account: Type.Object({ id: Type.String(), name: Type.String(), createdAt: Time }), role: RoleSchema });
+
+export const Member = Type.Object({ userId: Type.String(), email: Type.String(), role: RoleSchema, joinedAt: Time });
+export const MembersResponse = Type.Object({ members: Type.Array(Member) });
+export const ChangeRoleBody = Type.Object({ role: RoleSchema }, { additionalProperties: false });
+export const MemberResponse = Type.Object({ member: Member });
+
+export const Invite = Type.Object({ id: Type.String(), role: RoleSchema, createdAt: Time, expiresAt: Time });
+export const InvitesResponse = Type.Object({ invites: Type.Array(Invite) });
+export const CreateInviteBody = Type.Object({ role: RoleSchema }, { additionalProperties: false });
+export const LinkResponse = Type.Object({
+  url: Type.String({ description: 'The one-time link; it is shown only now' }),
+  expiresAt: Time,
+});
+export const CreatedInviteResponse = Type.Object({ invite: Invite, url: Type.String({ description: 'The one-time invite link; it is shown only now' }) });
+
+export const ApiKeyView = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    prefix: Type.String({ description: 'The first characters of the key, to recognise it' }),
+    scopes: Type.Array(ScopeSchema),
+    createdAt: Time,
+    createdBy: Type.Union([Type.Object({ id: Type.String(), email: Type.String() }), Type.Null()], { description: 'null for keys made with the CLI' }),
+    lastUsedAt: TimeOrNull,
+    revokedAt: TimeOrNull,
+  },
+
+);
+export const ApiKeysResponse = Type.Object({ keys: Type.Array(ApiKeyView) });
+export const CreateKeyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 80, rule: 'must be a name of 1 to 80 characters' }),
+    scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, rule: `must list one or more of ${SCOPES.join(', ')}` }),
+  },
+  { additionalProperties: false },
+);
+export const CreatedKeyResponse = Type.Object({ key: ApiKeyView, secret: Type.String({ description: 'The key itself; it is shown only now' }) });
+
+export type InstanceView = Static<typeof InstanceResponse>;
+export type SessionView = Static<typeof SessionResponse>;
+export type MemberView = Static<typeof Member>;
+export type InviteView = Static<typeof Invite>;
+export type ApiKeyListItem = Static<typeof ApiKeyView>;
+export type CreatedKey = Static<typeof CreatedKeyResponse>;
+export type CreatedInvite = Static<typeof CreatedInviteResponse>;
+export type LinkView = Static<typeof LinkResponse>;
+export type InvitePreview = Static<typeof InvitePreviewResponse>;
+export type ResetPreview = Static<typeof ResetPreviewResponse>;

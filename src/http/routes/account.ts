@@ -1,0 +1,171 @@
+// The account area: members and their roles, invites, reset links and API keys.
+// Session-only: an API key can never mint keys or change who is a member.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { oneTimeLinkUrl } from '../../domain/accounts/links.ts';
+import type { Role } from '../../domain/accounts/roles.ts';
+import { newSecretToken, hashSecretToken } from '../../domain/accounts/secret-token.ts';
+import { INVITE_TTL_MS, RESET_TTL_MS } from '../../domain/accounts/session-policy.ts';
+import { generateApiKey, type Scope } from '../../domain/api-key.ts';
+import { NotFoundError } from '../../domain/errors.ts';
+import type { AppServices } from '../../services.ts';
+import {
+  AccountResponse,
+  ApiKeysResponse,
+  ChangeRoleBody,
+  CreateInviteBody,
+  CreateKeyBody,
+  CreatedInviteResponse,
+  CreatedKeyResponse,
+  InviteIdParams,
+  InvitesResponse,
+  KeyIdParams,
+  LinkResponse,
+  MemberResponse,
+  MembersResponse,
+  UserIdParams,
+} from '../account-schemas.ts';
+import { ErrorResponse, OkResponse, authErrors } from '../schemas.ts';
+import { accountOf } from '../auth.ts';
+import { memberOf } from '../session-auth.ts';
+
+const errors = { ...authErrors, 404: ErrorResponse, 409: ErrorResponse };
+
+export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
+  const { keys, members, oneTimeLinks, config } = services;
+
+  app.get(
+    '/account',
+    { config: { session: 'member' }, schema: { summary: 'The session’s account and the member’s role', tags: ['account'], response: { 200: AccountResponse, ...authErrors } } },
+    async (req) => {
+      const account = await keys.findAccount(accountOf(req));
+      if (!account) throw new NotFoundError('account not found');
+      return { account, role: memberOf(req).role };
+    },
+  );
+
+  app.get(
+    '/account/members',
+    { config: { session: 'member' }, schema: { summary: 'Members of the account', tags: ['members'], response: { 200: MembersResponse, ...authErrors } } },
+    async (req) => ({ members: await members.list(accountOf(req)) }),
+  );
+
+  app.patch(
+    '/account/members/:userId',
+    {
+      config: { session: 'owner' },
+      schema: { summary: 'Change a member’s role (the last owner stays owner)', tags: ['members'], params: UserIdParams, body: ChangeRoleBody, response: { 200: MemberResponse, ...errors } },
+    },
+    async (req) => {
+      const accountId = accountOf(req);
+      await members.changeRole(accountId, req.params.userId, req.body.role as Role);
+      const member = (await members.list(accountId)).find((m) => m.userId === req.params.userId);
+      if (!member) throw new NotFoundError('member not found');
+      return { member };
+    },
+  );
+
+  app.delete(
+    '/account/members/:userId',
+    {
+      config: { session: 'owner' },
+      schema: { summary: 'Remove a member (the last owner cannot be removed); ends their sessions here', tags: ['members'], params: UserIdParams, response: { 200: OkResponse, ...errors } },
+    },
+    async (req) => {
+      await members.remove(accountOf(req), req.params.userId);
+      return { ok: true };
+    },
+  );
+
+  app.post(
+    '/account/members/:userId/reset-link',
+    {
+      config: { session: 'owner' },
+      schema: { summary: 'Make a one-time password-reset link for a member (valid 24 h)', tags: ['members'], params: UserIdParams, response: { 201: LinkResponse, ...errors } },
+    },
+    async (req, reply) => {
+      const accountId = accountOf(req);
+      if ((await members.roleOf(accountId, req.params.userId)) === null) throw new NotFoundError('member not found');
+      const token = newSecretToken();
+      const now = Date.now();
+      const expiresAt = new Date(now + RESET_TTL_MS).toISOString();
+      await oneTimeLinks.create({ tokenHash: hashSecretToken(token), kind: 'reset', userId: req.params.userId, accountId, createdBy: memberOf(req).userId, now: new Date(now).toISOString(), expiresAt });
+      return reply.code(201).send({ url: oneTimeLinkUrl(config.publicBaseUrl, 'reset', token), expiresAt });
+    },
+  );
+
+  app.get(
+    '/account/invites',
+    { config: { session: 'owner' }, schema: { summary: 'Open invites of the account', tags: ['members'], response: { 200: InvitesResponse, ...authErrors } } },
+    async (req) => {
+      const list = await oneTimeLinks.openInvites(accountOf(req), new Date().toISOString());
+      return { invites: list.map(({ id, role, createdAt, expiresAt }) => ({ id, role, createdAt, expiresAt })) };
+    },
+  );
+
+  app.post(
+    '/account/invites',
+    {
+      config: { session: 'owner' },
+      schema: { summary: 'Make a one-time invite link with a role (valid 7 days)', tags: ['members'], body: CreateInviteBody, response: { 201: CreatedInviteResponse, ...authErrors } },
+    },
+    async (req, reply) => {
+      const token = newSecretToken();
+      const now = Date.now();
+      const createdAt = new Date(now).toISOString();
+      const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
+      const role = req.body.role as Role;
+      const id = await oneTimeLinks.create({ tokenHash: hashSecretToken(token), kind: 'invite', accountId: accountOf(req), role, createdBy: memberOf(req).userId, now: createdAt, expiresAt });
+      return reply.code(201).send({ invite: { id, role, createdAt, expiresAt }, url: oneTimeLinkUrl(config.publicBaseUrl, 'invite', token) });
+    },
+  );
+
+  app.delete(
+    '/account/invites/:id',
+    { config: { session: 'owner' }, schema: { summary: 'Withdraw an open invite', tags: ['members'], params: InviteIdParams, response: { 200: OkResponse, ...errors } } },
+    async (req) => {
+      if (!(await oneTimeLinks.revokeInvite(accountOf(req), req.params.id, new Date().toISOString()))) throw new NotFoundError('invite not found');
+      return { ok: true };
+    },
+  );
+
+  app.get(
+    '/account/keys',
+    { config: { session: 'owner' }, schema: { summary: 'API keys of the account', tags: ['keys'], response: { 200: ApiKeysResponse, ...authErrors } } },
+    async (req) => ({ keys: (await keys.listKeys(accountOf(req))).map(keyView) }),
+  );
+
+  app.post(
+    '/account/keys',
+    {
+      config: { session: 'owner' },
+      schema: { summary: 'Create an API key; the secret is in this answer only', tags: ['keys'], body: CreateKeyBody, response: { 201: CreatedKeyResponse, ...authErrors } },
+    },
+    async (req, reply) => {
+      const member = memberOf(req);
+      const fresh = generateApiKey();
+      const name = req.body.name.trim() || 'default';
+      const record = await keys.createKey({
+        accountId: accountOf(req),
+        name,
+        prefix: fresh.prefix,
+        hash: fresh.hash,
+        scopes: req.body.scopes as Scope[],
+        createdBy: { id: member.userId, email: member.email },
+      });
+      return reply.code(201).send({ key: keyView(record), secret: fresh.key });
+    },
+  );
+
+  app.delete(
+    '/account/keys/:id',
+    { config: { session: 'owner' }, schema: { summary: 'Revoke an API key (applies to the next request)', tags: ['keys'], params: KeyIdParams, response: { 200: OkResponse, ...errors } } },
+    async (req) => {
+      if (!(await keys.revokeKey(req.params.id, accountOf(req)))) throw new NotFoundError('key not found');
+      return { ok: true };
+    },
+  );
+};
+
+function keyView(k: { id: string; name: string; prefix: string; scopes: Scope[]; createdAt: string; createdBy: { id: string; email: string } | null; lastUsedAt: string | null; revokedAt: string | null }) {
+  return { id: k.id, name: k.name, prefix: k.prefix, scopes: k.scopes, createdAt: k.createdAt, createdBy: k.createdBy, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt };
+}

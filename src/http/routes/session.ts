@@ -1,0 +1,129 @@
+// Signing in and out, the current session, switching account, changing the password.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { checkPasswordRule, hashPassword, verifyPassword } from '../../domain/accounts/password.ts';
+import { scopesOfRole } from '../../domain/accounts/roles.ts';
+import { csrfTokenFor } from '../../domain/accounts/session-policy.ts';
+import { ForbiddenError, ValidationError } from '../../domain/errors.ts';
+import type { AppServices } from '../../services.ts';
+import { ChangePasswordBody, SessionResponse, SignInBody, SwitchAccountBody } from '../account-schemas.ts';
+import { ErrorResponse, OkResponse, authErrors } from '../schemas.ts';
+import { clearSessionCookie, crossSiteRefusal, memberOf, startSession } from '../session-auth.ts';
+
+const tags = ['session'];
+
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
+  const { users, members, sessions, signInLimiter, config } = services;
+
+  app.get(
+    '/session',
+    { config: { session: 'member' }, schema: { summary: 'The signed-in user, their account and role, and the CSRF token', tags, response: { 200: SessionResponse, ...authErrors } } },
+    async (req) => sessionView(services, req.auth?.accountId ?? '', memberOf(req).userId, memberOf(req).csrfToken),
+  );
+
+  app.post(
+    '/session',
+    {
+      schema: {
+        summary: 'Sign in with email and password (sets the session cookie)',
+        tags,
+        security: [],
+        body: SignInBody,
+        response: { 200: SessionResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      refuseCrossSite(req, services);
+      const email = req.body.email.trim().toLowerCase();
+      const wait = signInLimiter.retryAfter(req.ip, email);
+      if (wait > 0) return reply.code(429).header('Retry-After', String(wait)).send({ error: `too many failed sign-ins: try again in ${wait} s` });
+      const user = await users.findByEmail(email);
+      const ok = await verifyPassword(user?.passwordHash ?? null, req.body.password);
+      const accounts = ok && user ? await members.accountsOf(user.id) : [];
+      const first = accounts[0];
+      if (!ok || !user || first === undefined) {
+        signInLimiter.recordFailure(req.ip, email);
+        return reply.code(401).send({ error: 'password: email or password is wrong' });
+      }
+      const token = await startSession(reply, services, user.id, first.accountId);
+      return sessionView(services, first.accountId, user.id, csrfTokenFor(token));
+    },
+  );
+
+  app.delete(
+    '/session',
+    { config: { session: 'member' }, schema: { summary: 'Sign out (ends this session)', tags, response: { 200: OkResponse, ...authErrors } } },
+    async (req, reply) => {
+      await sessions.delete(memberOf(req).sessionHash);
+      clearSessionCookie(reply, config);
+      return { ok: true };
+    },
+  );
+
+  app.delete(
+    '/sessions',
+    { config: { session: 'member' }, schema: { summary: 'Sign out everywhere (ends every session of this user)', tags, response: { 200: OkResponse, ...authErrors } } },
+    async (req, reply) => {
+      await sessions.deleteAllOf(memberOf(req).userId);
+      clearSessionCookie(reply, config);
+      return { ok: true };
+    },
+  );
+
+  app.put(
+    '/session/account',
+    {
+      config: { session: 'member' },
+      schema: { summary: 'Switch the session to another account of the user', tags, body: SwitchAccountBody, response: { 200: SessionResponse, ...authErrors, 404: ErrorResponse } },
+    },
+    async (req, reply) => {
+      const member = memberOf(req);
+      if ((await members.roleOf(req.body.accountId, member.userId)) === null) return reply.code(404).send({ error: 'accountId: you are not a member of this account' });
+      await sessions.switchAccount(member.sessionHash, req.body.accountId);
+      return sessionView(services, req.body.accountId, member.userId, member.csrfToken);
+    },
+  );
+
+  app.put(
+    '/me/password',
+    {
+      config: { session: 'member' },
+      schema: { summary: 'Change the signed-in user’s password (ends their other sessions)', tags, body: ChangePasswordBody, response: { 200: OkResponse, ...authErrors } },
+    },
+    async (req) => {
+      const member = memberOf(req);
+      const user = await users.findById(member.userId);
+      if (!user || !(await verifyPassword(user.passwordHash, req.body.currentPassword))) {
+        throw new ValidationError('currentPassword: is wrong');
+      }
+      checkPasswordRule(req.body.newPassword, 'newPassword');
+      await users.setPassword(member.userId, await hashPassword(req.body.newPassword), member.sessionHash);
+      return { ok: true };
+    },
+  );
+};
+
+/** The session answer every sign-in path gives. */
+export async function sessionView(services: AppServices, accountId: string, userId: string, csrfToken: string) {
+  const [user, accounts] = await Promise.all([services.users.findById(userId), services.members.accountsOf(userId)]);
+  const current = accounts.find((a) => a.accountId === accountId);
+  if (!user || !current) throw new Error('session without user or membership');
+  return {
+    user: { id: user.id, email: user.email },
+    account: { id: current.accountId, name: current.accountName, role: current.role },
+    scopes: scopesOfRole(current.role),
+    accounts: accounts.map((a) => ({ id: a.accountId, name: a.accountName, role: a.role })),
+    csrfToken,
+  };
+}
+
+export function refuseCrossSite(req: FastifyRequest, services: AppServices): void {
+  const refusal = crossSiteRefusal(req, services.config);
+  if (refusal !== null) throw new ForbiddenError(refusal);
+}
+
+export async function signInAs(reply: FastifyReply, services: AppServices, userId: string, accountId: string) {
+  const token = await startSession(reply, services, userId, accountId);
+  return sessionView(services, accountId, userId, csrfTokenFor(token));
+}
+

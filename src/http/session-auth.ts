@@ -1,0 +1,147 @@
+// Sessions in the /v1 API: a signed-in member's cookie is accepted wherever an API key
+// is, with the scopes of the member's role. Session-only routes (keys, members, invites)
+// refuse API keys. Every state-changing request made with a session must carry the
+// session's CSRF token and must not come from another site.
+import type {} from '@fastify/cookie';
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { Config } from '../config.ts';
+import { type Role, scopesOfRole } from '../domain/accounts/roles.ts';
+import { hashSecretToken, looksLikeSecretToken, newSecretToken } from '../domain/accounts/secret-token.ts';
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS, csrfTokenFor, sessionAlive } from '../domain/accounts/session-policy.ts';
+import type { AppServices } from '../services.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Routes only a signed-in member may call (never with an API key); 'owner' also needs the owner role. */
+    session?: 'member' | 'owner';
+  }
+}
+
+export interface SessionMember {
+  userId: string;
+  email: string;
+  role: Role;
+  /** SHA-256 of the cookie's id: names the session in the database. */
+  sessionHash: string;
+  csrfToken: string;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const CSRF_HEADER = 'x-csrf-token';
+
+export function cookieName(config: Config): string {
+  // __Host- binds the cookie to this exact origin over https (no Domain, Path=/, Secure).
+  return isHttps(config) ? '__Host-qrtrack_session' : 'qrtrack_session';
+}
+
+function isHttps(config: Config): boolean {
+  return config.publicBaseUrl.startsWith('https:');
+}
+
+type HookFn = (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply, done: () => void) => unknown;
+
+/** The /v1 onRequest hook: session-only routes, sessions on scoped routes, otherwise the bearer-key hook. */
+export function createAccessHook(bearer: onRequestHookHandler, services: AppServices): onRequestHookHandler {
+  const bearerFn = bearer as unknown as HookFn;
+  const name = cookieName(services.config);
+  return async function access(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+    const { session, scope } = req.routeOptions.config;
+    if (session !== undefined) {
+      if (req.headers.authorization !== undefined) {
+        return reply.code(403).send({ error: 'this route needs a signed-in session: API keys cannot manage keys, members or invites' });
+      }
+      const member = await authenticateSession(req, reply, services, name);
+      if (member === null) return reply;
+      if (session === 'owner' && member.role !== 'owner') return reply.code(403).send({ error: `role: only an owner of the account can do this (your role is ${member.role})` });
+      return;
+    }
+    if (scope === undefined) return;
+    if (req.headers.authorization === undefined && req.cookies[name] !== undefined) {
+      const member = await authenticateSession(req, reply, services, name);
+      if (member === null) return reply;
+      if (!req.auth?.scopes.includes(scope)) return reply.code(403).send({ error: `insufficient scope: requires ${scope} (your role is ${member.role})` });
+      return;
+    }
+    return bearerFn.call(this, req, reply, () => {});
+  };
+}
+
+/** Sets req.auth from the session cookie, or answers 401/403 and returns null. */
+async function authenticateSession(req: FastifyRequest, reply: FastifyReply, services: AppServices, name: string): Promise<SessionMember | null> {
+  const token = req.cookies[name];
+  if (token === undefined || !looksLikeSecretToken(token)) {
+    if (token !== undefined) clearSessionCookie(reply, services.config);
+    void reply.code(401).send({ error: 'not signed in: sign in, or send an API key as "Authorization: Bearer <key>"' });
+    return null;
+  }
+  const idHash = hashSecretToken(token);
+  const record = await services.sessions.find(idHash);
+  const now = Date.now();
+  if (record === null || record.role === null || !sessionAlive(record.createdAt, record.lastSeenAt, now)) {
+    if (record !== null) await services.sessions.delete(idHash);
+    clearSessionCookie(reply, services.config);
+    void reply.code(401).send({ error: 'session: has expired or was ended; sign in again' });
+    return null;
+  }
+  const csrfToken = csrfTokenFor(token);
+  if (!SAFE_METHODS.has(req.method)) {
+    const refusal = crossSiteRefusal(req, services.config) ?? csrfRefusal(req.headers[CSRF_HEADER], csrfToken);
+    if (refusal !== null) {
+      void reply.code(403).send({ error: refusal });
+      return null;
+    }
+  }
+  if (now - Date.parse(record.lastSeenAt) > SESSION_TOUCH_MS) {
+    await services.sessions.touch(idHash, new Date(now).toISOString());
+  }
+  const member: SessionMember = { userId: record.userId, email: record.email, role: record.role, sessionHash: idHash, csrfToken };
+  req.auth = { keyId: null, accountId: record.accountId, scopes: scopesOfRole(record.role), member };
+  return member;
+}
+
+function csrfRefusal(header: string | string[] | undefined, expected: string): string | null {
+  const given = typeof header === 'string' ? Buffer.from(header) : null;
+  const want = Buffer.from(expected);
+  if (given === null || given.length !== want.length || !timingSafeEqual(given, want)) {
+    return 'csrf: a request made with a session needs the X-CSRF-Token header from GET /v1/session';
+  }
+  return null;
+}
+
+/** A browser tells us where a request comes from; another site's page is refused. Non-browser clients send neither header. */
+export function crossSiteRefusal(req: FastifyRequest, config: Config): string | null {
+  const origin = req.headers.origin;
+  if (typeof origin === 'string' && origin !== '') {
+    const allowed = new Set([new URL(config.publicBaseUrl).origin, `${req.protocol}://${req.host}`]);
+    return allowed.has(origin) ? null : 'origin: requests from another site are refused';
+  }
+  return req.headers['sec-fetch-site'] === 'cross-site' ? 'origin: requests from another site are refused' : null;
+}
+
+/** Starts a session for the user in the account and sets its cookie; returns the cookie's secret. */
+export async function startSession(reply: FastifyReply, services: AppServices, userId: string, accountId: string): Promise<string> {
+  const token = newSecretToken();
+  const now = Date.now();
+  await services.sessions.create(hashSecretToken(token), userId, accountId, new Date(now).toISOString());
+  // Expired sessions of anyone are dropped now and then; signing in is a fine moment.
+  await services.sessions.purgeExpired(new Date(now - SESSION_IDLE_MS).toISOString(), new Date(now - SESSION_ABSOLUTE_MS).toISOString());
+  void reply.setCookie(cookieName(services.config), token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isHttps(services.config),
+    maxAge: SESSION_ABSOLUTE_MS / 1000,
+  });
+  return token;
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: Config): void {
+  void reply.clearCookie(cookieName(config), { path: '/', httpOnly: true, sameSite: 'lax', secure: isHttps(config) });
+}
+
+/** The signed-in member; routes with `session` config can rely on it. */
+export function memberOf(req: FastifyRequest): SessionMember {
+  if (!req.auth?.member) throw new Error('route reached without a session');
+  return req.auth.member;
+}

@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { redactUrl } from '../../src/http/log-redaction.ts';
+
+describe('log redaction', () => {
+  it('hides one-time link tokens in logged request paths and keeps everything else', () => {
+    const token = 'A'.repeat(43);
+    expect(redactUrl(`/v1/setup/${token}`)).toBe('/v1/setup/[token]');
+    expect(redactUrl(`/v1/invites/${token}/accept`)).toBe('/v1/invites/[token]/accept');
+    expect(redactUrl(`/v1/password-resets/${token}?x=1`)).toBe('/v1/password-resets/[token]?x=1');
+    expect(redactUrl('/v1/qr?limit=5')).toBe('/v1/qr?limit=5');
+  });
+});

@@ -1,0 +1,67 @@
+// Browser-test support: Debian's Chromium driven by playwright-core, axe-core injected
+// into each page, screenshots at phone and desktop widths into a temp folder.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
+export const SHOTS_DIR = path.join(os.tmpdir(), 'qrtrack-web-shots');
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** A fresh browser profile at phone width; console CSP errors are collected in `problems`. */
+export async function newContext(browser: Browser, opts: { dark?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: opts.dark ? 'dark' : 'light' });
+  // A loaded CI machine can be slow to paint; waits are for elements, never for time.
+  context.setDefaultTimeout(45_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return { context, page, problems };
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** Runs axe-core in the page (through the debugger, so the page's CSP stays strict); returns serious and critical violations. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Screenshots at 390 px and 1280 px (full page), back to 390 px after. */
+export async function screenshots(page: Page, name: string): Promise<string[]> {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  const files: string[] = [];
+  for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+    await page.setViewportSize({ width, height });
+    const file = path.join(SHOTS_DIR, `${name}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    files.push(file);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  return files;
+}

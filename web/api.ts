@@ -1,0 +1,119 @@
+// The only place the browser app calls /v1. Types come from the server's own schemas
+// (type-only imports: nothing of the server is bundled). Every state-changing request
+// carries the session's CSRF token; errors arrive as ApiError with the field named.
+import type {
+  ApiKeyListItem,
+  CreatedInvite,
+  CreatedKey,
+  InstanceView,
+  InvitePreview,
+  InviteView,
+  LinkView,
+  MemberView,
+  ResetPreview,
+  SessionView,
+} from '../src/http/account-schemas.ts';
+import type { Static } from 'typebox';
+import type { ListResponse } from '../src/http/schemas.ts';
+
+export type { ApiKeyListItem, CreatedInvite, CreatedKey, InstanceView, InvitePreview, InviteView, LinkView, MemberView, ResetPreview, SessionView };
+export type Role = SessionView['account']['role'];
+export type Scope = SessionView['scopes'][number];
+export type QrList = Static<typeof ListResponse>;
+export type QrItem = QrList['items'][number];
+
+/** A refused request: `field` is the part before the colon of `{"error": "field: rule"}`, when there is one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly field: string | null,
+    readonly retryAfter: number | null,
+  ) {
+    super(message);
+  }
+}
+
+let csrfToken: string | null = null;
+const signedOutListeners = new Set<() => void>();
+
+/** Called when a request finds the session gone (expired, signed out elsewhere, removed). */
+export function onSignedOut(listener: () => void): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+function remember(session: SessionView): SessionView {
+  csrfToken = session.csrfToken;
+  return session;
+}
+
+async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, opts: { quiet401?: boolean } = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;
+  let res: Response;
+  try {
+    res = await fetch(`/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.', null, null);
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text === '' ? null : JSON.parse(text);
+  } catch {
+    // not JSON: a proxy's error page
+  }
+  if (!res.ok) {
+    const raw = typeof data === 'object' && data !== null && 'error' in data ? String((data as { error: unknown }).error) : `Request failed (${res.status})`;
+    const m = /^([A-Za-z][\w.]*): (.+)$/.exec(raw);
+    const retry = res.headers.get('retry-after');
+    if (res.status === 401 && !opts.quiet401) {
+      csrfToken = null;
+      for (const l of signedOutListeners) l();
+    }
+    throw new ApiError(res.status, m ? capitalise(m[2] as string) : raw, m ? (m[1] as string) : null, retry === null ? null : Number(retry));
+  }
+  return data as T;
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+export const api = {
+  instance: () => call<InstanceView>('GET', '/instance'),
+  session: () => call<SessionView>('GET', '/session', undefined, { quiet401: true }).then(remember),
+  signIn: (email: string, password: string) => call<SessionView>('POST', '/session', { email, password }, { quiet401: true }).then(remember),
+  signOut: () => call<{ ok: boolean }>('DELETE', '/session').finally(() => (csrfToken = null)),
+  signOutEverywhere: () => call<{ ok: boolean }>('DELETE', '/sessions').finally(() => (csrfToken = null)),
+  switchAccount: (accountId: string) => call<SessionView>('PUT', '/session/account', { accountId }).then(remember),
+  changePassword: (currentPassword: string, newPassword: string) => call<{ ok: boolean }>('PUT', '/me/password', { currentPassword, newPassword }),
+
+  checkSetup: (token: string) => call<{ ok: boolean }>('GET', `/setup/${token}`),
+  setup: (body: { token: string; accountName: string; email: string; password: string }) => call<SessionView>('POST', '/setup', body).then(remember),
+  signUp: (body: { accountName: string; email: string; password: string }) => call<SessionView>('POST', '/signup', body).then(remember),
+  invitePreview: (token: string) => call<InvitePreview>('GET', `/invites/${token}`),
+  acceptInvite: (token: string, email: string, password: string) => call<SessionView>('POST', `/invites/${token}/accept`, { email, password }, { quiet401: true }).then(remember),
+  resetPreview: (token: string) => call<ResetPreview>('GET', `/password-resets/${token}`),
+  resetPassword: (token: string, password: string) => call<{ ok: boolean }>('POST', `/password-resets/${token}`, { password }),
+
+  members: () => call<{ members: MemberView[] }>('GET', '/account/members').then((r) => r.members),
+  changeRole: (userId: string, role: Role) => call<{ member: MemberView }>('PATCH', `/account/members/${userId}`, { role }).then((r) => r.member),
+  removeMember: (userId: string) => call<{ ok: boolean }>('DELETE', `/account/members/${userId}`),
+  resetLink: (userId: string) => call<LinkView>('POST', `/account/members/${userId}/reset-link`),
+  invites: () => call<{ invites: InviteView[] }>('GET', '/account/invites').then((r) => r.invites),
+  createInvite: (role: Role) => call<CreatedInvite>('POST', '/account/invites', { role }),
+  revokeInvite: (id: string) => call<{ ok: boolean }>('DELETE', `/account/invites/${id}`),
+  keys: () => call<{ keys: ApiKeyListItem[] }>('GET', '/account/keys').then((r) => r.keys),
+  createKey: (name: string, scopes: Scope[]) => call<CreatedKey>('POST', '/account/keys', { name, scopes }),
+  revokeKey: (id: string) => call<{ ok: boolean }>('DELETE', `/account/keys/${id}`),
+
+  listCodes: (params: { limit?: number; cursor?: string; q?: string } = {}) => {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') qs.set(k, String(v));
+    const s = qs.toString();
+    return call<QrList>('GET', `/qr${s ? `?${s}` : ''}`);
+  },
+};

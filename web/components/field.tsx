@@ -1,0 +1,52 @@
+// A labelled input with its hint and its error right below it, wired for screen readers.
+import type { JSX } from 'preact';
+
+export interface FieldProps {
+  label: string;
+  name: string;
+  value: string;
+  onInput: (value: string) => void;
+  error?: string | undefined;
+  hint?: string;
+  type?: 'text' | 'email' | 'password' | 'search';
+  autocomplete?: string;
+  required?: boolean;
+  autofocus?: boolean;
+  maxLength?: number;
+}
+
+export function Field({ label, name, value, onInput, error, hint, type = 'text', autocomplete, required, autofocus, maxLength }: FieldProps) {
+  const id = `f-${name}`;
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class={`field${error ? ' field--invalid' : ''}`}>
+      <label for={id}>
+        {label}
+        {required ? null : <span class="optional"> (optional)</span>}
+      </label>
+      {hint ? (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      <input
+        id={id}
+        name={name}
+        type={type}
+        value={value}
+        autoComplete={autocomplete}
+        autoFocus={autofocus}
+        maxLength={maxLength}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy}
+        aria-required={required ? 'true' : undefined}
+        onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onInput(e.currentTarget.value)}
+      />
+      {error ? (
+        <p class="error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+// The app shell: reads the session, then shows the page for the path. Public pages are
+// in the first bundle (the sign-in page must load fast); the signed-in pages load on
+// demand, so the studio and the dashboard can grow without slowing the sign-in.
+import './styles.css';
+import { type ComponentType, render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { onSignedOut } from './api.ts';
+import { PublicLayout } from './components/layout.tsx';
+import { Spinner } from './components/ui.tsx';
+import { InvitePage } from './pages/invite.tsx';
+import { ResetPage } from './pages/reset.tsx';
+import { SetupPage } from './pages/setup.tsx';
+import { SignInPage } from './pages/sign-in.tsx';
+import { SignUpPage } from './pages/sign-up.tsx';
+import { Link, match, navigate, usePath } from './router.ts';
+import { loadSession, setSession, useAppState } from './store.ts';
+
+type Loader = () => Promise<{ default: ComponentType }>;
+
+/** A page in its own chunk, fetched the first time it is shown. */
+function lazyPage(load: Loader): ComponentType {
+  let loaded: ComponentType | null = null;
+  return function LazyPage() {
+    const [Page, setPage] = useState<ComponentType | null>(() => loaded);
+    useEffect(() => {
+      if (!loaded) void load().then((m) => setPage(() => (loaded = m.default)));
+    }, []);
+    return Page ? <Page /> : <Spinner />;
+  };
+}
+
+const Codes = lazyPage(() => import('./pages/codes/codes-page.tsx'));
+const Keys = lazyPage(() => import('./pages/account/keys-page.tsx'));
+const Members = lazyPage(() => import('./pages/account/members-page.tsx'));
+const Profile = lazyPage(() => import('./pages/account/profile-page.tsx'));
+
+/** Pages that need a session; parts 2 and 3 (studio, dashboard) add theirs here. */
+const PRIVATE: Array<[string, ComponentType]> = [
+  ['/codes', Codes],
+  ['/account/keys', Keys],
+  ['/account/members', Members],
+  ['/account/profile', Profile],
+];
+
+function App() {
+  const path = usePath();
+  const { session } = useAppState();
+
+  useEffect(() => onSignedOut(() => setSession(null)), []);
+
+  let p: Record<string, string> | null;
+  if ((p = match('/setup/:token', path))) return <SetupPage token={p.token as string} />;
+  if ((p = match('/invite/:token', path))) return <InvitePage token={p.token as string} />;
+  if ((p = match('/reset/:token', path))) return <ResetPage token={p.token as string} />;
+  if (session === undefined) return <PublicLayout title="Loading"><Spinner /></PublicLayout>;
+  if (path === '/sign-in') return session ? <Redirect to="/codes" /> : <SignInPage next={new URLSearchParams(location.search).get('next') ?? undefined} />;
+  if (path === '/sign-up') return session ? <Redirect to="/codes" /> : <SignUpPage />;
+  if (!session) return <Redirect to={path === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(path)}`} />;
+  if (path === '/') return <Redirect to="/codes" />;
+  if (path === '/account') return <Redirect to={session.account.role === 'owner' ? '/account/keys' : '/account/members'} />;
+  const page = PRIVATE.find(([pattern]) => match(pattern, path));
+  if (page) {
+    const Page = page[1];
+    return <Page />;
+  }
+  return (
+    <PublicLayout title="Page not found">
+      <p>There is no page at this address.</p>
+      <p>
+        <Link href="/codes">Go to your codes</Link>
+      </p>
+    </PublicLayout>
+  );
+}
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+void loadSession();
+render(<App />, document.getElementById('app') as HTMLElement);

@@ -1,0 +1,152 @@
+// API keys: create one with a name and scopes (shown once, with a curl example), list
+// them with who made them and when they were last used, revoke with a confirmation.
+import { useEffect, useState } from 'preact/hooks';
+import { type ApiKeyListItem, ApiError, type CreatedKey, type Scope, api } from '../../api.ts';
+import { Field } from '../../components/field.tsx';
+import { checks, useForm } from '../../components/form.ts';
+import { AppLayout } from '../../components/layout.tsx';
+import { Button, ConfirmButton, CopyField, FormError, Notice, Spinner, When } from '../../components/ui.tsx';
+import { AccountTabs } from './account-tabs.tsx';
+
+const SCOPE_TEXT: Record<Scope, string> = { 'qr:read': 'qr:read — list codes, read stats, download images', 'qr:write': 'qr:write — create, change and delete codes' };
+
+export default function KeysPage() {
+  const [keys, setKeys] = useState<ApiKeyListItem[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [scopes, setScopes] = useState<Record<Scope, boolean>>({ 'qr:read': true, 'qr:write': false });
+  const form = useForm({ name: '', scopes: '' });
+
+  const reload = () =>
+    api.keys().then(setKeys, (err: unknown) => setError(err instanceof ApiError ? err.message : 'The keys could not be loaded.'));
+  useEffect(() => void reload(), []);
+
+  const onSubmit = (e: Event) => {
+    e.preventDefault();
+    const chosen = (Object.keys(scopes) as Scope[]).filter((s) => scopes[s]);
+    void form.submit(
+      (v) => ({ name: checks.required('a name for the key')(v.name), scopes: chosen.length === 0 ? 'Tick at least one scope' : undefined }),
+      async (v) => {
+        setCreated(await api.createKey(v.name.trim(), chosen));
+        form.setValues({ name: '', scopes: '' });
+        await reload();
+      },
+    );
+  };
+  const origin = location.origin;
+
+  return (
+    <AppLayout title="Account">
+      <AccountTabs />
+      <section aria-labelledby="new-key" class="card">
+        <h2 id="new-key">Create an API key</h2>
+        {created ? (
+          <div class="created">
+            <Notice kind="success">
+              Key “{created.key.name}” created. Copy it now: it is shown only once.
+            </Notice>
+            <CopyField id="new-key-secret" label="Your new API key" value={created.secret} />
+            <CopyField id="new-key-curl" label="Try it" multiline value={`curl -H "Authorization: Bearer ${created.secret}" ${origin}/v1/qr`} />
+            <Button variant="secondary" onClick={() => setCreated(null)}>
+              Done
+            </Button>
+          </div>
+        ) : (
+          <form onSubmit={onSubmit} noValidate>
+            <FormError message={form.errors.form} />
+            <Field label="Name" hint="Where the key is used, e.g. “Website” or “CI”." required maxLength={80} {...form.bind('name')} />
+            <fieldset class={`field${form.errors.scopes ? ' field--invalid' : ''}`} aria-describedby={form.errors.scopes ? 'f-scopes-error' : undefined}>
+              <legend>Scopes</legend>
+              {(Object.keys(SCOPE_TEXT) as Scope[]).map((s) => (
+                <label key={s} class="check">
+                  <input
+                    type="checkbox"
+                    name="scopes"
+                    value={s}
+                    checked={scopes[s]}
+                    aria-invalid={form.errors.scopes ? 'true' : undefined}
+                    onChange={(e) => {
+                      setScopes({ ...scopes, [s]: e.currentTarget.checked });
+                      form.setErrors({ ...form.errors, scopes: undefined });
+                    }}
+                  />
+                  {SCOPE_TEXT[s]}
+                </label>
+              ))}
+              {form.errors.scopes ? (
+                <p class="error" id="f-scopes-error">
+                  {form.errors.scopes}
+                </p>
+              ) : null}
+            </fieldset>
+            <Button type="submit" busy={form.busy}>
+              Create key
+            </Button>
+          </form>
+        )}
+      </section>
+
+      <section aria-labelledby="key-list">
+        <h2 id="key-list">Keys</h2>
+        {error ? <p class="form-error" role="alert">{error}</p> : null}
+        {keys === null ? (
+          error ? null : <Spinner />
+        ) : keys.length === 0 ? (
+          <p class="muted">No keys yet.</p>
+        ) : (
+          <div class="table-wrap">
+            <table class="table">
+              <caption class="visually-hidden">API keys of this account</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((k) => (
+                  <tr key={k.id} class={k.revokedAt ? 'revoked' : undefined}>
+                    <td data-label="Name">{k.name}</td>
+                    <td data-label="Key">
+                      <code>{k.prefix}…</code>
+                    </td>
+                    <td data-label="Scopes">{k.scopes.join(', ')}</td>
+                    <td data-label="Created">
+                      <When iso={k.createdAt} />
+                      <span class="muted small block">{k.createdBy ? `by ${k.createdBy.email}` : 'with the CLI'}</span>
+                    </td>
+                    <td data-label="Last used">
+                      <When iso={k.lastUsedAt} />
+                    </td>
+                    <td data-label="Actions" class="actions">
+                      {k.revokedAt ? (
+                        <span class="badge">Revoked</span>
+                      ) : (
+                        <ConfirmButton
+                          label="Revoke"
+                          ariaLabel={`Revoke ${k.name}`}
+                          confirmLabel="Revoke key"
+                          question={`Revoke “${k.name}”? Programs using it stop working.`}
+                          onConfirm={async () => {
+                            await api.revokeKey(k.id);
+                            await reload();
+                          }}
+                        />
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </AppLayout>
+  );
+}

@@ -1,0 +1,41 @@
+import { api } from '../api.ts';
+import { Field } from '../components/field.tsx';
+import { checks, useForm } from '../components/form.ts';
+import { PublicLayout } from '../components/layout.tsx';
+import { Button, FormError } from '../components/ui.tsx';
+import { Link, navigate } from '../router.ts';
+import { setSession, useAppState } from '../store.ts';
+
+export function SignInPage({ next }: { next?: string }) {
+  const { instance } = useAppState();
+  const form = useForm({ email: '', password: '' });
+  const onSubmit = (e: Event) => {
+    e.preventDefault();
+    void form.submit(
+      (v) => ({ email: checks.email(v.email), password: checks.required('your password')(v.password) }),
+      async (v) => {
+        setSession(await api.signIn(v.email, v.password));
+        navigate(next && next.startsWith('/') ? next : '/codes', { replace: true });
+      },
+    );
+  };
+  return (
+    <PublicLayout title="Sign in">
+      {instance?.setupRequired ? <p class="notice notice--warning">This instance is not set up yet. Open the setup link the server printed at start (or run <code>qrtrack setup-link</code>).</p> : null}
+      <form onSubmit={onSubmit} noValidate>
+        <FormError message={form.errors.form} />
+        <Field label="Email" type="email" autocomplete="username" required autofocus {...form.bind('email')} />
+        <Field label="Password" type="password" autocomplete="current-password" required {...form.bind('password')} />
+        <Button type="submit" busy={form.busy}>
+          Sign in
+        </Button>
+      </form>
+      <p class="muted small">Forgot your password? Ask an owner of your account for a reset link.</p>
+      {instance?.signup === 'open' ? (
+        <p class="small">
+          New here? <Link href="/sign-up">Create an account</Link>
+        </p>
+      ) : null}
+    </PublicLayout>
+  );
+}

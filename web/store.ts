@@ -1,0 +1,37 @@
+// The signed-in session, shared by every page. undefined while it is being read.
+import { useEffect, useState } from 'preact/hooks';
+import { type InstanceView, type SessionView, api } from './api.ts';
+
+type State = { session: SessionView | null | undefined; instance: InstanceView | null };
+let state: State = { session: undefined, instance: null };
+const listeners = new Set<() => void>();
+
+function set(patch: Partial<State>): void {
+  state = { ...state, ...patch };
+  for (const l of listeners) l();
+}
+
+export function useAppState(): State {
+  const [, force] = useState(0);
+  useEffect(() => {
+    const l = () => force((n) => n + 1);
+    listeners.add(l);
+    return () => void listeners.delete(l);
+  }, []);
+  return state;
+}
+
+export function setSession(session: SessionView | null): void {
+  set({ session });
+}
+
+/** Reads the session and the instance's setup state at start. */
+export async function loadSession(): Promise<void> {
+  const [session, instance] = await Promise.all([api.session().catch(() => null), api.instance().catch(() => null)]);
+  set({ session, instance });
+}
+
+export function can(session: SessionView | null | undefined, what: 'write' | 'manage'): boolean {
+  if (!session) return false;
+  return what === 'manage' ? session.account.role === 'owner' : session.scopes.includes('qr:write');
+}

@@ -1,0 +1,23 @@
+// The browser app: Preact with esbuild's JSX transform (no Babel), built into dist/web
+// and served by the API process under /app/. `npm run dev:web` serves it with hot
+// reload and passes /v1 to a server on :3000.
+import path from 'node:path';
+import { defineConfig } from 'vite';
+
+const here = import.meta.dirname;
+
+export default defineConfig({
+  root: here,
+  base: '/app/',
+  esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
+  build: {
+    outDir: path.join(here, '..', 'dist', 'web'),
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    target: 'es2022',
+    // Every browser we target has modulepreload; the polyfill would only add bytes.
+    modulePreload: { polyfill: false },
+    reportCompressedSize: false,
+  },
+  server: { proxy: { '/v1': 'http://localhost:3000' } },
+});
