@@ -4,6 +4,7 @@ import { type Selectable, type Updateable, sql } from 'kysely';
 import { resolveDesign } from '../domain/design.ts';
 import type { ContentType, TypedFields } from '../domain/payload.ts';
 import type { NewQrItemContent, QrItemChanges, QrItemRecord } from '../domain/qr-item.ts';
+import { foldForSearch, searchableByTrigrams } from '../domain/search-text.ts';
 import { generateShortCode } from '../domain/short-code.ts';
 import { isUniqueViolation, readBool, readTime } from './codec.ts';
 import type { Db } from './database.ts';
@@ -21,6 +22,15 @@ export interface ListQuery {
 export type ShortLinkTarget = Pick<QrItemRecord, 'id' | 'title' | 'code' | 'contentType' | 'payload' | 'active'> & { deleted: boolean };
 
 const CODE_ATTEMPTS = 8;
+/** How many of the newest codes a text search reads in order before it asks the trigram index. */
+const WALK_BUDGET = 1_000;
+
+/** Every column but the folded search copies, which only queries need. */
+const ITEM_COLUMNS = [
+  'id', 'account_id', 'code', 'title', 'content_type', 'payload', 'fields_json', 'design_json', 'active',
+  'scan_count', 'unique_scan_count', 'bot_scan_count', 'first_scan_at', 'last_scan_at', 'created_at', 'updated_at', 'deleted_at',
+] as const satisfies readonly (keyof QrItemsTable)[];
+type ItemRow = Pick<Selectable<QrItemsTable>, (typeof ITEM_COLUMNS)[number]>;
 
 let lastCreatedMs = 0;
 /** Creation times strictly increase within a process, so "newest first" is the order of creation. */
@@ -43,6 +53,8 @@ export class QrItemsRepository {
         title: content.title,
         content_type: content.contentType,
         payload: content.payload,
+        search_title: foldForSearch(content.title),
+        search_payload: foldForSearch(content.payload),
         fields_json: JSON.stringify(content.fields),
         design_json: JSON.stringify(content.design),
         active: this.db.codec.bool(true),
@@ -66,37 +78,90 @@ export class QrItemsRepository {
   }
 
   async find(accountId: string, id: string): Promise<QrItemRecord | null> {
-    const row = await this.live(accountId).where('id', '=', id).selectAll().executeTakeFirst();
+    const row = await this.live(accountId).where('id', '=', id).select(ITEM_COLUMNS).executeTakeFirst();
     return row ? toRecord(row) : null;
   }
 
+  /**
+   * One page, newest first. Every branch reads an index in (created_at, id) order, so a
+   * page costs the same in an account of ten codes or of a million (docs/decisions/lists-and-search.md).
+   */
   async list(accountId: string, query: ListQuery): Promise<{ items: QrItemRecord[]; more: boolean }> {
-    let q = this.live(accountId).selectAll();
+    const take = query.limit + 1;
+    const q = query.q ? foldForSearch(query.q) : '';
+    let rows: ItemRow[];
+    if (q === '') {
+      rows = await this.page(accountId, query).select(ITEM_COLUMNS).limit(take).execute();
+    } else if (!searchableByTrigrams(q)) {
+      // Too short for a trigram: walk the list in order; such queries match often, so a page fills fast.
+      rows = await this.page(accountId, query).select(ITEM_COLUMNS).where(this.contains(q)).limit(take).execute();
+    } else {
+      // A common word fills the page within the newest few thousand codes; a rare one
+      // (or a miss) is found through the trigram index, whose matches are then few.
+      rows = await this.db.kysely
+        .selectFrom(this.page(accountId, query).select([...ITEM_COLUMNS, 'search_title', 'search_payload']).limit(WALK_BUDGET).as('w'))
+        .select(ITEM_COLUMNS)
+        .where(this.contains(q))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(take)
+        .execute();
+      if (rows.length < take) rows = await this.byTextIndex(accountId, query, q, take);
+    }
+    return { items: rows.slice(0, query.limit).map(toRecord), more: rows.length > query.limit };
+  }
+
+  private async byTextIndex(accountId: string, query: ListQuery, q: string, take: number): Promise<ItemRow[]> {
+    if (this.db.codec.dialect === 'sqlite') {
+      // A trigram phrase is a substring; quotes inside it are doubled.
+      const phrase = '"' + q.replaceAll('"', '""') + '"';
+      return this.page(accountId, query, { byText: true })
+        .select(ITEM_COLUMNS)
+        .where(sql<boolean>`qr_items.rowid in (select rowid from qr_items_search where qr_items_search match ${phrase})`)
+        .where(this.contains(q))
+        .limit(take)
+        .execute();
+    }
+    const pattern = '%' + q.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+    return this.page(accountId, query)
+      .select(ITEM_COLUMNS)
+      .where((eb) => eb.or([eb('search_title', 'like', pattern), eb('search_payload', 'like', pattern)]))
+      .limit(take)
+      .execute();
+  }
+
+  /** The account's live items under the list filters, from the cursor on, newest first. */
+  private page(accountId: string, query: ListQuery, opts: { byText?: boolean } = {}) {
+    // Driven by the text index, SQLite must start from the trigram matches, not walk the
+    // account's list and probe them: the unary + keeps it off the account's indexes.
+    let q = opts.byText
+      ? this.db.kysely.selectFrom('qr_items').where(sql`+account_id`, '=', accountId).where('deleted_at', 'is', null)
+      : this.live(accountId);
     if (query.active !== undefined) q = q.where('active', '=', this.db.codec.bool(query.active));
     if (query.contentType !== undefined) q = q.where('content_type', '=', query.contentType);
-    if (query.q !== undefined && query.q !== '') {
-      const pattern = '%' + query.q.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c) + '%';
-      q = q.where((eb) =>
-        eb.or([
-          eb(sql`lower(title)`, 'like', sql`${pattern} escape '\\'`),
-          eb(sql`lower(payload)`, 'like', sql`${pattern} escape '\\'`),
-        ]),
-      );
-    }
     const cursor = query.cursor;
-    if (cursor) {
-      const at = this.db.codec.time(cursor.createdAt);
-      q = q.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', cursor.id)])]));
-    }
-    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-    return { items: rows.slice(0, query.limit).map(toRecord), more: rows.length > query.limit };
+    // A row-value comparison is a range of the index in both databases, so page 1,000 costs what page 1 does.
+    if (cursor) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(this.db.codec.time(cursor.createdAt), cursor.id)));
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc');
+  }
+
+  /** Byte-exact substring of the folded title or payload (SQLite's LIKE would fold ASCII case again). */
+  private contains(q: string) {
+    const fn = this.db.codec.dialect === 'sqlite' ? sql.raw('instr') : sql.raw('strpos');
+    return sql<boolean>`(${fn}(search_title, ${q}) > 0 or ${fn}(search_payload, ${q}) > 0)`;
   }
 
   async update(accountId: string, id: string, changes: QrItemChanges): Promise<QrItemRecord | null> {
     const set: Updateable<QrItemsTable> = { updated_at: this.db.codec.time(new Date().toISOString()) };
-    if (changes.title !== undefined) set.title = changes.title;
+    if (changes.title !== undefined) {
+      set.title = changes.title;
+      set.search_title = foldForSearch(changes.title);
+    }
     if (changes.contentType !== undefined) set.content_type = changes.contentType;
-    if (changes.payload !== undefined) set.payload = changes.payload;
+    if (changes.payload !== undefined) {
+      set.payload = changes.payload;
+      set.search_payload = foldForSearch(changes.payload);
+    }
     if (changes.fields !== undefined) set.fields_json = JSON.stringify(changes.fields);
     if (changes.design !== undefined) set.design_json = JSON.stringify(changes.design);
     if (changes.active !== undefined) set.active = this.db.codec.bool(changes.active);
@@ -147,7 +212,7 @@ export class QrItemsRepository {
   }
 }
 
-function toRecord(row: Selectable<QrItemsTable>): QrItemRecord {
+function toRecord(row: ItemRow): QrItemRecord {
   return {
     id: row.id,
     accountId: row.account_id,
