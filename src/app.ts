@@ -17,6 +17,7 @@ import { AuthThrottle } from './http/auth-throttle.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.ts';
 import { imageRoutes } from './http/routes/images.ts';
+import { qrBatchRoutes } from './http/routes/qr-batch.ts';
 import { qrItemsRoutes } from './http/routes/qr-items.ts';
 import { shortLinkRoutes } from './http/routes/short-links.ts';
 import { createShortLinkHandler, rawShortLinkResponder } from './http/short-link-handler.ts';
@@ -137,6 +138,8 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       await v1.register(statsRoutes, { services });
       await v1.register(imageRoutes, { services });
       await v1.register(webAccountRoutes, { services });
+      // Big accounts: bulk create.
+      await v1.register(qrBatchRoutes, { services });
     },
     { prefix: '/v1' },
   );

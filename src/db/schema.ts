@@ -139,6 +139,18 @@ export interface SaltsTable {
   salt: string; // hex
 }
 
+/** The first answer to a request sent with an Idempotency-Key, replayed to its retries. */
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  /** SHA-256 of the method, path and body: a retry must send the same request. */
+  request_hash: string;
+  status: number;
+  /** The answer's JSON body. */
+  response: string;
+  created_at: DbTime;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -152,4 +164,5 @@ export interface Database {
   memberships: MembershipsTable;
   sessions: SessionsTable;
   one_time_links: OneTimeLinksTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

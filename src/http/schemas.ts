@@ -12,6 +12,7 @@ import {
   PRESET_LOGOS,
 } from '../domain/design.ts';
 import { CONTENT_TYPES } from '../domain/payload.ts';
+import { BATCH_MAX_ITEMS } from '../domain/qr-batch.ts';
 import { TITLE_MAX } from '../domain/qr-item.ts';
 
 export const PAYLOAD_MAX = 4000;
@@ -226,3 +227,20 @@ export const StatsResponse = Type.Object({
 
 /** Responses every authenticated route can give. */
 export const authErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
+
+// Bulk create.
+export const BatchCreateBody = Type.Object(
+  {
+    items: Type.Array(CreateQrBody, {
+      minItems: 1,
+      maxItems: BATCH_MAX_ITEMS,
+      rule: `must be an array of 1 to ${BATCH_MAX_ITEMS} create requests`,
+      description: 'Each item takes the fields of POST /v1/qr',
+    }),
+  },
+  { additionalProperties: false, rule: 'must be a JSON object' },
+);
+
+export const BatchCreateResponse = Type.Object({
+  items: Type.Array(ItemWithWarningsResponse, { description: 'One answer per item, in the order sent' }),
+});

@@ -5,6 +5,7 @@
 //   PostgreSQL.
 // - One partial index per list filter, over live items only, each ending in
 //   (created_at, id) so every filter reads its page in index order.
+// - Idempotency keys: the first answer to a create or batch, kept per account and key.
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../codec.ts';
 
@@ -35,6 +36,19 @@ export function bigAccounts(dialect: Dialect): Migration {
 
       if (dialect === 'sqlite') await sqliteTextIndex(db);
       else await postgresTextIndex(db);
+
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('request_hash', 'text', (c) => c.notNull())
+        .addColumn('status', 'integer', (c) => c.notNull())
+        .addColumn('response', 'text', (c) => c.notNull())
+        .addColumn('created_at', dialect === 'postgres' ? sql`timestamptz` : sql`text`, (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['account_id', 'key'])
+        .execute();
+      // Carries the pruning of expired keys.
+      await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
     },
   };
 }
