@@ -9,6 +9,8 @@ import { generateShortCode } from '../domain/short-code.ts';
 import { readBool, readTime } from './codec.ts';
 import type { Db } from './database.ts';
 import { insertItemsPostgres } from './postgres-bulk-insert.ts';
+import { TagsRepository } from './tags-repository.ts';
+import { inTransaction } from './transaction.ts';
 import type { QrItemsTable } from './schema.ts';
 
 export interface ListQuery {
@@ -17,6 +19,8 @@ export interface ListQuery {
   active?: boolean;
   contentType?: ContentType;
   q?: string;
+  /** Exact tag name, normalised (domain/tags.ts). */
+  tag?: string;
 }
 
 /** What the short link needs to answer, looked up by code (deleted items included: they answer 410). */
@@ -43,7 +47,11 @@ function creationTime(): string {
 }
 
 export class QrItemsRepository {
-  constructor(private readonly db: Db) {}
+  private readonly tags: TagsRepository;
+
+  constructor(private readonly db: Db) {
+    this.tags = new TagsRepository(db);
+  }
 
   async create(accountId: string, content: NewQrItemContent): Promise<QrItemRecord> {
     const [record] = await this.createMany(accountId, [content]);
@@ -70,7 +78,9 @@ export class QrItemsRepository {
       pending = pending.filter((r) => !stored.has(r.id));
       for (const r of pending) r.code = generateShortCode();
     }
-    return rows.map((r) => toRecord({ ...r, created_at: readTime(r.created_at), updated_at: readTime(r.updated_at) }));
+    const records = rows.map((r, i) => ({ ...toRecord({ ...r, created_at: readTime(r.created_at), updated_at: readTime(r.updated_at) }), tags: contents[i]?.tags ?? [] }));
+    await this.tags.add(accountId, records);
+    return records;
   }
 
   private async insertRows(rows: (Insertable<QrItemsTable> & ItemRow)[]): Promise<string[]> {
@@ -108,7 +118,9 @@ export class QrItemsRepository {
 
   async find(accountId: string, id: string): Promise<QrItemRecord | null> {
     const row = await this.live(accountId).where('id', '=', id).select(ITEM_COLUMNS).executeTakeFirst();
-    return row ? toRecord(row) : null;
+    if (!row) return null;
+    const [record] = await this.withTags([toRecord(row)]);
+    return record ?? null;
   }
 
   /**
@@ -119,7 +131,9 @@ export class QrItemsRepository {
     const take = query.limit + 1;
     const q = query.q ? foldForSearch(query.q) : '';
     let rows: ItemRow[];
-    if (q === '') {
+    if (query.tag !== undefined) {
+      rows = await this.pageByTag(accountId, query, query.tag, q, take);
+    } else if (q === '') {
       rows = await this.page(accountId, query).select(ITEM_COLUMNS).limit(take).execute();
     } else if (!searchableByTrigrams(q)) {
       // Too short for a trigram: walk the list in order; such queries match often, so a page fills fast.
@@ -137,7 +151,32 @@ export class QrItemsRepository {
         .execute();
       if (rows.length < take) rows = await this.byTextIndex(accountId, query, q, take);
     }
-    return { items: rows.slice(0, query.limit).map(toRecord), more: rows.length > query.limit };
+    return { items: await this.withTags(rows.slice(0, query.limit).map(toRecord)), more: rows.length > query.limit };
+  }
+
+  private async withTags(records: QrItemRecord[]): Promise<QrItemRecord[]> {
+    const tags = await this.tags.tagsOf(records.map((r) => r.id));
+    for (const r of records) r.tags = tags.get(r.id) ?? [];
+    return records;
+  }
+
+  /**
+   * A tag's codes, newest first, read from the tag index (which holds each code's creation
+   * time) and joined to their items; the other filters and q narrow that walk.
+   */
+  private pageByTag(accountId: string, query: ListQuery, tag: string, q: string, take: number): Promise<ItemRow[]> {
+    let b = this.db.kysely
+      .selectFrom('qr_tags')
+      .innerJoin('qr_items', 'qr_items.id', 'qr_tags.tagged_item_id')
+      .where('tag_account_id', '=', accountId)
+      .where('tag', '=', tag)
+      .where('deleted_at', 'is', null);
+    if (query.active !== undefined) b = b.where('active', '=', this.db.codec.bool(query.active));
+    if (query.contentType !== undefined) b = b.where('content_type', '=', query.contentType);
+    if (q !== '') b = b.where(this.contains(q));
+    const cursor = query.cursor;
+    if (cursor) b = b.where((eb) => eb(eb.refTuple('item_created_at', 'tagged_item_id'), '<', eb.tuple(this.db.codec.time(cursor.createdAt), cursor.id)));
+    return b.select(ITEM_COLUMNS).orderBy('item_created_at', 'desc').orderBy('tagged_item_id', 'desc').limit(take).execute();
   }
 
   private async byTextIndex(accountId: string, query: ListQuery, q: string, take: number): Promise<ItemRow[]> {
@@ -181,6 +220,9 @@ export class QrItemsRepository {
   }
 
   async update(accountId: string, id: string, changes: QrItemChanges): Promise<QrItemRecord | null> {
+    if (changes.tags !== undefined && !this.db.kysely.isTransaction) {
+      return inTransaction(this.db, (tx) => new QrItemsRepository(tx).update(accountId, id, changes));
+    }
     const set: Updateable<QrItemsTable> = { updated_at: this.db.codec.time(new Date().toISOString()) };
     if (changes.title !== undefined) {
       set.title = changes.title;
@@ -202,11 +244,17 @@ export class QrItemsRepository {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return null;
-    return this.find(accountId, id);
+    const item = await this.find(accountId, id);
+    if (item && changes.tags !== undefined) {
+      await this.tags.replace(accountId, item, changes.tags);
+      item.tags = [...changes.tags];
+    }
+    return item;
   }
 
   /** Marks the item deleted; the row stays so its code is never handed out again. */
   async softDelete(accountId: string, id: string): Promise<boolean> {
+    if (!this.db.kysely.isTransaction) return inTransaction(this.db, (tx) => new QrItemsRepository(tx).softDelete(accountId, id));
     const now = this.db.codec.time(new Date().toISOString());
     const res = await this.db.kysely
       .updateTable('qr_items')
@@ -215,7 +263,10 @@ export class QrItemsRepository {
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
+    if (Number(res.numUpdatedRows) === 0) return false;
+    // A deleted code leaves its tags: it is in no list, so it must count in none.
+    await this.tags.removeAllOf(id);
+    return true;
   }
 
   async findByCode(code: string): Promise<ShortLinkTarget | null> {
@@ -255,5 +306,6 @@ function toRecord(row: ItemRow): QrItemRecord {
     scanCount: Number(row.scan_count),
     createdAt: readTime(row.created_at),
     updatedAt: readTime(row.updated_at),
+    tags: [],
   };
 }

@@ -151,6 +151,15 @@ export interface IdempotencyKeysTable {
   created_at: DbTime;
 }
 
+/** One row per code and tag (the names are distinct from qr_items' so the two join without aliases). */
+export interface QrTagsTable {
+  tag_account_id: string;
+  tag: string;
+  tagged_item_id: string;
+  /** The code's created_at: the tag's codes are listed newest first from the index alone. */
+  item_created_at: DbTime;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -165,4 +174,5 @@ export interface Database {
   sessions: SessionsTable;
   one_time_links: OneTimeLinksTable;
   idempotency_keys: IdempotencyKeysTable;
+  qr_tags: QrTagsTable;
 }

@@ -31,7 +31,8 @@ class LostRace extends Error {}
 export async function answerOnce<T>(db: Db, req: FastifyRequest, reply: FastifyReply, status: number, create: (db: Db) => Promise<T>): Promise<T> {
   const header = req.headers['idempotency-key'];
   if (typeof header !== 'string') {
-    const body = await create(db);
+    // Still one transaction: an item and its tags are stored together or not at all.
+    const body = await inTransaction(db, create);
     await reply.code(status).send(body);
     return body;
   }

@@ -6,6 +6,8 @@
 // - One partial index per list filter, over live items only, each ending in
 //   (created_at, id) so every filter reads its page in index order.
 // - Idempotency keys: the first answer to a create or batch, kept per account and key.
+// - Tags: one row per code and tag, with the code's creation time, so a tag's codes are
+//   read newest first straight from one index.
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../codec.ts';
 
@@ -47,6 +49,16 @@ export function bigAccounts(dialect: Dialect): Migration {
         .addColumn('created_at', dialect === 'postgres' ? sql`timestamptz` : sql`text`, (c) => c.notNull())
         .addPrimaryKeyConstraint('idempotency_keys_pk', ['account_id', 'key'])
         .execute();
+      await db.schema
+        .createTable('qr_tags')
+        .addColumn('tag_account_id', 'text', (c) => c.notNull())
+        .addColumn('tag', 'text', (c) => c.notNull())
+        .addColumn('tagged_item_id', 'text', (c) => c.notNull())
+        .addColumn('item_created_at', dialect === 'postgres' ? sql`timestamptz` : sql`text`, (c) => c.notNull())
+        .addPrimaryKeyConstraint('qr_tags_pk', ['tagged_item_id', 'tag'])
+        .execute();
+      // Carries ?tag= (newest first), the tag list with its counts, and rename and delete.
+      await db.schema.createIndex('qr_tags_by_tag').on('qr_tags').columns(['tag_account_id', 'tag', 'item_created_at', 'tagged_item_id']).execute();
       // Carries the pruning of expired keys.
       await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
     },

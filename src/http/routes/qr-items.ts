@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LIMITS } from '../../domain/design.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
+import { normalizeTag } from '../../domain/tags.ts';
 import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-item.ts';
 import { QrItemsRepository } from '../../db/qr-items-repository.ts';
 import type { AppServices } from '../../services.ts';
@@ -70,13 +71,14 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       },
     },
     async (req) => {
-      const { limit = DEFAULT_LIMIT, cursor, active, contentType, q } = req.query;
+      const { limit = DEFAULT_LIMIT, cursor, active, contentType, q, tag } = req.query;
       const page = await items.list(accountOf(req), {
         limit,
         cursor: cursor === undefined ? undefined : decodeCursor(cursor),
         active,
         contentType: contentType as QrItemRecord['contentType'] | undefined,
         q,
+        tag: tag === undefined ? undefined : normalizeTag(tag),
       });
       const last = page.items.at(-1);
       return {
