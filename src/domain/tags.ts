@@ -5,6 +5,8 @@ import { ValidationError } from './errors.ts';
 
 export const TAG_MAX_LENGTH = 64;
 export const TAGS_PER_ITEM = 20;
+/** Tags share one CSV cell on import and export, separated by this; a tag may not contain it. */
+export const TAG_SEPARATOR = '|';
 
 /** One tag name, normalised; `field` names it in the error. */
 export function normalizeTag(raw: string, field = 'tag'): string {
@@ -13,6 +15,7 @@ export function normalizeTag(raw: string, field = 'tag'): string {
   if ([...tag].length > TAG_MAX_LENGTH) throw new ValidationError(`${field}: must be at most ${TAG_MAX_LENGTH} characters`);
   // Control characters would be invisible in every list that shows the tag.
   if (/\p{Cc}/u.test(tag)) throw new ValidationError(`${field}: must not contain control characters`);
+  if (tag.includes(TAG_SEPARATOR)) throw new ValidationError(`${field}: must not contain ${TAG_SEPARATOR}`);
   return tag;
 }
 
