@@ -7,17 +7,26 @@ export const BATCH_MAX_ITEMS = 1_000;
 /** How many broken items one answer names; the rest are counted. */
 const ERRORS_SHOWN = 20;
 
-export function planBatch(requests: readonly QrItemRequest[], ctx: PlanContext): NewQrItemContent[] {
+/**
+ * Plans every item; `prepare` runs just before each item is planned (the HTTP layer parses
+ * the item's logos off the main thread there), and its 400s are named by index too.
+ */
+export async function planBatch(
+  requests: readonly QrItemRequest[],
+  ctx: PlanContext,
+  prepare?: (req: QrItemRequest) => Promise<void>,
+): Promise<NewQrItemContent[]> {
   const errors: string[] = [];
   const planned: NewQrItemContent[] = [];
-  requests.forEach((req, index) => {
+  for (const [index, req] of requests.entries()) {
     try {
+      await prepare?.(req);
       planned.push(planCreate(req, ctx));
     } catch (err) {
       if (!(err instanceof DomainError) || err.status !== 400) throw err;
       errors.push(`items[${index}].${err.message}`);
     }
-  });
+  }
   if (errors.length > 0) {
     const more = errors.length > ERRORS_SHOWN ? `; and ${errors.length - ERRORS_SHOWN} more` : '';
     throw new ValidationError(errors.slice(0, ERRORS_SHOWN).join('; ') + more);

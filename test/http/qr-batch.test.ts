@@ -88,6 +88,16 @@ describe('bulk create', () => {
     }
   });
 
+  it('checks custom logos item by item and names a broken one by its index', async () => {
+    const svg = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="red"/></svg>').toString('base64')}`;
+    const good = await batch({ items: [{ title: 'Logo', url: 'https://l.example', customLogoUrl: svg }] });
+    expect(good.statusCode, good.body).toBe(201);
+    expect(good.json().items[0].item.design.customLogoUrl).toMatch(/^data:image\/svg\+xml;base64,/);
+    const bad = await batch({ items: [{ title: 'ok', url: 'https://l.example' }, { title: 'Logo', url: 'https://l.example', customLogoUrl: 'data:image/png;base64,AAAA' }] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatch(/^items\[1\]\.customLogoUrl: /);
+  });
+
   it('needs qr:write', async () => {
     const reader = await t.key('batcher', 'qr:read');
     const res = await batch({ items: [{ title: 'a', url: 'https://x.example' }] }, {}, reader);

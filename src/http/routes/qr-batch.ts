@@ -34,10 +34,9 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     async (req, reply) => {
       const account = accountOf(req);
       const requests = req.body.items as QrItemRequest[];
-      // Custom logos are parsed in the render pool first, as for a single create; one at a
-      // time, so a batch of logos cannot fill the pool's queue for everyone else.
-      for (const item of requests) await parseLogosInPool(services.renderer, item, LIMITS.resolution.max);
-      const contents = planBatch(requests, config);
+      // Custom logos are parsed in the render pool just before each item is planned, as for a
+      // single create; one at a time, so a batch of logos cannot fill the pool's queue.
+      const contents = await planBatch(requests, config, (item) => parseLogosInPool(services.renderer, item, LIMITS.resolution.max));
       const answer = await answerOnce(services.db, req, reply, 201, async (db) => {
         const records = await new QrItemsRepository(db).createMany(account, contents);
         return {
