@@ -1,8 +1,9 @@
-// npm run bench [-- --db postgres] [-- --quick] [-- --only redirect,stats,render,mixed]
+// npm run bench [-- --db postgres] [-- --quick] [-- --only redirect,stats,lists,batch,render,mixed]
 // One run measures every hot path against a baseline taken in the same run:
 // the redirect against a bare http server, stats at 10k against 1M scans,
-// rendering against the plain qrcode package, and the redirect while images
-// render against the redirect alone.
+// rendering against the plain qrcode package, the redirect while images
+// render against the redirect alone, lists at 10k against 1M codes, and bulk
+// create against one-at-a-time create.
 import { parseArgs } from 'node:util';
 import { type RedirectTarget, runRedirectBench } from './redirect-bench.ts';
 import { type ResultRow, printResults } from './result-row.ts';
@@ -12,7 +13,7 @@ import { freshPostgres } from './postgres.ts';
 const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
 const withPostgres = values.db === 'postgres' || values.db === 'both';
 const quick = values.quick;
-const only = values.only ?? 'redirect,stats,render,mixed';
+const only = values.only ?? 'redirect,stats,lists,batch,render,mixed';
 const load = { connections: 50, durationSeconds: quick ? 3 : 10 };
 const rows: ResultRow[] = [];
 
@@ -34,6 +35,32 @@ if (only.includes('stats')) {
   if (withPostgres) {
     const pg = await freshPostgres();
     rows.push(...(await runStatsBench({ kind: 'postgres', url: pg.url }, 'PostgreSQL', sizes)));
+    await pg.dispose();
+  }
+}
+
+if (only.includes('lists')) {
+  const { runListBench } = await import('./list-bench.ts');
+  const sizes: [number, number] = quick ? [10_000, 100_000] : [10_000, 1_000_000];
+  const sqlite = tempSqlite();
+  rows.push(...(await runListBench(sqlite.config, `sqlite:${sqlite.file}`, 'SQLite', sizes)));
+  sqlite.dispose();
+  if (withPostgres) {
+    const pg = await freshPostgres();
+    rows.push(...(await runListBench({ kind: 'postgres', url: pg.url }, pg.url, 'PostgreSQL', sizes)));
+    await pg.dispose();
+  }
+}
+
+if (only.includes('batch')) {
+  const { runBatchBench } = await import('./batch-bench.ts');
+  const batches = quick ? 5 : 20;
+  const sqlite = tempSqlite();
+  rows.push(...(await runBatchBench(sqlite.config, `sqlite:${sqlite.file}`, 'SQLite', batches)));
+  sqlite.dispose();
+  if (withPostgres) {
+    const pg = await freshPostgres();
+    rows.push(...(await runBatchBench({ kind: 'postgres', url: pg.url }, pg.url, 'PostgreSQL', batches)));
     await pg.dispose();
   }
 }

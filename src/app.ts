@@ -17,6 +17,9 @@ import { AuthThrottle } from './http/auth-throttle.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.ts';
 import { imageRoutes } from './http/routes/images.ts';
+import { qrBatchRoutes } from './http/routes/qr-batch.ts';
+import { tagRoutes } from './http/routes/tags.ts';
+import { qrTransferRoutes } from './http/routes/qr-transfer.ts';
 import { qrItemsRoutes } from './http/routes/qr-items.ts';
 import { shortLinkRoutes } from './http/routes/short-links.ts';
 import { createShortLinkHandler, rawShortLinkResponder } from './http/short-link-handler.ts';
@@ -137,6 +140,10 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       await v1.register(statsRoutes, { services });
       await v1.register(imageRoutes, { services });
       await v1.register(webAccountRoutes, { services });
+      // Big accounts: bulk create, tags, import and export.
+      await v1.register(qrBatchRoutes, { services });
+      await v1.register(tagRoutes, { services });
+      await v1.register(qrTransferRoutes, { services });
     },
     { prefix: '/v1' },
   );

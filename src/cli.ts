@@ -16,6 +16,7 @@ import { RESET_TTL_MS } from './domain/accounts/session-policy.ts';
 import { OneTimeLinksRepository } from './db/one-time-links-repository.ts';
 import { UsersRepository } from './db/users-repository.ts';
 import { makeResetLink, makeSetupLink } from './first-run.ts';
+import { BULK_USAGE, BulkUsageError } from './cli/bulk-usage.ts';
 
 const USAGE = `usage:
   qrtrack keys create --account NAME --scopes qr:read,qr:write [--name LABEL] [--json]
@@ -23,6 +24,7 @@ const USAGE = `usage:
   qrtrack keys revoke KEY_ID
   qrtrack setup-link              a one-time link to create the first user (only while there is none)
   qrtrack users reset-link EMAIL  a one-time link that sets a new password for EMAIL (valid 24 h)
+${BULK_USAGE}
   qrtrack serve`;
 
 class UsageError extends Error {}
@@ -37,6 +39,11 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   if (group === 'setup-link' || group === 'users') return runAccounts(group, command);
+  // Big accounts: import and export.
+  if (group === 'import' || group === 'export') {
+    const { runBulkCommand } = await import('./cli/bulk-commands.ts');
+    return runBulkCommand(group, argv.slice(1), loadConfig());
+  }
   if (group !== 'keys' || command === undefined) throw new UsageError(USAGE);
   const { values, positionals } = parseArgs({
     args: rest,
@@ -126,7 +133,7 @@ function out(line: string): void {
 }
 
 run(process.argv.slice(2)).catch((err: unknown) => {
-  const known = err instanceof UsageError || err instanceof ConfigError || err instanceof DomainError;
+  const known = err instanceof UsageError || err instanceof BulkUsageError || err instanceof ConfigError || err instanceof DomainError;
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(known ? `qrtrack: ${message}\n` : `qrtrack: failed: ${message}\n`);
   process.exit(2);

@@ -2,6 +2,7 @@
 // only column types branch on it. Migrations never import model code.
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Dialect } from './codec.ts';
+import { bigAccounts } from './migrations/0003-big-accounts.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -162,7 +163,11 @@ function webAccounts(dialect: Dialect): Migration {
 class InCodeMigrations implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    return { '0001_initial': initial(this.dialect), '0002_web_accounts': webAccounts(this.dialect) };
+    return {
+      '0001_initial': initial(this.dialect),
+      '0002_web_accounts': webAccounts(this.dialect),
+      '0003_big_accounts': bigAccounts(this.dialect),
+    };
   }
 }
 

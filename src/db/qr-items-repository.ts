@@ -1,12 +1,16 @@
 // QR items. Every query is scoped by account: another account's item is simply not found.
 import { randomUUID } from 'node:crypto';
-import { type Selectable, type Updateable, sql } from 'kysely';
+import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
 import { resolveDesign } from '../domain/design.ts';
 import type { ContentType, TypedFields } from '../domain/payload.ts';
 import type { NewQrItemContent, QrItemChanges, QrItemRecord } from '../domain/qr-item.ts';
+import { foldForSearch, searchableByTrigrams } from '../domain/search-text.ts';
 import { generateShortCode } from '../domain/short-code.ts';
-import { isUniqueViolation, readBool, readTime } from './codec.ts';
+import { readBool, readTime } from './codec.ts';
 import type { Db } from './database.ts';
+import { insertItemsPostgres } from './postgres-bulk-insert.ts';
+import { TagsRepository } from './tags-repository.ts';
+import { inTransaction } from './transaction.ts';
 import type { QrItemsTable } from './schema.ts';
 
 export interface ListQuery {
@@ -15,12 +19,25 @@ export interface ListQuery {
   active?: boolean;
   contentType?: ContentType;
   q?: string;
+  /** Exact tag name, normalised (domain/tags.ts). */
+  tag?: string;
 }
 
 /** What the short link needs to answer, looked up by code (deleted items included: they answer 410). */
 export type ShortLinkTarget = Pick<QrItemRecord, 'id' | 'title' | 'code' | 'contentType' | 'payload' | 'active'> & { deleted: boolean };
 
 const CODE_ATTEMPTS = 8;
+/** Rows per INSERT: 20 columns each stays far below both databases' limits on parameters. */
+const INSERT_CHUNK = 500;
+/** How many of the newest codes a text search reads in order before it asks the trigram index. */
+const WALK_BUDGET = 1_000;
+
+/** Every column but the folded search copies, which only queries need. */
+const ITEM_COLUMNS = [
+  'id', 'account_id', 'code', 'title', 'content_type', 'payload', 'fields_json', 'design_json', 'active',
+  'scan_count', 'unique_scan_count', 'bot_scan_count', 'first_scan_at', 'last_scan_at', 'created_at', 'updated_at', 'deleted_at',
+] as const satisfies readonly (keyof QrItemsTable)[];
+type ItemRow = Pick<Selectable<QrItemsTable>, (typeof ITEM_COLUMNS)[number]>;
 
 let lastCreatedMs = 0;
 /** Creation times strictly increase within a process, so "newest first" is the order of creation. */
@@ -30,73 +47,192 @@ function creationTime(): string {
 }
 
 export class QrItemsRepository {
-  constructor(private readonly db: Db) {}
+  private readonly tags: TagsRepository;
+
+  constructor(private readonly db: Db) {
+    this.tags = new TagsRepository(db);
+  }
 
   async create(accountId: string, content: NewQrItemContent): Promise<QrItemRecord> {
-    const now = creationTime();
-    const t = this.db.codec.time(now);
-    for (let attempt = 1; ; attempt++) {
-      const row = {
-        id: randomUUID(),
-        account_id: accountId,
-        code: generateShortCode(),
-        title: content.title,
-        content_type: content.contentType,
-        payload: content.payload,
-        fields_json: JSON.stringify(content.fields),
-        design_json: JSON.stringify(content.design),
-        active: this.db.codec.bool(true),
-        scan_count: 0,
-        unique_scan_count: 0,
-        bot_scan_count: 0,
-        first_scan_at: null,
-        last_scan_at: null,
-        created_at: t,
-        updated_at: t,
-        deleted_at: null,
-      };
-      try {
-        await this.db.kysely.insertInto('qr_items').values(row).execute();
-        return toRecord({ ...row, created_at: now, updated_at: now });
-      } catch (err) {
-        // A code collision (one in trillions) gets a fresh code; anything else is real.
-        if (!isUniqueViolation(err) || attempt >= CODE_ATTEMPTS) throw err;
+    const [record] = await this.createMany(accountId, [content]);
+    if (!record) throw new Error('create: nothing was stored');
+    return record;
+  }
+
+  /**
+   * Stores new items in the order given (each created a millisecond after the one before,
+   * so the list shows the last one first). A code already taken (one in trillions) is
+   * skipped by the database and drawn again, never an error: an error would abort the
+   * caller's transaction on PostgreSQL.
+   */
+  async createMany(accountId: string, contents: readonly NewQrItemContent[]): Promise<QrItemRecord[]> {
+    const rows = contents.map((content) => this.newRow(accountId, content));
+    let pending = rows;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > CODE_ATTEMPTS) throw new Error('create: no free short code found');
+      const stored = new Set<string>();
+      for (let i = 0; i < pending.length; i += INSERT_CHUNK) {
+        const chunk = pending.slice(i, i + INSERT_CHUNK);
+        for (const id of await this.insertRows(chunk)) stored.add(id);
       }
+      pending = pending.filter((r) => !stored.has(r.id));
+      for (const r of pending) r.code = generateShortCode();
     }
+    const records = rows.map((r, i) => ({ ...toRecord({ ...r, created_at: readTime(r.created_at), updated_at: readTime(r.updated_at) }), tags: contents[i]?.tags ?? [] }));
+    await this.tags.add(accountId, records);
+    return records;
+  }
+
+  private async insertRows(rows: (Insertable<QrItemsTable> & ItemRow)[]): Promise<string[]> {
+    if (this.db.codec.dialect === 'postgres') {
+      return insertItemsPostgres(this.db, rows.map((r) => ({ ...r, active: readBool(r.active), created_at: readTime(r.created_at) })));
+    }
+    const done = await this.db.kysely.insertInto('qr_items').values(rows).onConflict((oc) => oc.column('code').doNothing()).returning('id').execute();
+    return done.map((r) => r.id);
+  }
+
+  private newRow(accountId: string, content: NewQrItemContent): Insertable<QrItemsTable> & ItemRow {
+    const t = this.db.codec.time(creationTime());
+    return {
+      id: randomUUID(),
+      account_id: accountId,
+      code: generateShortCode(),
+      title: content.title,
+      content_type: content.contentType,
+      payload: content.payload,
+      search_title: foldForSearch(content.title),
+      search_payload: foldForSearch(content.payload),
+      fields_json: JSON.stringify(content.fields),
+      design_json: JSON.stringify(content.design),
+      active: this.db.codec.bool(true),
+      scan_count: 0,
+      unique_scan_count: 0,
+      bot_scan_count: 0,
+      first_scan_at: null,
+      last_scan_at: null,
+      created_at: t,
+      updated_at: t,
+      deleted_at: null,
+    };
   }
 
   async find(accountId: string, id: string): Promise<QrItemRecord | null> {
-    const row = await this.live(accountId).where('id', '=', id).selectAll().executeTakeFirst();
-    return row ? toRecord(row) : null;
+    const row = await this.live(accountId).where('id', '=', id).select(ITEM_COLUMNS).executeTakeFirst();
+    if (!row) return null;
+    const [record] = await this.withTags([toRecord(row)]);
+    return record ?? null;
   }
 
+  /**
+   * One page, newest first. Every branch reads an index in (created_at, id) order, so a
+   * page costs the same in an account of ten codes or of a million (docs/decisions/lists-and-search.md).
+   */
   async list(accountId: string, query: ListQuery): Promise<{ items: QrItemRecord[]; more: boolean }> {
-    let q = this.live(accountId).selectAll();
+    const take = query.limit + 1;
+    const q = query.q ? foldForSearch(query.q) : '';
+    let rows: ItemRow[];
+    if (query.tag !== undefined) {
+      rows = await this.pageByTag(accountId, query, query.tag, q, take);
+    } else if (q === '') {
+      rows = await this.page(accountId, query).select(ITEM_COLUMNS).limit(take).execute();
+    } else if (!searchableByTrigrams(q)) {
+      // Too short for a trigram: walk the list in order; such queries match often, so a page fills fast.
+      rows = await this.page(accountId, query).select(ITEM_COLUMNS).where(this.contains(q)).limit(take).execute();
+    } else {
+      // A common word fills the page within the newest few thousand codes; a rare one
+      // (or a miss) is found through the trigram index, whose matches are then few.
+      rows = await this.db.kysely
+        .selectFrom(this.page(accountId, query).select([...ITEM_COLUMNS, 'search_title', 'search_payload']).limit(WALK_BUDGET).as('w'))
+        .select(ITEM_COLUMNS)
+        .where(this.contains(q))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(take)
+        .execute();
+      if (rows.length < take) rows = await this.byTextIndex(accountId, query, q, take);
+    }
+    return { items: await this.withTags(rows.slice(0, query.limit).map(toRecord)), more: rows.length > query.limit };
+  }
+
+  private async withTags(records: QrItemRecord[]): Promise<QrItemRecord[]> {
+    const tags = await this.tags.tagsOf(records.map((r) => r.id));
+    for (const r of records) r.tags = tags.get(r.id) ?? [];
+    return records;
+  }
+
+  /**
+   * A tag's codes, newest first, read from the tag index (which holds each code's creation
+   * time) and joined to their items; the other filters and q narrow that walk.
+   */
+  private pageByTag(accountId: string, query: ListQuery, tag: string, q: string, take: number): Promise<ItemRow[]> {
+    let b = this.db.kysely
+      .selectFrom('qr_tags')
+      .innerJoin('qr_items', 'qr_items.id', 'qr_tags.tagged_item_id')
+      .where('tag_account_id', '=', accountId)
+      .where('tag', '=', tag)
+      .where('deleted_at', 'is', null);
+    if (query.active !== undefined) b = b.where('active', '=', this.db.codec.bool(query.active));
+    if (query.contentType !== undefined) b = b.where('content_type', '=', query.contentType);
+    if (q !== '') b = b.where(this.contains(q));
+    const cursor = query.cursor;
+    if (cursor) b = b.where((eb) => eb(eb.refTuple('item_created_at', 'tagged_item_id'), '<', eb.tuple(this.db.codec.time(cursor.createdAt), cursor.id)));
+    return b.select(ITEM_COLUMNS).orderBy('item_created_at', 'desc').orderBy('tagged_item_id', 'desc').limit(take).execute();
+  }
+
+  private async byTextIndex(accountId: string, query: ListQuery, q: string, take: number): Promise<ItemRow[]> {
+    if (this.db.codec.dialect === 'sqlite') {
+      // A trigram phrase is a substring; quotes inside it are doubled.
+      const phrase = '"' + q.replaceAll('"', '""') + '"';
+      return this.page(accountId, query, { byText: true })
+        .select(ITEM_COLUMNS)
+        .where(sql<boolean>`qr_items.rowid in (select rowid from qr_items_search where qr_items_search match ${phrase})`)
+        .where(this.contains(q))
+        .limit(take)
+        .execute();
+    }
+    const pattern = '%' + q.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+    return this.page(accountId, query)
+      .select(ITEM_COLUMNS)
+      .where((eb) => eb.or([eb('search_title', 'like', pattern), eb('search_payload', 'like', pattern)]))
+      .limit(take)
+      .execute();
+  }
+
+  /** The account's live items under the list filters, from the cursor on, newest first. */
+  private page(accountId: string, query: ListQuery, opts: { byText?: boolean } = {}) {
+    // Driven by the text index, SQLite must start from the trigram matches, not walk the
+    // account's list and probe them: the unary + keeps it off the account's indexes.
+    let q = opts.byText
+      ? this.db.kysely.selectFrom('qr_items').where(sql`+account_id`, '=', accountId).where('deleted_at', 'is', null)
+      : this.live(accountId);
     if (query.active !== undefined) q = q.where('active', '=', this.db.codec.bool(query.active));
     if (query.contentType !== undefined) q = q.where('content_type', '=', query.contentType);
-    if (query.q !== undefined && query.q !== '') {
-      const pattern = '%' + query.q.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c) + '%';
-      q = q.where((eb) =>
-        eb.or([
-          eb(sql`lower(title)`, 'like', sql`${pattern} escape '\\'`),
-          eb(sql`lower(payload)`, 'like', sql`${pattern} escape '\\'`),
-        ]),
-      );
-    }
     const cursor = query.cursor;
-    if (cursor) {
-      const at = this.db.codec.time(cursor.createdAt);
-      q = q.where((eb) => eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', cursor.id)])]));
-    }
-    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-    return { items: rows.slice(0, query.limit).map(toRecord), more: rows.length > query.limit };
+    // A row-value comparison is a range of the index in both databases, so page 1,000 costs what page 1 does.
+    if (cursor) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(this.db.codec.time(cursor.createdAt), cursor.id)));
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc');
+  }
+
+  /** Byte-exact substring of the folded title or payload (SQLite's LIKE would fold ASCII case again). */
+  private contains(q: string) {
+    const fn = this.db.codec.dialect === 'sqlite' ? sql.raw('instr') : sql.raw('strpos');
+    return sql<boolean>`(${fn}(search_title, ${q}) > 0 or ${fn}(search_payload, ${q}) > 0)`;
   }
 
   async update(accountId: string, id: string, changes: QrItemChanges): Promise<QrItemRecord | null> {
+    if (changes.tags !== undefined && !this.db.kysely.isTransaction) {
+      return inTransaction(this.db, (tx) => new QrItemsRepository(tx).update(accountId, id, changes));
+    }
     const set: Updateable<QrItemsTable> = { updated_at: this.db.codec.time(new Date().toISOString()) };
-    if (changes.title !== undefined) set.title = changes.title;
+    if (changes.title !== undefined) {
+      set.title = changes.title;
+      set.search_title = foldForSearch(changes.title);
+    }
     if (changes.contentType !== undefined) set.content_type = changes.contentType;
-    if (changes.payload !== undefined) set.payload = changes.payload;
+    if (changes.payload !== undefined) {
+      set.payload = changes.payload;
+      set.search_payload = foldForSearch(changes.payload);
+    }
     if (changes.fields !== undefined) set.fields_json = JSON.stringify(changes.fields);
     if (changes.design !== undefined) set.design_json = JSON.stringify(changes.design);
     if (changes.active !== undefined) set.active = this.db.codec.bool(changes.active);
@@ -108,11 +244,17 @@ export class QrItemsRepository {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return null;
-    return this.find(accountId, id);
+    const item = await this.find(accountId, id);
+    if (item && changes.tags !== undefined) {
+      await this.tags.replace(accountId, item, changes.tags);
+      item.tags = [...changes.tags];
+    }
+    return item;
   }
 
   /** Marks the item deleted; the row stays so its code is never handed out again. */
   async softDelete(accountId: string, id: string): Promise<boolean> {
+    if (!this.db.kysely.isTransaction) return inTransaction(this.db, (tx) => new QrItemsRepository(tx).softDelete(accountId, id));
     const now = this.db.codec.time(new Date().toISOString());
     const res = await this.db.kysely
       .updateTable('qr_items')
@@ -121,7 +263,10 @@ export class QrItemsRepository {
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    return Number(res.numUpdatedRows) > 0;
+    if (Number(res.numUpdatedRows) === 0) return false;
+    // A deleted code leaves its tags: it is in no list, so it must count in none.
+    await this.tags.removeAllOf(id);
+    return true;
   }
 
   async findByCode(code: string): Promise<ShortLinkTarget | null> {
@@ -147,7 +292,7 @@ export class QrItemsRepository {
   }
 }
 
-function toRecord(row: Selectable<QrItemsTable>): QrItemRecord {
+function toRecord(row: ItemRow): QrItemRecord {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -161,5 +306,6 @@ function toRecord(row: Selectable<QrItemsTable>): QrItemRecord {
     scanCount: Number(row.scan_count),
     createdAt: readTime(row.created_at),
     updatedAt: readTime(row.updated_at),
+    tags: [],
   };
 }

@@ -75,6 +75,9 @@ export interface QrItemsTable {
   title: string;
   content_type: string;
   payload: string;
+  /** Title and payload folded for `q` (domain/search-text.ts); the trigram indexes cover these. */
+  search_title: string;
+  search_payload: string;
   /** The typed content fields (url, wifiSsid, …) as JSON, so a PATCH of one field can rebuild the payload. */
   fields_json: string;
   design_json: string;
@@ -136,6 +139,27 @@ export interface SaltsTable {
   salt: string; // hex
 }
 
+/** The first answer to a request sent with an Idempotency-Key, replayed to its retries. */
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  /** SHA-256 of the method, path and body: a retry must send the same request. */
+  request_hash: string;
+  status: number;
+  /** The answer's JSON body. */
+  response: string;
+  created_at: DbTime;
+}
+
+/** One row per code and tag (the names are distinct from qr_items' so the two join without aliases). */
+export interface QrTagsTable {
+  tag_account_id: string;
+  tag: string;
+  tagged_item_id: string;
+  /** The code's created_at: the tag's codes are listed newest first from the index alone. */
+  item_created_at: DbTime;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -149,4 +173,6 @@ export interface Database {
   memberships: MembershipsTable;
   sessions: SessionsTable;
   one_time_links: OneTimeLinksTable;
+  idempotency_keys: IdempotencyKeysTable;
+  qr_tags: QrTagsTable;
 }

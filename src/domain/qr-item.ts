@@ -5,6 +5,7 @@ import { type DesignPatch, DESIGN_FIELDS, type QrDesign, normalizeDesignPatch, r
 import { ValidationError } from './errors.ts';
 import { type ContentType, type TypedFields, TYPED_FIELDS, assemblePayload, foreignFieldWarnings, validatePayload } from './payload.ts';
 import { isOwnShortLink, shortUrlFor } from './short-code.ts';
+import { normalizeTags } from './tags.ts';
 
 export const TITLE_MAX = 120;
 
@@ -22,6 +23,7 @@ export interface QrItemRecord {
   scanCount: number;
   createdAt: string;
   updatedAt: string;
+  tags: string[];
 }
 
 /** The QrItem of the interface, as clients see it. */
@@ -37,6 +39,7 @@ export interface QrItemView {
   scanCount: number;
   createdAt: string;
   updatedAt: string;
+  tags: string[];
 }
 
 /** Body of create and update after schema validation: typed fields, flat design fields and `design` side by side. */
@@ -48,6 +51,7 @@ export type QrItemRequest = TypedFields &
     payload?: string;
     design?: DesignPatch;
     active?: boolean;
+    tags?: string[];
   };
 
 /** What to store for a new item (id, code and times are the repository's). */
@@ -57,6 +61,8 @@ export interface NewQrItemContent {
   payload: string;
   fields: TypedFields;
   design: QrDesign;
+  /** Normalised (domain/tags.ts); none when absent. */
+  tags?: string[];
 }
 
 export type QrItemChanges = Partial<NewQrItemContent> & { active?: boolean };
@@ -74,6 +80,7 @@ export function toView(item: QrItemRecord, publicBaseUrl: string): QrItemView {
     scanCount: item.scanCount,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
+    tags: item.tags,
   };
 }
 
@@ -94,6 +101,7 @@ export function planCreate(req: QrItemRequest, ctx: PlanContext): NewQrItemConte
     payload: contentFor(contentType, req.payload, fields, ctx),
     fields,
     design: resolveDesign(undefined, designPatchOf(req)),
+    tags: normalizeTags(req.tags ?? []),
   };
 }
 
@@ -103,6 +111,8 @@ export function planUpdate(current: QrItemRecord, req: QrItemRequest, ctx: PlanC
   const changes: QrItemChanges = {};
   if (req.title !== undefined) changes.title = checkTitle(req.title);
   if (req.active !== undefined) changes.active = req.active;
+  // PATCH replaces the whole set of tags; an empty list removes them all.
+  if (req.tags !== undefined) changes.tags = normalizeTags(req.tags);
 
   const given = typedFieldsOf(req);
   const kindChanged = req.contentType !== undefined && req.contentType !== current.contentType;

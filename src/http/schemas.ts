@@ -12,6 +12,8 @@ import {
   PRESET_LOGOS,
 } from '../domain/design.ts';
 import { CONTENT_TYPES } from '../domain/payload.ts';
+import { BATCH_MAX_ITEMS } from '../domain/qr-batch.ts';
+import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../domain/tags.ts';
 import { TITLE_MAX } from '../domain/qr-item.ts';
 
 export const PAYLOAD_MAX = 4000;
@@ -105,6 +107,11 @@ const contentProperties = {
   ...typedFieldProperties,
   design: DesignInput,
   ...designProperties,
+  tags: Type.Array(Text(TAG_MAX_LENGTH), {
+    maxItems: TAGS_PER_ITEM,
+    rule: `must be an array of at most ${TAGS_PER_ITEM} tags of at most ${TAG_MAX_LENGTH} characters`,
+    description: 'Tags of the code; on PATCH the list replaces the stored one',
+  }),
 };
 
 export const CreateQrBody = Type.Object(
@@ -150,6 +157,7 @@ export const QrItem = Type.Object({
   scanCount: Type.Integer(),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
+  tags: Type.Array(Type.String(), { description: 'Sorted' }),
 });
 
 export const ItemResponse = Type.Object({ item: QrItem });
@@ -165,6 +173,7 @@ export const ListQuery = Type.Object(
     active: Type.Optional(Type.Boolean({ rule: 'must be true or false' })),
     contentType: Type.Optional(Enum(CONTENT_TYPES)),
     q: Type.Optional(Text(200, 'Case-insensitive substring of title or payload')),
+    tag: Type.Optional(Text(TAG_MAX_LENGTH, 'Only codes with this tag (exact name)')),
   },
   { additionalProperties: false },
 );
@@ -226,3 +235,27 @@ export const StatsResponse = Type.Object({
 
 /** Responses every authenticated route can give. */
 export const authErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
+
+// Bulk create.
+export const BatchCreateBody = Type.Object(
+  {
+    items: Type.Array(CreateQrBody, {
+      minItems: 1,
+      maxItems: BATCH_MAX_ITEMS,
+      rule: `must be an array of 1 to ${BATCH_MAX_ITEMS} create requests`,
+      description: 'Each item takes the fields of POST /v1/qr',
+    }),
+  },
+  { additionalProperties: false, rule: 'must be a JSON object' },
+);
+
+export const BatchCreateResponse = Type.Object({
+  items: Type.Array(ItemWithWarningsResponse, { description: 'One answer per item, in the order sent' }),
+});
+
+// Tags.
+export const TagParams = Type.Object({ name: Text(TAG_MAX_LENGTH * 4, 'Tag name (URL-encoded in the path)') }, { additionalProperties: false });
+export const TagListResponse = Type.Object({
+  tags: Type.Array(Type.Object({ name: Type.String(), count: Type.Integer({ minimum: 0, description: 'Codes with this tag' }) })),
+});
+export const RenameTagBody = Type.Object({ name: Text(TAG_MAX_LENGTH, 'The new name; a code that has both keeps one') }, { additionalProperties: false, rule: 'must be a JSON object' });

@@ -9,6 +9,7 @@ import { ValidationError } from '../domain/errors.ts';
 interface SchemaNode {
   type?: string | string[];
   properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
   anyOf?: SchemaNode[];
   rule?: string;
   enum?: unknown[];
@@ -59,10 +60,11 @@ function describe(root: SchemaNode, errors: TbError[], part: string, value: unkn
   return `${field}: ${node?.rule ?? ruleFromType(node)}`;
 }
 
+/** `items[12].url`: array positions in brackets, object keys after dots. */
 function fieldName(instancePath: string, child?: string): string {
   const parts = instancePath.split('/').filter(Boolean).map(unescapePointer);
   if (child !== undefined) parts.push(child);
-  return parts.join('.') || 'body';
+  return parts.reduce((name, part) => (name && /^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '') || 'body';
 }
 
 function unescapePointer(s: string): string {
@@ -72,7 +74,7 @@ function unescapePointer(s: string): string {
 function schemaAt(root: SchemaNode, instancePath: string): SchemaNode | undefined {
   let node: SchemaNode | undefined = root;
   for (const key of instancePath.split('/').filter(Boolean).map(unescapePointer)) {
-    node = node?.properties?.[key];
+    node = /^\d+$/.test(key) && node?.items ? node.items : node?.properties?.[key];
   }
   return node;
 }

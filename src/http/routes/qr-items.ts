@@ -3,9 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LIMITS } from '../../domain/design.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
+import { normalizeTag } from '../../domain/tags.ts';
 import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-item.ts';
+import { QrItemsRepository } from '../../db/qr-items-repository.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
+import { IdempotencyHeaders, answerOnce } from '../idempotency.ts';
 import { parseLogosInPool } from '../logo-prepass.ts';
 import {
   CreateQrBody,
@@ -37,16 +40,22 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       schema: {
         summary: 'Create a tracked QR code',
         tags: ['qr'],
+        headers: IdempotencyHeaders,
         body: CreateQrBody,
-        response: { 201: ItemWithWarningsResponse, ...authErrors, 413: ErrorResponse, 415: ErrorResponse, 503: ErrorResponse },
+        response: { 201: ItemWithWarningsResponse, ...authErrors, 409: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 422: ErrorResponse, 503: ErrorResponse },
       },
     },
     async (req, reply) => {
+      const account = accountOf(req);
       const body = req.body as QrItemRequest;
       await parseLogos(body);
-      const item = await items.create(accountOf(req), planCreate(body, services.config));
-      onItemChanged(item.code);
-      return reply.code(201).send({ item: view(item), warnings: [...requestWarnings(body, item.contentType), ...warningsFor(item.design)] });
+      const content = planCreate(body, services.config);
+      const answer = await answerOnce(services.db, req, reply, 201, async (db) => {
+        const item = await new QrItemsRepository(db).create(account, content);
+        return { item: view(item), warnings: [...requestWarnings(body, item.contentType), ...warningsFor(item.design)] };
+      });
+      onItemChanged(answer.item.code);
+      return reply;
     },
   );
 
@@ -62,13 +71,14 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       },
     },
     async (req) => {
-      const { limit = DEFAULT_LIMIT, cursor, active, contentType, q } = req.query;
+      const { limit = DEFAULT_LIMIT, cursor, active, contentType, q, tag } = req.query;
       const page = await items.list(accountOf(req), {
         limit,
         cursor: cursor === undefined ? undefined : decodeCursor(cursor),
         active,
         contentType: contentType as QrItemRecord['contentType'] | undefined,
         q,
+        tag: tag === undefined ? undefined : normalizeTag(tag),
       });
       const last = page.items.at(-1);
       return {

@@ -1,0 +1,61 @@
+// Seeds one account with N codes inside the database itself (a recursive CTE on SQLite,
+// generate_series on PostgreSQL): a million rows in seconds rather than the minutes the
+// API would take. The rows look like a ticketing campaign: mostly url codes, some text,
+// wifi and email, 1 % paused (half of them email codes), a title word shared by a tenth of the codes, and the
+// folded search copies the application would have written (the text is ASCII, so
+// lower() folds it exactly as foldForSearch does).
+import { sql } from 'kysely';
+import type { Db } from '../src/db/database.ts';
+import { resolveDesign } from '../src/domain/design.ts';
+
+/** Words cycled through the titles: each is in a tenth of an account's codes. */
+export const TITLE_WORDS = ['spring', 'summer', 'autumn', 'winter', 'gala', 'concert', 'museum', 'parking', 'menu', 'poster'];
+
+/**
+ * Inserts `count` codes for `accountId`; `tag` (one letter) keeps ids and codes of two
+ * seeded accounts apart. Creation times are one millisecond apart, ending now.
+ */
+export async function seedCodes(db: Db, accountId: string, count: number, tag: string): Promise<void> {
+  const design = JSON.stringify(resolveDesign(undefined));
+  const start = Date.now() - count;
+  const words = TITLE_WORDS.map((w) => `'${w}'`).join(',');
+  if (db.codec.dialect === 'sqlite') {
+    const sqlite = db.sqlite;
+    if (!sqlite) throw new Error('no SQLite handle');
+    const row = `
+      with recursive s(n) as (select 1 union all select n + 1 from s where n < @count),
+      r as (select n,
+        'ticket ' || n || ' ' || json_extract(json_array(${words}), '$[' || (n % 10) || ']') as title,
+        case when n % 20 = 0 then 'text' when n % 20 = 1 then 'wifi' when n % 50 = 2 then 'email' else 'url' end as kind
+        from s)
+      insert into qr_items (id, account_id, code, title, content_type, payload, search_title, search_payload, fields_json, design_json,
+        active, scan_count, unique_scan_count, bot_scan_count, created_at, updated_at)
+      select printf('%08x-0000-4000-8000-%012x', unicode(@tag), n), @account, @tag || printf('%06x', n), title, kind,
+        case kind when 'url' then 'https://example.com/t/' || n when 'text' then 'seat ' || n when 'wifi' then 'WIFI:T:WPA;S:hall' || n || ';P:x;;'
+          else 'mailto:desk' || n || '@example.com' end,
+        title, lower(case kind when 'url' then 'https://example.com/t/' || n when 'text' then 'seat ' || n when 'wifi' then 'WIFI:T:WPA;S:hall' || n || ';P:x;;'
+          else 'mailto:desk' || n || '@example.com' end),
+        '{}', @design, case when n % 100 = 2 then 0 else 1 end, n % 13, n % 7, 0,
+        strftime('%Y-%m-%dT%H:%M:%fZ', (@start + n) / 1000.0, 'unixepoch'), strftime('%Y-%m-%dT%H:%M:%fZ', (@start + n) / 1000.0, 'unixepoch')
+      from r`;
+    sqlite.prepare(row).run({ count, tag, account: accountId, design, start });
+    return;
+  }
+  await sql`
+    insert into qr_items (id, account_id, code, title, content_type, payload, search_title, search_payload, fields_json, design_json,
+      active, scan_count, unique_scan_count, bot_scan_count, created_at, updated_at)
+    select lpad(to_hex(ascii(${tag})), 8, '0') || '-0000-4000-8000-' || lpad(to_hex(n), 12, '0'), ${accountId}, ${tag} || lpad(to_hex(n), 6, '0'),
+      title, kind, payload, title, lower(payload), '{}', ${design}, n % 100 <> 2, n % 13, n % 7, 0, ts, ts
+    from (
+      select n, title, kind, ts,
+        case kind when 'url' then 'https://example.com/t/' || n when 'text' then 'seat ' || n when 'wifi' then 'WIFI:T:WPA;S:hall' || n || ';P:x;;'
+          else 'mailto:desk' || n || '@example.com' end as payload
+      from (
+        select n, 'ticket ' || n || ' ' || (array[${sql.raw(words)}])[n % 10 + 1] as title,
+          case when n % 20 = 0 then 'text' when n % 20 = 1 then 'wifi' when n % 50 = 2 then 'email' else 'url' end as kind,
+          to_timestamp((${start}::bigint + n) / 1000.0) as ts
+        from generate_series(1, ${count}::int) n
+      ) g
+    ) r`.execute(db.kysely);
+  await sql`analyze qr_items`.execute(db.kysely);
+}

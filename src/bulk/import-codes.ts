@@ -1,0 +1,145 @@
+// Import of codes from CSV: one row per code, with the columns of a create request
+// (kinds and typed fields, flat design options, a `design` JSON cell, `tags` separated by
+// `|`) and a default design for the rows that do not set an option.
+//
+// Two passes over the input: the first validates every row with the rules of POST /v1/qr
+// and stops at the first bad one, naming its line, before anything is stored; the second
+// stores the codes in transactions of 1,000. Both stream, so memory stays flat however
+// long the file is.
+import type { Readable } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
+import type { Db } from '../db/database.ts';
+import { QrItemsRepository } from '../db/qr-items-repository.ts';
+import { inTransaction } from '../db/transaction.ts';
+import { DESIGN_FIELDS, type DesignPatch } from '../domain/design.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { type NewQrItemContent, type QrItemRequest, planCreate } from '../domain/qr-item.ts';
+import { TAG_SEPARATOR } from '../domain/tags.ts';
+import { CreateQrBody } from '../http/schemas.ts';
+import { validatorCompiler } from '../http/validation.ts';
+import { EXPORT_COLUMNS } from './export-codes.ts';
+
+export interface ImportOptions {
+  publicBaseUrl: string;
+  /** Design options for every row that does not set them itself. */
+  defaultDesign?: DesignPatch;
+  /** Called after each stored batch with the number of codes stored so far. */
+  onProgress?(stored: number, total: number): void;
+}
+
+export interface ImportSummary {
+  created: number;
+}
+
+const BATCH = 1_000;
+
+interface PropertySchema {
+  type?: string;
+  anyOf?: unknown[];
+}
+const PROPERTIES = (CreateQrBody as unknown as { properties: Record<string, PropertySchema> }).properties;
+/** Columns an exported file carries that describe a stored code; an import skips them. */
+const SKIPPED = new Set<string>(EXPORT_COLUMNS.filter((c) => !(c in PROPERTIES)));
+const KNOWN = [...Object.keys(PROPERTIES).filter((c) => c !== 'tracking'), ...SKIPPED];
+
+const checkRequest = validatorCompiler({ schema: CreateQrBody, httpPart: 'body', method: 'POST', url: '/v1/qr' }) as (v: unknown) => { error?: Error };
+
+export async function importCodes(db: Db, accountId: string, open: () => Readable, options: ImportOptions): Promise<ImportSummary> {
+  let total = 0;
+  for await (const row of rows(open(), options)) {
+    row.plan();
+    total++;
+  }
+  let created = 0;
+  let batch: NewQrItemContent[] = [];
+  const flush = async () => {
+    const contents = batch;
+    batch = [];
+    // One transaction per batch, holding no await but the database's own: a long import
+    // never keeps the database locked while it reads its input.
+    await inTransaction(db, (tx) => new QrItemsRepository(tx).createMany(accountId, contents));
+    created += contents.length;
+    options.onProgress?.(created, total);
+  };
+  for await (const row of rows(open(), options)) {
+    batch.push(row.plan());
+    if (batch.length === BATCH) await flush();
+  }
+  if (batch.length > 0) await flush();
+  return { created };
+}
+
+interface Row {
+  line: number;
+  plan(): NewQrItemContent;
+}
+
+async function* rows(input: Readable, options: ImportOptions): AsyncGenerator<Row> {
+  const parser = input.pipe(
+    parse({ bom: true, columns: checkHeader, skip_empty_lines: true, info: true, relax_quotes: false }),
+  );
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+      const line = info.lines;
+      yield {
+        line,
+        plan: () => {
+          try {
+            const req = toRequest(record, options.defaultDesign);
+            const checked = checkRequest(req);
+            if (checked.error) throw checked.error;
+            return planCreate(req, { publicBaseUrl: options.publicBaseUrl });
+          } catch (err) {
+            if (err instanceof ValidationError) throw new ValidationError(`line ${line}: ${err.message}`);
+            throw err;
+          }
+        },
+      };
+    }
+  } catch (err) {
+    if (err instanceof CsvError) throw new ValidationError(`line ${(err as CsvError & { lines?: number }).lines ?? '?'}: ${err.message}`);
+    throw err;
+  }
+}
+
+function checkHeader(header: string[]): string[] {
+  const seen = new Set<string>();
+  for (const name of header) {
+    if (!KNOWN.includes(name)) throw new ValidationError(`line 1: unknown column "${name}"; known columns: ${KNOWN.join(', ')}`);
+    if (seen.has(name)) throw new ValidationError(`line 1: column "${name}" appears twice`);
+    seen.add(name);
+  }
+  if (!seen.has('title')) throw new ValidationError('line 1: a "title" column is required');
+  return header;
+}
+
+/** One CSV record as a create request: typed by the request schema; an empty cell is no value. */
+function toRequest(record: Record<string, string>, defaults: DesignPatch | undefined): QrItemRequest {
+  const out: Record<string, unknown> = {};
+  for (const [name, cell] of Object.entries(record)) {
+    if (cell === '' || SKIPPED.has(name)) continue;
+    out[name] = cellValue(name, cell);
+  }
+  // The default design fills the options a row leaves unset, flat or nested.
+  const nested = (out.design ?? {}) as Record<string, unknown>;
+  for (const field of DESIGN_FIELDS) {
+    const value = defaults?.[field];
+    if (value !== undefined && out[field] === undefined && nested[field] === undefined) out[field] = value;
+  }
+  return out as QrItemRequest;
+}
+
+function cellValue(name: string, cell: string): unknown {
+  if (name === 'tags') return cell.split(TAG_SEPARATOR);
+  if (name === 'design') {
+    try {
+      return JSON.parse(cell) as unknown;
+    } catch {
+      throw new ValidationError('design: must be a JSON object');
+    }
+  }
+  const type = PROPERTIES[name]?.type;
+  if (type === 'boolean' && /^(true|false)$/i.test(cell)) return cell.toLowerCase() === 'true';
+  if ((type === 'number' || type === 'integer') && /^-?\d+(\.\d+)?$/.test(cell)) return Number(cell);
+  return cell;
+}

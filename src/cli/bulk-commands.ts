@@ -1,0 +1,111 @@
+// qrtrack import FILE --account NAME [--design-json JSON]
+// qrtrack export --account NAME [--format csv|json] [--active true|false] [--content-type KIND] [--q TEXT] [--tag NAME]
+// Both stream: a million codes in or out with flat memory. Progress and the summary go to
+// stderr, so an export's stdout is the file alone.
+import fs from 'node:fs';
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import { exportCodes } from '../bulk/export-codes.ts';
+import { importCodes } from '../bulk/import-codes.ts';
+import type { Config } from '../config.ts';
+import { ApiKeysRepository } from '../db/api-keys-repository.ts';
+import { openDatabase } from '../db/database.ts';
+import { type DesignPatch, normalizeDesignPatch } from '../domain/design.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { CONTENT_TYPES, type ContentType } from '../domain/payload.ts';
+import { normalizeTag } from '../domain/tags.ts';
+import { DesignInput } from '../http/schemas.ts';
+import { validatorCompiler } from '../http/validation.ts';
+import { BulkUsageError } from './bulk-usage.ts';
+
+
+export async function runBulkCommand(command: 'import' | 'export', args: string[], config: Config): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      account: { type: 'string' },
+      'design-json': { type: 'string' },
+      format: { type: 'string' },
+      active: { type: 'string' },
+      'content-type': { type: 'string' },
+      q: { type: 'string' },
+      tag: { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
+  if (!values.account) throw new BulkUsageError(`${command}: --account NAME is required`);
+  const db = await openDatabase(config.database);
+  try {
+    const keys = new ApiKeysRepository(db);
+    if (command === 'import') {
+      const file = positionals[0];
+      if (!file) throw new BulkUsageError('import: FILE is required');
+      if (!fs.existsSync(file)) throw new BulkUsageError(`import: no such file: ${file}`);
+      const defaultDesign = values['design-json'] === undefined ? undefined : designFromJson(values['design-json']);
+      const accountId = await keys.ensureAccount(values.account);
+      const started = Date.now();
+      process.stderr.write(`checking ${file}…\n`);
+      const summary = await importCodes(db, accountId, () => fs.createReadStream(file), {
+        publicBaseUrl: config.publicBaseUrl,
+        defaultDesign,
+        onProgress: (stored, total) => progress(`imported ${stored.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} codes`, stored),
+      });
+      progressDone();
+      const seconds = (Date.now() - started) / 1000;
+      process.stderr.write(`imported ${summary.created.toLocaleString('en-US')} codes into account "${values.account}" in ${seconds.toFixed(1)} s\n`);
+      return;
+    }
+    const format = values.format ?? 'csv';
+    if (format !== 'csv' && format !== 'json') throw new BulkUsageError('export: --format must be csv or json');
+    const accountId = await keys.findAccountId(values.account);
+    if (!accountId) throw new BulkUsageError(`export: no account "${values.account}"`);
+    const filter = exportFilter(values);
+    const out = values.out ? fs.createWriteStream(values.out) : process.stdout;
+    let exported = 0;
+    const onProgress = (n: number) => {
+      exported = n;
+      progress(`exported ${n.toLocaleString('en-US')} codes`, n);
+    };
+    for await (const chunk of exportCodes(db, accountId, filter, format, config.publicBaseUrl, onProgress)) {
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+    if (out !== process.stdout) await new Promise<void>((resolve, reject) => (out as fs.WriteStream).end((err?: Error | null) => (err ? reject(err) : resolve())));
+    progressDone();
+    process.stderr.write(`exported ${exported.toLocaleString('en-US')} codes of account "${values.account}" as ${format}\n`);
+  } finally {
+    await db.close();
+  }
+}
+
+const checkDesign = validatorCompiler({ schema: DesignInput, httpPart: 'body', method: 'POST', url: '' }) as (v: unknown) => { error?: Error };
+
+function designFromJson(raw: string): DesignPatch {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ValidationError('--design-json: is not valid JSON');
+  }
+  const checked = checkDesign(parsed);
+  if (checked.error) throw new ValidationError(`--design-json: ${checked.error.message}`);
+  return normalizeDesignPatch(parsed as DesignPatch);
+}
+
+function exportFilter(values: { active?: string; 'content-type'?: string; q?: string; tag?: string }) {
+  const active = values.active === undefined ? undefined : values.active === 'true' ? true : values.active === 'false' ? false : null;
+  if (active === null) throw new BulkUsageError('export: --active must be true or false');
+  const kind = values['content-type'];
+  if (kind !== undefined && !(CONTENT_TYPES as readonly string[]).includes(kind)) throw new BulkUsageError(`export: --content-type must be one of ${CONTENT_TYPES.join(', ')}`);
+  return { active, contentType: kind as ContentType | undefined, q: values.q, tag: values.tag === undefined ? undefined : normalizeTag(values.tag, '--tag') };
+}
+
+/** One progress line, rewritten in place on a terminal; a line per 100,000 codes otherwise (logs). */
+function progress(line: string, n: number): void {
+  if (process.stderr.isTTY) process.stderr.write(`\r${line}\x1b[K`);
+  else if (n % 100_000 === 0) process.stderr.write(`${line}\n`);
+}
+
+function progressDone(): void {
+  if (process.stderr.isTTY) process.stderr.write('\n');
+}

@@ -1,0 +1,27 @@
+// Tags slice a big account's codes (a campaign, a print run, a venue). A code has up to
+// 20; a tag is 1 to 64 characters, kept as written (case included) after trimming and
+// NFC, so "Café" typed two ways is one tag.
+import { ValidationError } from './errors.ts';
+
+export const TAG_MAX_LENGTH = 64;
+export const TAGS_PER_ITEM = 20;
+/** Tags share one CSV cell on import and export, separated by this; a tag may not contain it. */
+export const TAG_SEPARATOR = '|';
+
+/** One tag name, normalised; `field` names it in the error. */
+export function normalizeTag(raw: string, field = 'tag'): string {
+  const tag = raw.normalize('NFC').trim();
+  if (tag === '') throw new ValidationError(`${field}: must not be empty`);
+  if ([...tag].length > TAG_MAX_LENGTH) throw new ValidationError(`${field}: must be at most ${TAG_MAX_LENGTH} characters`);
+  // Control characters would be invisible in every list that shows the tag.
+  if (/\p{Cc}/u.test(tag)) throw new ValidationError(`${field}: must not contain control characters`);
+  if (tag.includes(TAG_SEPARATOR)) throw new ValidationError(`${field}: must not contain ${TAG_SEPARATOR}`);
+  return tag;
+}
+
+/** A code's tags: normalised, without repeats, sorted so answers are stable. */
+export function normalizeTags(raw: readonly string[]): string[] {
+  const tags = [...new Set(raw.map((t, i) => normalizeTag(t, `tags[${i}]`)))];
+  if (tags.length > TAGS_PER_ITEM) throw new ValidationError(`tags: must hold at most ${TAGS_PER_ITEM} tags`);
+  return tags.sort();
+}

@@ -1,0 +1,53 @@
+// POST /v1/qr/batch: up to 1,000 creates in one request, all or nothing.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { QrItemsRepository } from '../../db/qr-items-repository.ts';
+import { LIMITS } from '../../domain/design.ts';
+import { planBatch } from '../../domain/qr-batch.ts';
+import { type QrItemRequest, requestWarnings, toView } from '../../domain/qr-item.ts';
+import type { AppServices } from '../../services.ts';
+import { accountOf } from '../auth.ts';
+import { IdempotencyHeaders, answerOnce } from '../idempotency.ts';
+import { parseLogosInPool } from '../logo-prepass.ts';
+import { BatchCreateBody, BatchCreateResponse, ErrorResponse, authErrors } from '../schemas.ts';
+
+/** A thousand items with custom logos need more than the 1 MiB a single create gets. */
+export const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
+
+export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
+  const { config, onItemChanged, warningsFor } = services;
+
+  app.post(
+    '/qr/batch',
+    {
+      bodyLimit: BATCH_BODY_LIMIT,
+      config: { scope: 'qr:write' },
+      schema: {
+        summary: 'Create up to 1,000 tracked QR codes at once, all or nothing',
+        description:
+          'Every item is validated as POST /v1/qr validates one; if any is invalid nothing is stored and the error names each broken item, e.g. `items[12].url: …`. The answer lists every item, in the order sent, with its shortUrl and warnings.',
+        tags: ['qr'],
+        headers: IdempotencyHeaders,
+        body: BatchCreateBody,
+        response: { 201: BatchCreateResponse, ...authErrors, 409: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 422: ErrorResponse, 503: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const account = accountOf(req);
+      const requests = req.body.items as QrItemRequest[];
+      // Custom logos are parsed in the render pool just before each item is planned, as for a
+      // single create; one at a time, so a batch of logos cannot fill the pool's queue.
+      const contents = await planBatch(requests, config, (item) => parseLogosInPool(services.renderer, item, LIMITS.resolution.max));
+      const answer = await answerOnce(services.db, req, reply, 201, async (db) => {
+        const records = await new QrItemsRepository(db).createMany(account, contents);
+        return {
+          items: records.map((r, i) => ({
+            item: toView(r, config.publicBaseUrl),
+            warnings: [...requestWarnings(requests[i] ?? {}, r.contentType), ...warningsFor(r.design)],
+          })),
+        };
+      });
+      for (const { item } of answer.items) onItemChanged(item.code);
+      return reply;
+    },
+  );
+};

@@ -1,0 +1,82 @@
+// Import (CSV) and export (CSV or JSON) of an account's codes; both stream.
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { exportCodes } from '../../bulk/export-codes.ts';
+import { importCodes } from '../../bulk/import-codes.ts';
+import { CONTENT_TYPES, type ContentType } from '../../domain/payload.ts';
+import { normalizeTag } from '../../domain/tags.ts';
+import type { AppServices } from '../../services.ts';
+import { accountOf } from '../auth.ts';
+import { ErrorResponse, authErrors } from '../schemas.ts';
+
+/** A CSV upload is read whole before it is validated; 16 MiB is some 100,000 codes. Larger files: the CLI. */
+const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
+
+const ExportQuery = Type.Object(
+  {
+    format: Type.Optional(Type.Enum(['csv', 'json'], { rule: 'must be csv or json', description: 'Default csv' })),
+    active: Type.Optional(Type.Boolean({ rule: 'must be true or false' })),
+    contentType: Type.Optional(Type.Enum([...CONTENT_TYPES] as string[], { rule: `must be one of ${CONTENT_TYPES.join(', ')}` })),
+    q: Type.Optional(Type.String({ maxLength: 200, rule: 'must be a string of at most 200 characters' })),
+    tag: Type.Optional(Type.String({ maxLength: 64, rule: 'must be a string of at most 64 characters' })),
+  },
+  { additionalProperties: false },
+);
+
+export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
+  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT }, (_req, body, done) => done(null, body));
+
+  app.get(
+    '/qr/export',
+    {
+      config: { scope: 'qr:read' },
+      schema: {
+        summary: 'Export the codes (with short links and scan totals) as CSV or JSON, streamed',
+        description: 'Same filters as the list; newest first. CSV columns: id, code, shortUrl, title, contentType, payload, active, tags (separated by |), scanCount, createdAt, updatedAt, design (JSON). JSON: {"items": [QrItem, …]}.',
+        tags: ['qr'],
+        querystring: ExportQuery,
+        produces: ['text/csv', 'application/json'],
+        response: { 200: Type.String({ description: 'The file' }), ...authErrors },
+      },
+    },
+    async (req, reply) => {
+      const { format = 'csv', active, contentType, q, tag } = req.query;
+      const filter = { active, contentType: contentType as ContentType | undefined, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
+      const stream = Readable.from(exportCodes(services.db, accountOf(req), filter, format as 'csv' | 'json', services.config.publicBaseUrl));
+      // The answer is a stream, not the string the schema documents: the untyped reply sends it as is.
+      const raw: FastifyReply = reply;
+      return raw
+        .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="qr-codes.${format}"`)
+        .send(stream);
+    },
+  );
+
+  app.post(
+    '/qr/import',
+    {
+      bodyLimit: IMPORT_BODY_LIMIT,
+      config: { scope: 'qr:write' },
+      // A JSON body would otherwise reach the schema and be told it is not a string.
+      preValidation: async (req, reply) => {
+        if (!/^text\/csv\b/i.test(req.headers['content-type'] ?? '')) await reply.code(415).send({ error: 'Content-Type: must be text/csv' });
+      },
+      schema: {
+        summary: 'Import codes from CSV (one row per code); nothing is stored unless every row is valid',
+        description:
+          'Columns: title (required), contentType, payload, the typed fields (url, wifiSsid, …), the flat design options, design (a JSON object), tags (separated by |). An exported file imports as is (id, code, shortUrl, active, scanCount, createdAt and updatedAt are skipped). A bad row answers 400 naming its line; an unknown column answers 400.',
+        tags: ['qr'],
+        consumes: ['text/csv'],
+        body: Type.String({ description: 'CSV, UTF-8, with a header row' }),
+        response: { 201: Type.Object({ created: Type.Integer({ minimum: 0 }) }), ...authErrors, 413: ErrorResponse, 415: ErrorResponse },
+      },
+    },
+    async (req, reply) => {
+      const body = req.body;
+      const summary = await importCodes(services.db, accountOf(req), () => Readable.from([body]), { publicBaseUrl: services.config.publicBaseUrl });
+      return reply.code(201).send(summary);
+    },
+  );
+};

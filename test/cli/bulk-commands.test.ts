@@ -1,0 +1,65 @@
+// qrtrack import and export, run as the real command on a SQLite file.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/processes.ts';
+import { tempDir } from '../support/test-app.ts';
+
+const dir = tempDir('qrtrack-cli-bulk-');
+const env = { DATABASE_URL: `sqlite:${path.join(dir, 'cli.db')}`, PUBLIC_BASE_URL: 'http://cli.test', LOG_LEVEL: 'silent' };
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string): string {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, text);
+  return p;
+}
+
+describe('qrtrack import and export', () => {
+  it('imports a CSV with a default design, then exports it as CSV and JSON with short links and scan totals', () => {
+    const rows = ['title,contentType,url,text,color1,tags', ...Array.from({ length: 2500 }, (_, i) => (i % 2 ? `Poster ${i},url,https://example.com/${i},,,print` : `Note ${i},text,,hello ${i},#1a73e8,`))];
+    const csv = file('codes.csv', rows.join('\r\n') + '\r\n');
+    const imported = runCli(['import', csv, '--account', 'shop', '--design-json', '{"dotsStyle":"rounded","color1":"#222222"}'], env);
+    expect(imported.stderr).toContain('imported 2,500 codes into account "shop"');
+    expect(imported.status).toBe(0);
+
+    const csvOut = path.join(dir, 'out.csv');
+    const exported = runCli(['export', '--account', 'shop', '--format', 'csv', '--out', csvOut], env);
+    expect(exported.status).toBe(0);
+    const lines = fs.readFileSync(csvOut, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(2501);
+    expect(lines[0]).toBe('id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design');
+    expect(lines[1]).toContain(',Poster 2499,url,https://example.com/2499,true,print,0,');
+    expect(lines[1]).toMatch(/,http:\/\/cli\.test\/r\/[A-Za-z0-9]{7},/);
+    expect(exported.stderr).toContain('exported 2,500 codes of account "shop" as csv');
+
+    const jsonOut = path.join(dir, 'out.json');
+    expect(runCli(['export', '--account', 'shop', '--format', 'json', '--tag', 'print', '--out', jsonOut], env).status).toBe(0);
+    const items = JSON.parse(fs.readFileSync(jsonOut, 'utf8')).items as { title: string; design: { dotsStyle: string; color1: string } }[];
+    expect(items).toHaveLength(1250);
+    // The default design fills what a row leaves unset; a row's own value wins.
+    expect(items[0]?.design).toMatchObject({ dotsStyle: 'rounded', color1: '#222222' });
+    expect(runCli(['export', '--account', 'shop', '--format', 'json', '--content-type', 'text', '--out', jsonOut], env).status).toBe(0);
+    const notes = JSON.parse(fs.readFileSync(jsonOut, 'utf8')).items;
+    expect(notes[0].design).toMatchObject({ dotsStyle: 'rounded', color1: '#1a73e8' });
+  });
+
+  it('reports a bad row with its line number and stores nothing', () => {
+    const rows = ['title,url', ...Array.from({ length: 3000 }, (_, i) => `ok ${i},https://example.com/${i}`)];
+    rows[2500] = 'bad,ftp://example.com/x';
+    const res = runCli(['import', file('bad.csv', rows.join('\n')), '--account', 'careful'], env);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toMatch(/^qrtrack: line 2501: url: /m);
+    const out = runCli(['export', '--account', 'careful', '--format', 'json'], env);
+    expect(JSON.parse(out.stdout)).toEqual({ items: [] });
+  });
+
+  it('explains a missing file, account or bad --design-json in one line', () => {
+    expect(runCli(['import', path.join(dir, 'missing.csv'), '--account', 'x'], env).stderr).toMatch(/^qrtrack: import: no such file: /);
+    expect(runCli(['import', file('x.csv', 'title\nx\n')], env).stderr).toBe('qrtrack: import: --account NAME is required\n');
+    expect(runCli(['import', file('y.csv', 'title\nx\n'), '--account', 'x', '--design-json', '{"logoSize":9}'], env).stderr).toBe(
+      'qrtrack: --design-json: logoSize: must be a number between 0.1 and 0.5\n',
+    );
+    expect(runCli(['export', '--account', 'nobody'], env).stderr).toBe('qrtrack: export: no account "nobody"\n');
+  });
+});

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, PUBLIC_BASE_URL, makeTestApp } from '../support/test-app.ts';
+
+let t: TestApp;
+let key: string;
+
+beforeAll(async () => {
+  t = await makeTestApp();
+  key = await t.key('batcher');
+});
+afterAll(() => t.close());
+
+const batch = (body: unknown, headers: Record<string, string> = {}, k = key) =>
+  t.request({ method: 'POST', url: '/v1/qr/batch', key: k, payload: body as object, headers });
+const create = (body: unknown, headers: Record<string, string> = {}, k = key) => t.request({ method: 'POST', url: '/v1/qr', key: k, payload: body as object, headers });
+const count = async (k = key) => {
+  let n = 0;
+  let cursor: string | null = null;
+  do {
+    const res = await t.request({ method: 'GET', url: `/v1/qr?limit=200${cursor ? `&cursor=${cursor}` : ''}`, key: k });
+    const body = res.json() as { items: unknown[]; nextCursor: string | null };
+    n += body.items.length;
+    cursor = body.nextCursor;
+  } while (cursor);
+  return n;
+};
+
+describe('bulk create', () => {
+  it('creates every item in the order sent, each with its short link and warnings', async () => {
+    const res = await batch({
+      items: [
+        { title: 'Seat 1', url: 'https://example.com/s/1' },
+        { title: 'Wi-Fi', contentType: 'wifi', wifiSsid: 'Hall', wifiPass: 'x' },
+        { title: 'Pale', url: 'example.com/pale', color1: '#eeeeee' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { items } = res.json();
+    expect(items.map((r: { item: { title: string } }) => r.item.title)).toEqual(['Seat 1', 'Wi-Fi', 'Pale']);
+    for (const { item } of items) expect(item.shortUrl).toBe(`${PUBLIC_BASE_URL}/r/${item.code}`);
+    expect(items[1].item.payload).toBe('WIFI:T:WPA;S:Hall;P:x;;');
+    expect(items[0].warnings).toEqual([]);
+    expect(items[2].warnings.length).toBeGreaterThan(0);
+    const read = await t.request({ method: 'GET', url: `/v1/qr/${items[0].item.id}`, key });
+    expect(read.json().item).toEqual(items[0].item);
+    // The list is newest first: the last item sent is the newest.
+    const list = await t.request({ method: 'GET', url: '/v1/qr?limit=3', key });
+    expect(list.json().items.map((i: { title: string }) => i.title)).toEqual(['Pale', 'Wi-Fi', 'Seat 1']);
+  });
+
+  it('creates a thousand codes in one request, all with distinct codes', async () => {
+    const before = await count();
+    const items = Array.from({ length: 1000 }, (_, i) => ({ title: `Ticket ${i}`, url: `https://example.com/t/${i}` }));
+    const res = await batch({ items });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
+    const codes = new Set(res.json().items.map((r: { item: { code: string } }) => r.item.code));
+    expect(codes.size).toBe(1000);
+    expect(await count()).toBe(before + 1000);
+  });
+
+  it('stores nothing when any item is invalid, and names every broken item by index and field', async () => {
+    const before = await count();
+    const items = Array.from({ length: 15 }, (_, i) => ({ title: `ok ${i}`, url: 'https://example.com' }));
+    items[3] = { title: 'bad', url: 'javascript:alert(1)' };
+    items[12] = { title: '   ', url: 'https://example.com' };
+    const res = await batch({ items });
+    expect(res.statusCode).toBe(400);
+    const { error } = res.json();
+    expect(error).toMatch(/^items\[3\]\.url: /);
+    expect(error).toContain('; items[12].title: must not be empty');
+    expect(await count()).toBe(before);
+  });
+
+  it('answers 400 naming the index for a schema error inside an item', async () => {
+    const cases: [unknown, string][] = [
+      [{ items: [{ title: 'a' }, { title: 'b', logoSize: 2 }] }, 'items[1].logoSize: must be a number between 0.1 and 0.5'],
+      [{ items: [{ title: 'a' }, { url: 'https://x.example' }] }, 'items[1].title: is required'],
+      [{ items: [{ title: 'a', colour: '#000' }] }, 'items[0].colour: is not a known field'],
+      [{ items: [{ title: 'a' }, 'nope'] }, 'items[1]: must be a JSON object'],
+      [{ items: [] }, 'items: must be an array of 1 to 1000 create requests'],
+      [{ items: Array.from({ length: 1001 }, () => ({ title: 'x', url: 'https://x.example' })) }, 'items: must be an array of 1 to 1000 create requests'],
+      [{}, 'items: is required'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await batch(body);
+      expect(res.statusCode, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(res.json()).toEqual({ error: message });
+    }
+  });
+
+  it('checks custom logos item by item and names a broken one by its index', async () => {
+    const svg = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="red"/></svg>').toString('base64')}`;
+    const good = await batch({ items: [{ title: 'Logo', url: 'https://l.example', customLogoUrl: svg }] });
+    expect(good.statusCode, good.body).toBe(201);
+    expect(good.json().items[0].item.design.customLogoUrl).toMatch(/^data:image\/svg\+xml;base64,/);
+    const bad = await batch({ items: [{ title: 'ok', url: 'https://l.example' }, { title: 'Logo', url: 'https://l.example', customLogoUrl: 'data:image/png;base64,AAAA' }] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatch(/^items\[1\]\.customLogoUrl: /);
+  });
+
+  it('needs qr:write', async () => {
+    const reader = await t.key('batcher', 'qr:read');
+    const res = await batch({ items: [{ title: 'a', url: 'https://x.example' }] }, {}, reader);
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('idempotency keys', () => {
+  it('answers a retried batch with the first answer and creates nothing more', async () => {
+    const body = { items: [{ title: 'Once A', url: 'https://a.example' }, { title: 'Once B', url: 'https://b.example' }] };
+    const first = await batch(body, { 'idempotency-key': 'batch-1' });
+    expect(first.statusCode).toBe(201);
+    const before = await count();
+    const again = await batch(body, { 'idempotency-key': 'batch-1' });
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(await count()).toBe(before);
+  });
+
+  it('answers a retried create with the first item, and 422 when the key comes with another body', async () => {
+    const first = await create({ title: 'Poster', url: 'https://p.example' }, { 'idempotency-key': 'create-1' });
+    expect(first.statusCode).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await create({ title: 'Poster', url: 'https://p.example' }, { 'idempotency-key': 'create-1' });
+    expect(again.json()).toEqual(first.json());
+    const other = await create({ title: 'Other', url: 'https://p.example' }, { 'idempotency-key': 'create-1' });
+    expect(other.statusCode).toBe(422);
+    expect(other.json().error).toMatch(/^Idempotency-Key: /);
+  });
+
+  it('creates exactly one item when the same request is sent many times at once', async () => {
+    const before = await count();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => create({ title: 'Race', url: 'https://r.example' }, { 'idempotency-key': 'race-1' })));
+    const ids = new Set(answers.filter((a) => a.statusCode === 201).map((a) => a.json().item.id));
+    expect(ids.size).toBe(1);
+    for (const a of answers) expect([201, 409]).toContain(a.statusCode);
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('keeps keys per account: the same key in another account creates its own item', async () => {
+    const otherKey = await t.key('someone-else');
+    const mine = await create({ title: 'Shared key', url: 'https://s.example' }, { 'idempotency-key': 'shared' });
+    const theirs = await create({ title: 'Shared key', url: 'https://s.example' }, { 'idempotency-key': 'shared' }, otherKey);
+    expect(theirs.statusCode).toBe(201);
+    expect(theirs.json().item.id).not.toBe(mine.json().item.id);
+  });
+
+  it('does not remember a request that failed validation', async () => {
+    const bad = await create({ title: 'x', url: 'javascript:x' }, { 'idempotency-key': 'fixed-later' });
+    expect(bad.statusCode).toBe(400);
+    const good = await create({ title: 'x', url: 'https://fixed.example' }, { 'idempotency-key': 'fixed-later' });
+    expect(good.statusCode).toBe(201);
+  });
+
+  it('answers 400 for a key that is empty, too long or not visible ASCII', async () => {
+    for (const k of ['', 'x'.repeat(256), 'with space']) {
+      const res = await create({ title: 'k', url: 'https://k.example' }, { 'idempotency-key': k });
+      expect(res.statusCode, k).toBe(400);
+      expect(res.json().error).toMatch(/^idempotency-key: /);
+    }
+  });
+
+  it('forgets a key after 24 hours', async () => {
+    const first = await create({ title: 'Old', url: 'https://old.example' }, { 'idempotency-key': 'old-key' });
+    const past = new Date(Date.now() - 25 * 3600_000).toISOString();
+    await t.db.kysely.updateTable('idempotency_keys').set({ created_at: t.db.codec.time(past) }).where('key', '=', 'old-key').execute();
+    const again = await create({ title: 'Old', url: 'https://old.example' }, { 'idempotency-key': 'old-key' });
+    expect(again.statusCode).toBe(201);
+    expect(again.json().item.id).not.toBe(first.json().item.id);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes the batch route with its body, answers and the Idempotency-Key header', async () => {
+    const doc = (await t.request({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const op = doc.paths['/v1/qr/batch'].post;
+    expect(op.requestBody.content['application/json'].schema.properties.items.maxItems).toBe(1000);
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '413', '422']));
+    expect(op.parameters.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key')).toBe(true);
+    expect(doc.paths['/v1/qr'].post.parameters.some((p: { name: string }) => p.name === 'idempotency-key')).toBe(true);
+  });
+});

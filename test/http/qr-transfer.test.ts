@@ -1,0 +1,114 @@
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, PUBLIC_BASE_URL, makeTestApp } from '../support/test-app.ts';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await makeTestApp();
+});
+afterAll(() => t.close());
+
+const importCsv = (key: string, csv: string) => t.request({ method: 'POST', url: '/v1/qr/import', key, payload: csv, headers: { 'content-type': 'text/csv' } });
+const list = async (key: string) => (await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items as { title: string; payload: string; tags: string[]; design: Record<string, unknown>; contentType: string }[];
+
+describe('CSV import', () => {
+  it('creates one code per row, with kinds, flat and JSON design, and tags', async () => {
+    const key = await t.key('importer');
+    const csv = [
+      'title,contentType,url,wifiSsid,wifiPass,dotsStyle,logoSize,hideDotsBehindLogo,design,tags',
+      'Menu,url,https://example.com/menu,,,rounded,0.2,false,,food|print',
+      'Guest Wi-Fi,wifi,,Cafe,secret,,,,"{""color1"":""#1a73e8""}",',
+    ].join('\n');
+    const res = await importCsv(key, csv);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toEqual({ created: 2 });
+    const [wifi, menu] = await list(key);
+    expect(menu).toMatchObject({ title: 'Menu', payload: 'https://example.com/menu', tags: ['food', 'print'] });
+    expect(menu?.design).toMatchObject({ dotsStyle: 'rounded', logoSize: 0.2, hideDotsBehindLogo: false });
+    expect(wifi).toMatchObject({ title: 'Guest Wi-Fi', contentType: 'wifi', payload: 'WIFI:T:WPA;S:Cafe;P:secret;;' });
+    expect(wifi?.design.color1).toBe('#1a73e8');
+  });
+
+  it('reads quotes, a BOM, CRLF line ends, empty lines and quoted line breaks', async () => {
+    const key = await t.key('edges');
+    const csv = '\uFEFFtitle,contentType,text\r\n"Say ""hi"", please",text,"two\r\nlines"\r\n\r\nplain,text,x\r\n';
+    const res = await importCsv(key, csv);
+    expect(res.json()).toEqual({ created: 2 });
+    const items = await list(key);
+    expect(items.map((i) => i.title)).toEqual(['plain', 'Say "hi", please']);
+    expect(items[1]?.payload).toBe('two\r\nlines');
+  });
+
+  it('stores nothing when a row is bad, and names its line and field', async () => {
+    const key = await t.key('bad-row');
+    const rows = ['title,url', ...Array.from({ length: 1500 }, (_, i) => `ok ${i},https://example.com/${i}`)];
+    rows[1201] = 'broken,javascript:alert(1)';
+    const res = await importCsv(key, rows.join('\n'));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/^line 1202: url: /);
+    expect(await list(key)).toEqual([]);
+    const badType = await importCsv(key, 'title,logoSize\nx,big\n');
+    expect(badType.json()).toEqual({ error: 'line 2: logoSize: must be a number between 0.1 and 0.5' });
+  });
+
+  it('answers 400 for an unknown or repeated column, a missing title column, and a ragged row', async () => {
+    const key = await t.key('bad-csv');
+    expect((await importCsv(key, 'title,colour\nx,red\n')).json().error).toMatch(/^line 1: unknown column "colour"; known columns: title, /);
+    expect((await importCsv(key, 'title,title\nx,y\n')).json()).toEqual({ error: 'line 1: column "title" appears twice' });
+    expect((await importCsv(key, 'url\nhttps://x.example\n')).json()).toEqual({ error: 'line 1: a "title" column is required' });
+    const ragged = await importCsv(key, 'title,url\nx,https://x.example,extra\n');
+    expect(ragged.statusCode).toBe(400);
+    expect(ragged.json().error).toMatch(/^line 2: /);
+    const unclosed = await importCsv(key, 'title\n"never closed\n');
+    expect(unclosed.statusCode).toBe(400);
+    expect(await list(key)).toEqual([]);
+  });
+
+  it('needs qr:write and a CSV body', async () => {
+    const reader = await t.key('importer', 'qr:read');
+    expect((await importCsv(reader, 'title\nx\n')).statusCode).toBe(403);
+    const writer = await t.key('importer');
+    const json = await t.request({ method: 'POST', url: '/v1/qr/import', key: writer, payload: { title: 'x' } });
+    expect(json.statusCode).toBe(415);
+    expect(json.json()).toEqual({ error: 'Content-Type: must be text/csv' });
+  });
+});
+
+describe('export', () => {
+  it('exports every code as CSV with short links and scan totals, and the file imports again', async () => {
+    const key = await t.key('exporter');
+    const items = Array.from({ length: 2100 }, (_, i) => ({ title: `Code ${i}`, url: `https://example.com/${i}`, tags: i % 2 ? ['odd'] : [] }));
+    for (let i = 0; i < items.length; i += 1000) expect((await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: items.slice(i, i + 1000) } })).statusCode).toBe(201);
+    const res = await t.request({ method: 'GET', url: '/v1/qr/export?format=csv', key });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const rows = parse(res.body, { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(2100);
+    expect(rows[0]).toMatchObject({ title: 'Code 2099', tags: 'odd', scanCount: '0', active: 'true' });
+    expect(rows[0]?.shortUrl).toBe(`${PUBLIC_BASE_URL}/r/${rows[0]?.code}`);
+    expect(new Set(rows.map((r) => r.code)).size).toBe(2100);
+
+    const odd = await t.request({ method: 'GET', url: '/v1/qr/export?format=json&tag=odd', key });
+    const body = odd.json();
+    expect(body.items).toHaveLength(1050);
+    expect(body.items[0]).toMatchObject({ title: 'Code 2099', tags: ['odd'] });
+
+    const copy = await t.key('copy');
+    const again = await importCsv(copy, res.body);
+    expect(again.json()).toEqual({ created: 2100 });
+    // The file lists the newest first, so its first row becomes the oldest copy.
+    const copied = (await t.request({ method: 'GET', url: '/v1/qr/export?format=json', key: copy })).json().items;
+    const original = (await t.request({ method: 'GET', url: '/v1/qr/export?format=json', key })).json().items;
+    const shape = (i: { title: string; payload: string; tags: string[]; design: unknown }) => [i.title, i.payload, i.tags, i.design];
+    expect(copied.map(shape).reverse()).toEqual(original.map(shape));
+  });
+
+  it('exports an empty account as a header or an empty list, and refuses a bad format', async () => {
+    const key = await t.key('empty-export');
+    expect((await t.request({ method: 'GET', url: '/v1/qr/export', key })).body).toBe('id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design\n');
+    expect((await t.request({ method: 'GET', url: '/v1/qr/export?format=json', key })).json()).toEqual({ items: [] });
+    const bad = await t.request({ method: 'GET', url: '/v1/qr/export?format=xml', key });
+    expect(bad.json()).toEqual({ error: 'format: must be csv or json' });
+  });
+});
