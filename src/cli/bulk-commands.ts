@@ -1,15 +1,17 @@
 // qrtrack import FILE --account NAME [--design-json JSON]
-// qrtrack export --account NAME [--format csv|json] [--active true|false] [--content-type KIND] [--q TEXT] [--tag NAME]
+// qrtrack export --account NAME [--format csv|json|png|svg] [--active true|false] [--content-type KIND] [--q TEXT] [--tag NAME]
 // Both stream: a million codes in or out with flat memory. Progress and the summary go to
 // stderr, so an export's stdout is the file alone.
 import fs from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { exportCodes } from '../bulk/export-codes.ts';
+import { type ImageExport, exportImagesZip } from '../bulk/export-images.ts';
+import { RenderPool } from '../render-pool/render-pool.ts';
 import { importCodes } from '../bulk/import-codes.ts';
 import type { Config } from '../config.ts';
 import { ApiKeysRepository } from '../db/api-keys-repository.ts';
-import { openDatabase } from '../db/database.ts';
+import { type Db, openDatabase } from '../db/database.ts';
 import { type DesignPatch, normalizeDesignPatch } from '../domain/design.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { CONTENT_TYPES, type ContentType } from '../domain/payload.ts';
@@ -57,17 +59,19 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
       return;
     }
     const format = values.format ?? 'csv';
-    if (format !== 'csv' && format !== 'json') throw new BulkUsageError('export: --format must be csv or json');
+    if (format !== 'csv' && format !== 'json' && format !== 'png' && format !== 'svg') throw new BulkUsageError('export: --format must be csv, json, png or svg');
     const accountId = await keys.findAccountId(values.account);
     if (!accountId) throw new BulkUsageError(`export: no account "${values.account}"`);
     const filter = exportFilter(values);
+    if ((format === 'png' || format === 'svg') && !values.out) throw new BulkUsageError(`export: --format ${format} writes a ZIP file: give --out FILE.zip`);
     const out = values.out ? fs.createWriteStream(values.out) : process.stdout;
     let exported = 0;
     const onProgress = (n: number) => {
       exported = n;
       progress(`exported ${n.toLocaleString('en-US')} codes`, n);
     };
-    for await (const chunk of exportCodes(db, accountId, filter, format, config.publicBaseUrl, onProgress)) {
+    const chunks = format === 'png' || format === 'svg' ? imagesZip(db, config, accountId, { filter, format, onProgress }) : exportCodes(db, accountId, filter, format, config.publicBaseUrl, onProgress);
+    for await (const chunk of chunks) {
       if (!out.write(chunk)) await once(out, 'drain');
     }
     if (out !== process.stdout) await new Promise<void>((resolve, reject) => (out as fs.WriteStream).end((err?: Error | null) => (err ? reject(err) : resolve())));
@@ -75,6 +79,16 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
     process.stderr.write(`exported ${exported.toLocaleString('en-US')} codes of account "${values.account}" as ${format}\n`);
   } finally {
     await db.close();
+  }
+}
+
+/** Images are drawn in a render pool of the CLI's own, with the server's budgets. */
+async function* imagesZip(db: Db, config: Config, accountId: string, opts: ImageExport): AsyncGenerator<Uint8Array> {
+  const renderer = new RenderPool(config.render);
+  try {
+    yield* exportImagesZip(db, renderer, accountId, config.publicBaseUrl, opts);
+  } finally {
+    await renderer.close();
   }
 }
 

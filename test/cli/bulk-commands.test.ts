@@ -2,6 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { unzipSync } from 'fflate';
+import { decodePng } from '../render/decode.ts';
 import { runCli } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
 
@@ -61,5 +63,18 @@ describe('qrtrack import and export', () => {
       'qrtrack: --design-json: logoSize: must be a number between 0.1 and 0.5\n',
     );
     expect(runCli(['export', '--account', 'nobody'], env).stderr).toBe('qrtrack: export: no account "nobody"\n');
+  });
+
+  it('exports a tagged batch as a ZIP of PNG images that decode to their short links', async () => {
+    const csv = file('zip.csv', 'title,url,tags,resolution\nFront door,https://example.com/a,door,500\nBack door,https://example.com/b,door,500\nElsewhere,https://example.com/c,,500\n');
+    expect(runCli(['import', csv, '--account', 'zipper'], env).status).toBe(0);
+    const zipOut = path.join(dir, 'doors.zip');
+    const res = runCli(['export', '--account', 'zipper', '--format', 'png', '--tag', 'door', '--out', zipOut], env);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stderr).toContain('exported 2 codes of account "zipper" as png');
+    const files = unzipSync(new Uint8Array(fs.readFileSync(zipOut)));
+    expect(Object.keys(files).map((n) => n.replace(/-[A-Za-z0-9]{7}\.png$/, '')).sort()).toEqual(['back-door', 'front-door']);
+    for (const [name, png] of Object.entries(files)) expect(await decodePng(Buffer.from(png))).toBe(`http://cli.test/r/${name.slice(-11, -4)}`);
+    expect(runCli(['export', '--account', 'zipper', '--format', 'svg'], env).stderr).toBe('qrtrack: export: --format svg writes a ZIP file: give --out FILE.zip\n');
   });
 });

@@ -4,6 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { exportCodes } from '../../bulk/export-codes.ts';
+import { exportImagesZip } from '../../bulk/export-images.ts';
+import { LIMITS } from '../../domain/design.ts';
 import { importCodes } from '../../bulk/import-codes.ts';
 import { CONTENT_TYPES, type ContentType } from '../../domain/payload.ts';
 import { normalizeTag } from '../../domain/tags.ts';
@@ -21,6 +23,23 @@ const ExportQuery = Type.Object(
     contentType: Type.Optional(Type.Enum([...CONTENT_TYPES] as string[], { rule: `must be one of ${CONTENT_TYPES.join(', ')}` })),
     q: Type.Optional(Type.String({ maxLength: 200, rule: 'must be a string of at most 200 characters' })),
     tag: Type.Optional(Type.String({ maxLength: 64, rule: 'must be a string of at most 64 characters' })),
+  },
+  { additionalProperties: false },
+);
+
+const { format: _csvOrJson, ...filterProperties } = ExportQuery.properties;
+const ImagesQuery = Type.Object(
+  {
+    format: Type.Optional(Type.Enum(['png', 'svg'], { rule: 'must be png or svg', description: 'Default png' })),
+    size: Type.Optional(
+      Type.Integer({
+        minimum: LIMITS.resolution.min,
+        maximum: LIMITS.resolution.max,
+        rule: `must be an integer between ${LIMITS.resolution.min} and ${LIMITS.resolution.max}`,
+        description: "Width in pixels; default each code's resolution",
+      }),
+    ),
+    ...filterProperties,
   },
   { additionalProperties: false },
 );
@@ -51,6 +70,32 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="qr-codes.${format}"`)
         .send(stream);
+    },
+  );
+
+  app.get(
+    '/qr/export.zip',
+    {
+      config: { scope: 'qr:read' },
+      schema: {
+        summary: 'A ZIP of the images of the codes a filter selects (a tag selects a batch), streamed',
+        description:
+          'One file per code, named after its title and code (`spring-menu-Ab3dE9z.png`), each exactly what image.png or image.svg gives. Images are drawn one at a time in the render pool. A code whose image cannot be drawn is listed in `errors.txt` at the end of the archive instead.',
+        tags: ['qr'],
+        querystring: ImagesQuery,
+        produces: ['application/zip'],
+        response: { 200: Type.String({ description: 'The ZIP file' }), ...authErrors },
+      },
+    },
+    async (req, reply) => {
+      const { format = 'png', size, active, contentType, q, tag } = req.query;
+      const filter = { active, contentType: contentType as ContentType | undefined, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
+      const zip = exportImagesZip(services.db, services.renderer, accountOf(req), services.config.publicBaseUrl, { filter, format: format as 'png' | 'svg', size });
+      const raw: FastifyReply = reply;
+      return raw
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="qr-codes-${format}.zip"`)
+        .send(Readable.from(zip));
     },
   );
 
