@@ -16,6 +16,7 @@ import { createAuthHook, rateLimitKey } from './http/auth.ts';
 import { AuthThrottle } from './http/auth-throttle.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.ts';
+import { hoistNamedSchemas } from './http/openapi-components.ts';
 import { imageRoutes } from './http/routes/images.ts';
 import { qrBatchRoutes } from './http/routes/qr-batch.ts';
 import { tagRoutes } from './http/routes/tags.ts';
@@ -95,6 +96,8 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       },
       security: [{ bearer: [] }, { session: [] }],
     },
+    // Schemas named in src/http/schemas.ts (and in any route) become components.schemas and $refs.
+    transformObject: (doc) => ('openapiObject' in doc ? hoistNamedSchemas(doc.openapiObject) : doc.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 

@@ -38,6 +38,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     {
       config: { scope: 'qr:write' },
       schema: {
+        operationId: 'createQr',
         summary: 'Create a tracked QR code',
         tags: ['qr'],
         headers: IdempotencyHeaders,
@@ -64,6 +65,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     {
       config: { scope: 'qr:read' },
       schema: {
+        operationId: 'listQr',
         summary: 'List QR codes, newest first',
         tags: ['qr'],
         querystring: ListQuery,
@@ -93,6 +95,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     {
       config: { scope: 'qr:read' },
       schema: {
+        operationId: 'getQr',
         summary: 'Read one QR code',
         tags: ['qr'],
         params: IdParams,
@@ -111,6 +114,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     {
       config: { scope: 'qr:write' },
       schema: {
+        operationId: 'updateQr',
         summary: 'Update, pause (active: false) or resume (active: true) a QR code',
         tags: ['qr'],
         params: IdParams,
@@ -137,6 +141,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     {
       config: { scope: 'qr:write' },
       schema: {
+        operationId: 'deleteQr',
         summary: 'Delete a QR code; its short link then answers 410 and its code is never reused',
         tags: ['qr'],
         params: IdParams,

@@ -11,6 +11,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     {
       config: { scope: 'qr:read' },
       schema: {
+        operationId: 'getQrStats',
         summary: 'Scan statistics: totals, a zero-filled daily series, recent scans and breakdowns',
         tags: ['stats'],
         params: IdParams,
