@@ -265,11 +265,28 @@ export const StatsResponse = named('QrStats', Type.Object({
   })),
 }));
 
+/** An error answer with a sentence saying when it happens (shown in the document and /docs). */
+export const errorAnswer = (description: string) => ({ description, content: { 'application/json': { schema: ErrorResponse } } });
+
 /** Responses every authenticated route can give. */
-export const authErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
+export const authErrors = {
+  400: errorAnswer('Invalid input; the message names the field and the rule'),
+  401: errorAnswer('Missing, unknown or revoked API key'),
+  403: errorAnswer('The key lacks the scope this operation needs'),
+  429: errorAnswer('Rate limited; Retry-After says when to try again'),
+};
+export const notFoundAnswer = errorAnswer('No such item in this account (deleted, or never existed)');
+/** Checking a logo or drawing an image waits for the render pool; a full queue answers 503. */
+export const renderBusyAnswer = errorAnswer('The render queue is full; retry after Retry-After seconds');
+/** Body errors of the routes that take JSON. */
+export const bodyErrors = {
+  413: errorAnswer('Body larger than 1 MiB'),
+  415: errorAnswer('Body is not application/json'),
+};
+
 
 // Bulk create.
-export const BatchCreateBody = Type.Object(
+export const BatchCreateBody = named('BatchCreateRequest', Type.Object(
   {
     items: Type.Array(CreateQrBody, {
       minItems: 1,
@@ -279,15 +296,18 @@ export const BatchCreateBody = Type.Object(
     }),
   },
   { additionalProperties: false, rule: 'must be a JSON object' },
-);
+));
 
-export const BatchCreateResponse = Type.Object({
+export const BatchCreateResponse = named('BatchCreateResponse', Type.Object({
   items: Type.Array(ItemWithWarningsResponse, { description: 'One answer per item, in the order sent' }),
-});
+}));
 
 // Tags.
 export const TagParams = Type.Object({ name: Text(TAG_MAX_LENGTH * 4, 'Tag name (URL-encoded in the path)') }, { additionalProperties: false });
-export const TagListResponse = Type.Object({
+export const TagListResponse = named('TagList', Type.Object({
   tags: Type.Array(Type.Object({ name: Type.String(), count: Type.Integer({ minimum: 0, description: 'Codes with this tag' }) })),
-});
-export const RenameTagBody = Type.Object({ name: Text(TAG_MAX_LENGTH, 'The new name; a code that has both keeps one') }, { additionalProperties: false, rule: 'must be a JSON object' });
+}));
+export const RenameTagBody = named(
+  'RenameTagRequest',
+  Type.Object({ name: Text(TAG_MAX_LENGTH, 'The new name; a code that has both keeps one') }, { additionalProperties: false, rule: 'must be a JSON object' }),
+);

@@ -21,6 +21,9 @@ import {
   OkResponse,
   UpdateQrBody,
   authErrors,
+  bodyErrors,
+  notFoundAnswer,
+  renderBusyAnswer,
 } from '../schemas.ts';
 
 const DEFAULT_LIMIT = 50;
@@ -43,7 +46,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         tags: ['qr'],
         headers: IdempotencyHeaders,
         body: CreateQrBody,
-        response: { 201: ItemWithWarningsResponse, ...authErrors, 409: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 422: ErrorResponse, 503: ErrorResponse },
+        response: { 201: ItemWithWarningsResponse, ...authErrors, 409: ErrorResponse, ...bodyErrors, 422: ErrorResponse, 503: renderBusyAnswer },
       },
     },
     async (req, reply) => {
@@ -99,7 +102,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         summary: 'Read one QR code',
         tags: ['qr'],
         params: IdParams,
-        response: { 200: ItemResponse, ...authErrors, 404: ErrorResponse },
+        response: { 200: ItemResponse, ...authErrors, 404: notFoundAnswer },
       },
     },
     async (req) => {
@@ -119,7 +122,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         tags: ['qr'],
         params: IdParams,
         body: UpdateQrBody,
-        response: { 200: ItemWithWarningsResponse, ...authErrors, 404: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 503: ErrorResponse },
+        response: { 200: ItemWithWarningsResponse, ...authErrors, 404: notFoundAnswer, ...bodyErrors, 503: renderBusyAnswer },
       },
     },
     async (req) => {
@@ -145,7 +148,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         summary: 'Delete a QR code; its short link then answers 410 and its code is never reused',
         tags: ['qr'],
         params: IdParams,
-        response: { 200: OkResponse, ...authErrors, 404: ErrorResponse },
+        response: { 200: OkResponse, ...authErrors, 404: notFoundAnswer },
       },
     },
     async (req) => {
