@@ -16,6 +16,7 @@ import { createAuthHook, rateLimitKey } from './http/auth.ts';
 import { AuthThrottle } from './http/auth-throttle.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.ts';
+import { loggerOptions } from './http/log-options.ts';
 import { hoistNamedSchemas } from './http/openapi-components.ts';
 import { imageRoutes } from './http/routes/images.ts';
 import { qrBatchRoutes } from './http/routes/qr-batch.ts';
@@ -48,7 +49,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       http.createServer((req, res) => {
         if (!fastPath?.(req, res)) handler(req, res);
       }),
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: requestSerializer } },
+    logger: loggerOptions(config, { req: requestSerializer }),
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     // Errors are logged by the error handler; a log line per request would cost the redirect more than its scan.
