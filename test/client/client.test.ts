@@ -86,6 +86,24 @@ describe('the generated client', () => {
     expect((await anonymous.GET('/v1/qr')).response.status).toBe(401);
   });
 
+  it("type-checks its README's example against the generated types", () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'packages/client/README.md'), 'utf8');
+    const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toContain("from '@qrtrack/client'");
+    fs.mkdirSync(path.join(ROOT, '.scratch'), { recursive: true });
+    const dir = fs.mkdtempSync(path.join(ROOT, '.scratch', 'client-readme-'));
+    try {
+      const file = path.join(dir, 'example.ts');
+      // The example as a user writes it, with the package name pointing at the source here.
+      fs.writeFileSync(file, `export {};\n${example!.replace("'@qrtrack/client'", `'${path.join(ROOT, 'packages/client/src/index.ts')}'`)}`);
+      const tsc = [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext'];
+      const flags = ['--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node', file];
+      execFileSync(process.execPath, [...tsc, ...flags], { cwd: ROOT, encoding: 'utf8' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('builds into the published layout, and the built package works', async () => {
     // Inside the repository, so the built code resolves openapi-fetch as an installed package would.
     fs.mkdirSync(path.join(ROOT, '.scratch'), { recursive: true });
