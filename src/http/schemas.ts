@@ -186,13 +186,13 @@ export const QrItem = named('QrItem', Type.Object({
   tags: Type.Array(Type.String(), { description: 'Sorted' }),
 }));
 
-export const ItemResponse = named('QrItemResponse', Type.Object({ item: QrItem }));
+export const ItemResponse = named('QrItemResponse', Type.Object({ item: QrItem }, { description: 'The item' }));
 export const ItemWithWarningsResponse = named(
   'QrItemWithWarnings',
   Type.Object({
     item: QrItem,
     warnings: Type.Array(Type.String(), { description: 'Design problems that may keep phones from scanning, and ignored fields' }),
-  }),
+  }, { description: 'The item as stored, and warnings in plain sentences (empty when all is well)' }),
 );
 
 export const ListQuery = Type.Object(
@@ -212,10 +212,10 @@ export const ListResponse = named(
   Type.Object({
     items: Type.Array(QrItem),
     nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page' }),
-  }),
+  }, { description: 'One page of items, newest first' }),
 );
 
-export const OkResponse = named('OkResponse', Type.Object({ ok: Type.Boolean() }));
+export const OkResponse = named('OkResponse', Type.Object({ ok: Type.Boolean() }, { description: 'Done' }));
 export const ErrorResponse = named('Error', Type.Object({ error: Type.String({ description: 'Names the field and the rule for invalid input' }) }));
 
 export const StatsQuery = Type.Object(
@@ -263,7 +263,7 @@ export const StatsResponse = named('QrStats', Type.Object({
     country: Breakdown,
     referrer: Breakdown,
   })),
-}));
+}, { description: 'Totals, a zero-filled daily series, the 20 newest human scans and breakdowns of the range' }));
 
 /** An error answer with a sentence saying when it happens (shown in the document and /docs). */
 export const errorAnswer = (description: string) => ({ description, content: { 'application/json': { schema: ErrorResponse } } });

@@ -3101,6 +3101,7 @@ export interface components {
         FrameStyle: "none" | "bottom-banner" | "phone" | "badge";
         /** @enum {unknown} */
         GradientType: "linear" | "radial";
+        /** @description Done */
         OkResponse: {
             ok: boolean;
         };
@@ -3293,19 +3294,23 @@ export interface components {
             /** @description Sorted */
             tags: string[];
         };
+        /** @description One page of items, newest first */
         QrItemList: {
             items: components["schemas"]["QrItem"][];
             /** @description Pass as cursor for the next page; null on the last page */
             nextCursor: string | null;
         };
+        /** @description The item */
         QrItemResponse: {
             item: components["schemas"]["QrItem"];
         };
+        /** @description The item as stored, and warnings in plain sentences (empty when all is well) */
         QrItemWithWarnings: {
             item: components["schemas"]["QrItem"];
             /** @description Design problems that may keep phones from scanning, and ignored fields */
             warnings: string[];
         };
+        /** @description Totals, a zero-filled daily series, the 20 newest human scans and breakdowns of the range */
         QrStats: {
             /** Format: uuid */
             id: string;
@@ -3508,7 +3513,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One page of items, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3571,7 +3576,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The item as stored, and warnings in plain sentences (empty when all is well) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3674,7 +3679,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The item */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3741,7 +3746,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3812,7 +3817,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The item as stored, and warnings in plain sentences (empty when all is well) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3911,7 +3916,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Totals, a zero-filled daily series, the 20 newest human scans and breakdowns of the range */
             200: {
                 headers: {
                     [name: string]: unknown;
