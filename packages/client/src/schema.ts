@@ -130,28 +130,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            user: {
-                                id: string;
-                                email: string;
-                            };
-                            account: {
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                            };
-                            scopes: ("qr:read" | "qr:write")[];
-                            /** @description Every account the user is a member of */
-                            accounts: {
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                            }[];
-                            /** @description Send it as X-CSRF-Token on every state-changing request made with this session */
-                            csrfToken: string;
-                        };
+                        "application/json": components["schemas"]["SessionResponse"];
                     };
                 };
                 /** @description Invalid input; the message names the field and the rule */
@@ -203,11 +182,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @example ada@example.com */
-                        email: string;
-                        password: string;
-                    };
+                    "application/json": components["schemas"]["SignInRequest"];
                 };
             };
             responses: {
@@ -217,28 +192,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            user: {
-                                id: string;
-                                email: string;
-                            };
-                            account: {
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                            };
-                            scopes: ("qr:read" | "qr:write")[];
-                            /** @description Every account the user is a member of */
-                            accounts: {
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                            }[];
-                            /** @description Send it as X-CSRF-Token on every state-changing request made with this session */
-                            csrfToken: string;
-                        };
+                        "application/json": components["schemas"]["SessionResponse"];
                     };
                 };
                 /** @description Default Response */
@@ -289,7 +243,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Done */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -361,7 +315,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Done */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -431,13 +385,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description An account the user is a member of
-                         */
-                        accountId: string;
-                    };
+                    "application/json": components["schemas"]["SwitchAccountRequest"];
                 };
             };
             responses: {
@@ -447,28 +395,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            user: {
-                                id: string;
-                                email: string;
-                            };
-                            account: {
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                            };
-                            scopes: ("qr:read" | "qr:write")[];
-                            /** @description Every account the user is a member of */
-                            accounts: {
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                            }[];
-                            /** @description Send it as X-CSRF-Token on every state-changing request made with this session */
-                            csrfToken: string;
-                        };
+                        "application/json": components["schemas"]["SessionResponse"];
                     };
                 };
                 /** @description Invalid input; the message names the field and the rule */
@@ -543,14 +470,11 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        currentPassword: string;
-                        newPassword: string;
-                    };
+                    "application/json": components["schemas"]["ChangePasswordRequest"];
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Done */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -627,12 +551,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description True until the first user was created with the setup link */
-                            setupRequired: boolean;
-                            /** @enum {unknown} */
-                            signup: "invite" | "open";
-                        };
+                        "application/json": components["schemas"]["InstanceResponse"];
                     };
                 };
                 /** @description Default Response */
@@ -673,7 +592,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Done */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -765,13 +684,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        token: string;
-                        accountName: string;
-                        /** @example ada@example.com */
-                        email: string;
-                        password: string;
-                    };
+                    "application/json": components["schemas"]["SetupRequest"];
                 };
             };
             responses: {
@@ -781,28 +694,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            user: {
-                                id: string;
-                                email: string;
-                            };
-                            account: {
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                            };
-                            scopes: ("qr:read" | "qr:write")[];
-                            /** @description Every account the user is a member of */
-                            accounts: {
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                            }[];
-                            /** @description Send it as X-CSRF-Token on every state-changing request made with this session */
-                            csrfToken: string;
-                        };
+                        "application/json": components["schemas"]["SessionResponse"];
                     };
                 };
                 /** @description Default Response */
@@ -886,12 +778,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        accountName: string;
-                        /** @example ada@example.com */
-                        email: string;
-                        password: string;
-                    };
+                    "application/json": components["schemas"]["SignUpRequest"];
                 };
             };
             responses: {
@@ -901,28 +788,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            user: {
-                                id: string;
-                                email: string;
-                            };
-                            account: {
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                            };
-                            scopes: ("qr:read" | "qr:write")[];
-                            /** @description Every account the user is a member of */
-                            accounts: {
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                            }[];
-                            /** @description Send it as X-CSRF-Token on every state-changing request made with this session */
-                            csrfToken: string;
-                        };
+                        "application/json": components["schemas"]["SessionResponse"];
                     };
                 };
                 /** @description Default Response */
@@ -1012,13 +878,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            accountName: string;
-                            /** @enum {unknown} */
-                            role: "owner" | "editor" | "viewer";
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
+                        "application/json": components["schemas"]["InvitePreviewResponse"];
                     };
                 };
                 /** @description Default Response */
@@ -1106,11 +966,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @example ada@example.com */
-                        email: string;
-                        password: string;
-                    };
+                    "application/json": components["schemas"]["AcceptInviteRequest"];
                 };
             };
             responses: {
@@ -1120,28 +976,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            user: {
-                                id: string;
-                                email: string;
-                            };
-                            account: {
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                            };
-                            scopes: ("qr:read" | "qr:write")[];
-                            /** @description Every account the user is a member of */
-                            accounts: {
-                                id: string;
-                                name: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                            }[];
-                            /** @description Send it as X-CSRF-Token on every state-changing request made with this session */
-                            csrfToken: string;
-                        };
+                        "application/json": components["schemas"]["SessionResponse"];
                     };
                 };
                 /** @description Default Response */
@@ -1240,11 +1075,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            email: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
+                        "application/json": components["schemas"]["ResetPreviewResponse"];
                     };
                 };
                 /** @description Default Response */
@@ -1316,13 +1147,11 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        password: string;
-                    };
+                    "application/json": components["schemas"]["ResetPasswordRequest"];
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Done */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1416,16 +1245,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            account: {
-                                id: string;
-                                name: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            };
-                            /** @enum {unknown} */
-                            role: "owner" | "editor" | "viewer";
-                        };
+                        "application/json": components["schemas"]["AccountResponse"];
                     };
                 };
                 /** @description Invalid input; the message names the field and the rule */
@@ -1497,16 +1317,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            members: {
-                                userId: string;
-                                email: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                                /** Format: date-time */
-                                joinedAt: string;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["MembersResponse"];
                     };
                 };
                 /** @description Invalid input; the message names the field and the rule */
@@ -1578,7 +1389,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Done */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1658,10 +1469,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        role: "owner" | "editor" | "viewer";
-                    };
+                    "application/json": components["schemas"]["ChangeRoleRequest"];
                 };
             };
             responses: {
@@ -1671,16 +1479,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            member: {
-                                userId: string;
-                                email: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                                /** Format: date-time */
-                                joinedAt: string;
-                            };
-                        };
+                        "application/json": components["schemas"]["MemberResponse"];
                     };
                 };
                 /** @description Invalid input; the message names the field and the rule */
@@ -1769,12 +1568,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description The one-time link; it is shown only now */
-                            url: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
+                        "application/json": components["schemas"]["LinkResponse"];
                     };
                 };
                 /** @description Invalid input; the message names the field and the rule */
@@ -1862,17 +1656,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            invites: {
-                                id: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["InvitesResponse"];
                     };
                 };
                 /** @description Invalid input; the message names the field and the rule */
@@ -1924,10 +1708,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        role: "owner" | "editor" | "viewer";
-                    };
+                    "application/json": components["schemas"]["CreateInviteRequest"];
                 };
             };
             responses: {
@@ -1937,19 +1718,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            invite: {
-                                id: string;
-                                /** @enum {unknown} */
-                                role: "owner" | "editor" | "viewer";
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                            };
-                            /** @description The one-time invite link; it is shown only now */
-                            url: string;
-                        };
+                        "application/json": components["schemas"]["CreatedInviteResponse"];
                     };
                 };
                 /** @description Invalid input; the message names the field and the rule */
@@ -2019,7 +1788,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Done */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2112,24 +1881,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            keys: {
-                                id: string;
-                                name: string;
-                                /** @description The first characters of the key, to recognise it */
-                                prefix: string;
-                                scopes: ("qr:read" | "qr:write")[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** @description null for keys made with the CLI */
-                                createdBy: {
-                                    id: string;
-                                    email: string;
-                                } | null;
-                                lastUsedAt: string | null;
-                                revokedAt: string | null;
-                            }[];
-                        };
+                        "application/json": components["schemas"]["ApiKeysResponse"];
                     };
                 };
                 /** @description Invalid input; the message names the field and the rule */
@@ -2181,10 +1933,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        name: string;
-                        scopes: ("qr:read" | "qr:write")[];
-                    };
+                    "application/json": components["schemas"]["CreateKeyRequest"];
                 };
             };
             responses: {
@@ -2194,26 +1943,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            key: {
-                                id: string;
-                                name: string;
-                                /** @description The first characters of the key, to recognise it */
-                                prefix: string;
-                                scopes: ("qr:read" | "qr:write")[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** @description null for keys made with the CLI */
-                                createdBy: {
-                                    id: string;
-                                    email: string;
-                                } | null;
-                                lastUsedAt: string | null;
-                                revokedAt: string | null;
-                            };
-                            /** @description The key itself; it is shown only now */
-                            secret: string;
-                        };
+                        "application/json": components["schemas"]["CreatedKeyResponse"];
                     };
                 };
                 /** @description Invalid input; the message names the field and the rule */
@@ -2283,7 +2013,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Done */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2575,7 +2305,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Done */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2650,7 +2380,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Done */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2988,6 +2718,40 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptInviteRequest: {
+            /** @example ada@example.com */
+            email: string;
+            password: string;
+        };
+        AccountResponse: {
+            account: {
+                id: string;
+                name: string;
+                /** Format: date-time */
+                createdAt: string;
+            };
+            /** @enum {unknown} */
+            role: "owner" | "editor" | "viewer";
+        };
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @description The first characters of the key, to recognise it */
+            prefix: string;
+            scopes: ("qr:read" | "qr:write")[];
+            /** Format: date-time */
+            createdAt: string;
+            /** @description null for keys made with the CLI */
+            createdBy: {
+                id: string;
+                email: string;
+            } | null;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+        };
+        ApiKeysResponse: {
+            keys: components["schemas"]["ApiKey"][];
+        };
         BatchCreateRequest: {
             /** @description Each item takes the fields of POST /v1/qr */
             items: components["schemas"]["CreateQrRequest"][];
@@ -3000,10 +2764,26 @@ export interface components {
             value: string;
             scans: number;
         };
+        ChangePasswordRequest: {
+            currentPassword: string;
+            newPassword: string;
+        };
+        ChangeRoleRequest: {
+            /** @enum {unknown} */
+            role: "owner" | "editor" | "viewer";
+        };
         /** @enum {unknown} */
         ContentType: "url" | "wifi" | "vcard" | "whatsapp" | "text" | "email";
         /** @enum {unknown} */
         CornerStyle: "square" | "dot" | "extra-rounded" | "classy" | "classy-rounded";
+        CreateInviteRequest: {
+            /** @enum {unknown} */
+            role: "owner" | "editor" | "viewer";
+        };
+        CreateKeyRequest: {
+            name: string;
+            scopes: ("qr:read" | "qr:write")[];
+        };
         CreateQrRequest: {
             title: string;
             /** @description Must be true or omitted */
@@ -3089,6 +2869,16 @@ export interface components {
             /** @description Tags of the code; on PATCH the list replaces the stored one */
             tags?: string[];
         };
+        CreatedInviteResponse: {
+            invite: components["schemas"]["Invite"];
+            /** @description The one-time invite link; it is shown only now */
+            url: string;
+        };
+        CreatedKeyResponse: {
+            key: components["schemas"]["ApiKey"];
+            /** @description The key itself; it is shown only now */
+            secret: string;
+        };
         /** @enum {unknown} */
         DotStyle: "square" | "dots" | "rounded" | "extra-rounded" | "classy" | "classy-rounded";
         Error: {
@@ -3101,6 +2891,51 @@ export interface components {
         FrameStyle: "none" | "bottom-banner" | "phone" | "badge";
         /** @enum {unknown} */
         GradientType: "linear" | "radial";
+        InstanceResponse: {
+            /** @description True until the first user was created with the setup link */
+            setupRequired: boolean;
+            /** @enum {unknown} */
+            signup: "invite" | "open";
+        };
+        Invite: {
+            id: string;
+            /** @enum {unknown} */
+            role: "owner" | "editor" | "viewer";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        InvitePreviewResponse: {
+            accountName: string;
+            /** @enum {unknown} */
+            role: "owner" | "editor" | "viewer";
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        InvitesResponse: {
+            invites: components["schemas"]["Invite"][];
+        };
+        LinkResponse: {
+            /** @description The one-time link; it is shown only now */
+            url: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        Member: {
+            userId: string;
+            email: string;
+            /** @enum {unknown} */
+            role: "owner" | "editor" | "viewer";
+            /** Format: date-time */
+            joinedAt: string;
+        };
+        MemberResponse: {
+            member: components["schemas"]["Member"];
+        };
+        MembersResponse: {
+            members: components["schemas"]["Member"][];
+        };
         /** @description Done */
         OkResponse: {
             ok: boolean;
@@ -3339,6 +3174,54 @@ export interface components {
             /** @description The new name; a code that has both keeps one */
             name: string;
         };
+        ResetPasswordRequest: {
+            password: string;
+        };
+        ResetPreviewResponse: {
+            email: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        SessionResponse: {
+            user: {
+                id: string;
+                email: string;
+            };
+            account: {
+                id: string;
+                name: string;
+                /** @enum {unknown} */
+                role: "owner" | "editor" | "viewer";
+            };
+            scopes: ("qr:read" | "qr:write")[];
+            /** @description Every account the user is a member of */
+            accounts: {
+                id: string;
+                name: string;
+                /** @enum {unknown} */
+                role: "owner" | "editor" | "viewer";
+            }[];
+            /** @description Send it as X-CSRF-Token on every state-changing request made with this session */
+            csrfToken: string;
+        };
+        SetupRequest: {
+            token: string;
+            accountName: string;
+            /** @example ada@example.com */
+            email: string;
+            password: string;
+        };
+        SignInRequest: {
+            /** @example ada@example.com */
+            email: string;
+            password: string;
+        };
+        SignUpRequest: {
+            accountName: string;
+            /** @example ada@example.com */
+            email: string;
+            password: string;
+        };
         StatsBreakdown: {
             device: components["schemas"]["BreakdownRow"][];
             os: components["schemas"]["BreakdownRow"][];
@@ -3360,6 +3243,13 @@ export interface components {
             botScans: number;
             firstScanAt: string | null;
             lastScanAt: string | null;
+        };
+        SwitchAccountRequest: {
+            /**
+             * Format: uuid
+             * @description An account the user is a member of
+             */
+            accountId: string;
         };
         TagList: {
             tags: {
@@ -3463,17 +3353,35 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type AcceptInviteRequest = components['schemas']['AcceptInviteRequest'];
+export type AccountResponse = components['schemas']['AccountResponse'];
+export type ApiKey = components['schemas']['ApiKey'];
+export type ApiKeysResponse = components['schemas']['ApiKeysResponse'];
 export type BatchCreateRequest = components['schemas']['BatchCreateRequest'];
 export type BatchCreateResponse = components['schemas']['BatchCreateResponse'];
 export type BreakdownRow = components['schemas']['BreakdownRow'];
+export type ChangePasswordRequest = components['schemas']['ChangePasswordRequest'];
+export type ChangeRoleRequest = components['schemas']['ChangeRoleRequest'];
 export type ContentType = components['schemas']['ContentType'];
 export type CornerStyle = components['schemas']['CornerStyle'];
+export type CreateInviteRequest = components['schemas']['CreateInviteRequest'];
+export type CreateKeyRequest = components['schemas']['CreateKeyRequest'];
 export type CreateQrRequest = components['schemas']['CreateQrRequest'];
+export type CreatedInviteResponse = components['schemas']['CreatedInviteResponse'];
+export type CreatedKeyResponse = components['schemas']['CreatedKeyResponse'];
 export type DotStyle = components['schemas']['DotStyle'];
 export type Error = components['schemas']['Error'];
 export type ErrorCorrectionLevel = components['schemas']['ErrorCorrectionLevel'];
 export type FrameStyle = components['schemas']['FrameStyle'];
 export type GradientType = components['schemas']['GradientType'];
+export type InstanceResponse = components['schemas']['InstanceResponse'];
+export type Invite = components['schemas']['Invite'];
+export type InvitePreviewResponse = components['schemas']['InvitePreviewResponse'];
+export type InvitesResponse = components['schemas']['InvitesResponse'];
+export type LinkResponse = components['schemas']['LinkResponse'];
+export type Member = components['schemas']['Member'];
+export type MemberResponse = components['schemas']['MemberResponse'];
+export type MembersResponse = components['schemas']['MembersResponse'];
 export type OkResponse = components['schemas']['OkResponse'];
 export type PresetLogo = components['schemas']['PresetLogo'];
 export type PreviewRequest = components['schemas']['PreviewRequest'];
@@ -3486,9 +3394,16 @@ export type QrItemWithWarnings = components['schemas']['QrItemWithWarnings'];
 export type QrStats = components['schemas']['QrStats'];
 export type RecentScan = components['schemas']['RecentScan'];
 export type RenameTagRequest = components['schemas']['RenameTagRequest'];
+export type ResetPasswordRequest = components['schemas']['ResetPasswordRequest'];
+export type ResetPreviewResponse = components['schemas']['ResetPreviewResponse'];
+export type SessionResponse = components['schemas']['SessionResponse'];
+export type SetupRequest = components['schemas']['SetupRequest'];
+export type SignInRequest = components['schemas']['SignInRequest'];
+export type SignUpRequest = components['schemas']['SignUpRequest'];
 export type StatsBreakdown = components['schemas']['StatsBreakdown'];
 export type StatsDay = components['schemas']['StatsDay'];
 export type StatsTotals = components['schemas']['StatsTotals'];
+export type SwitchAccountRequest = components['schemas']['SwitchAccountRequest'];
 export type TagList = components['schemas']['TagList'];
 export type UpdateQrRequest = components['schemas']['UpdateQrRequest'];
 export type WifiEncryption = components['schemas']['WifiEncryption'];
