@@ -2647,9 +2647,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            created: number;
-                        };
+                        "application/json": components["schemas"]["ImportResult"];
                     };
                 };
                 /** @description Invalid input; the message names the field and the rule */
@@ -2891,6 +2889,9 @@ export interface components {
         FrameStyle: "none" | "bottom-banner" | "phone" | "badge";
         /** @enum {unknown} */
         GradientType: "linear" | "radial";
+        ImportResult: {
+            created: number;
+        };
         InstanceResponse: {
             /** @description True until the first user was created with the setup link */
             setupRequired: boolean;
@@ -3374,6 +3375,7 @@ export type Error = components['schemas']['Error'];
 export type ErrorCorrectionLevel = components['schemas']['ErrorCorrectionLevel'];
 export type FrameStyle = components['schemas']['FrameStyle'];
 export type GradientType = components['schemas']['GradientType'];
+export type ImportResult = components['schemas']['ImportResult'];
 export type InstanceResponse = components['schemas']['InstanceResponse'];
 export type Invite = components['schemas']['Invite'];
 export type InvitePreviewResponse = components['schemas']['InvitePreviewResponse'];
