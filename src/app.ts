@@ -3,7 +3,6 @@
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { type TypeBoxTypeProvider, registerAjvFormats } from '@fastify/type-provider-typebox';
 import http from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
@@ -14,8 +13,11 @@ import { startSaltPurge } from './db/salts-repository.ts';
 import { ValidationError } from './domain/errors.ts';
 import { createAuthHook, rateLimitKey } from './http/auth.ts';
 import { AuthThrottle } from './http/auth-throttle.ts';
+import { registerDocs } from './http/docs.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './http/json-depth.ts';
+import { loggerOptions } from './http/log-options.ts';
+import { hoistNamedSchemas } from './http/openapi-components.ts';
 import { imageRoutes } from './http/routes/images.ts';
 import { qrBatchRoutes } from './http/routes/qr-batch.ts';
 import { tagRoutes } from './http/routes/tags.ts';
@@ -47,7 +49,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       http.createServer((req, res) => {
         if (!fastPath?.(req, res)) handler(req, res);
       }),
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: requestSerializer } },
+    logger: loggerOptions(config, { req: requestSerializer }),
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     // Errors are logged by the error handler; a log line per request would cost the redirect more than its scan.
@@ -95,8 +97,10 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       },
       security: [{ bearer: [] }, { session: [] }],
     },
+    // Schemas named in src/http/schemas.ts (and in any route) become components.schemas and $refs.
+    transformObject: (doc) => ('openapiObject' in doc ? hoistNamedSchemas(doc.openapiObject) : doc.swaggerObject),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await registerDocs(app);
 
   const stopSaltPurge = startSaltPurge(services.salts, (err) => app.log.warn({ err }, 'could not purge expired salts'));
   // Scans still queued are committed before the process lets go of the database.

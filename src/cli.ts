@@ -1,10 +1,6 @@
-// The qrtrack command: API keys (also made in the web app's account area), the
-// first-run setup link and password-reset links for when nobody can sign in.
-//   keys create --account NAME --scopes qr:read,qr:write [--name LABEL] [--json]
-//   keys list --account NAME [--json]
-//   keys revoke KEY_ID
-//   setup-link
-//   users reset-link EMAIL
+// The qrtrack command. Commands are listed (with their help) in src/cli/registry.ts, one
+// module each under src/cli/commands/; the key commands, setup-link, users reset-link and
+// `serve` still run here.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { ApiKeysRepository } from './db/api-keys-repository.ts';
@@ -16,20 +12,15 @@ import { RESET_TTL_MS } from './domain/accounts/session-policy.ts';
 import { OneTimeLinksRepository } from './db/one-time-links-repository.ts';
 import { UsersRepository } from './db/users-repository.ts';
 import { makeResetLink, makeSetupLink } from './first-run.ts';
-import { BULK_USAGE, BulkUsageError } from './cli/bulk-usage.ts';
+import { BulkUsageError } from './cli/bulk-usage.ts';
+import { dispatch } from './cli/registry.ts';
 
-const USAGE = `usage:
-  qrtrack keys create --account NAME --scopes qr:read,qr:write [--name LABEL] [--json]
-  qrtrack keys list --account NAME [--json]
-  qrtrack keys revoke KEY_ID
-  qrtrack setup-link              a one-time link to create the first user (only while there is none)
-  qrtrack users reset-link EMAIL  a one-time link that sets a new password for EMAIL (valid 24 h)
-${BULK_USAGE}
-  qrtrack serve`;
+const USAGE = 'unknown command; see qrtrack --help';
 
 class UsageError extends Error {}
 
 async function run(argv: string[]): Promise<void> {
+  if (await dispatch(argv)) return;
   const [group, command, ...rest] = argv;
   if (group === 'serve') {
     // Like `npm start`: the web app is built first when web/ changed.

@@ -8,6 +8,8 @@ export type DatabaseConfig =
   | { kind: 'postgres'; url: string };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** `pretty`: one readable, coloured line per entry (for people); `json`: one JSON object per line (for machines). */
+export type LogFormat = 'pretty' | 'json';
 
 export interface Config {
   port: number;
@@ -15,6 +17,7 @@ export interface Config {
   database: DatabaseConfig;
   publicBaseUrl: string;
   logLevel: LogLevel;
+  logFormat: LogFormat;
   rateLimitPerMinute: number;
   /** Failed authentications one client address may make per minute before it gets 429. */
   authFailuresPerMinute: number;
@@ -83,11 +86,14 @@ function parseBool(name: string, raw: string | undefined, def: boolean): boolean
   throw new ConfigError(`${name}: must be true or false, got "${raw}"`);
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+/** `stdoutIsTty` picks the default log format: readable on a terminal, JSON when piped or collected. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), stdoutIsTty = process.stdout.isTTY === true): Config {
   const port = parseIntRange('PORT', env.PORT, 3000, 0, 65535);
   const host = env.HOST || '0.0.0.0';
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = (env.LOG_FORMAT || (stdoutIsTty ? 'pretty' : 'json')).toLowerCase();
+  if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`LOG_FORMAT: must be pretty or json, got "${env.LOG_FORMAT}"`);
   let publicBaseUrl = env.PUBLIC_BASE_URL || `http://localhost:${port}`;
   try {
     const u = new URL(publicBaseUrl);
@@ -109,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     database: parseDatabaseUrl(env.DATABASE_URL, cwd),
     publicBaseUrl,
     logLevel,
+    logFormat,
     rateLimitPerMinute: parseIntRange('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600, 1, 1_000_000),
     authFailuresPerMinute: parseIntRange('AUTH_FAILURES_PER_MINUTE', env.AUTH_FAILURES_PER_MINUTE, 30, 1, 1_000_000),
     redisUrl,

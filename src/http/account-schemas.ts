@@ -6,6 +6,7 @@ import { ACCOUNT_NAME_MAX, EMAIL_MAX } from '../domain/accounts/identity.ts';
 import { PASSWORD_MAX } from '../domain/accounts/password.ts';
 import { ROLES, type Role } from '../domain/accounts/roles.ts';
 import { SCOPES, type Scope } from '../domain/api-key.ts';
+import { named } from './openapi-components.ts';
 
 const Email = Type.String({ minLength: 1, maxLength: EMAIL_MAX, rule: 'must be an email address such as ada@example.com', examples: ['ada@example.com'] });
 const Password = Type.String({ minLength: 1, maxLength: PASSWORD_MAX, rule: `must be a string of at most ${PASSWORD_MAX} characters` });
@@ -103,3 +104,35 @@ export type CreatedInvite = Static<typeof CreatedInviteResponse>;
 export type LinkView = Static<typeof LinkResponse>;
 export type InvitePreview = Static<typeof InvitePreviewResponse>;
 export type ResetPreview = Static<typeof ResetPreviewResponse>;
+
+// Components of the OpenAPI document (see src/http/openapi-components.ts): request bodies
+// are named like CreateQrRequest, the rest keep their names here.
+for (const [name, schema] of Object.entries({
+  InstanceResponse,
+  SessionResponse,
+  SignInBody,
+  SetupBody,
+  SignUpBody,
+  AcceptInviteBody,
+  ResetPasswordBody,
+  ChangePasswordBody,
+  SwitchAccountBody,
+  InvitePreviewResponse,
+  ResetPreviewResponse,
+  AccountResponse,
+  Member,
+  MembersResponse,
+  ChangeRoleBody,
+  MemberResponse,
+  Invite,
+  InvitesResponse,
+  CreateInviteBody,
+  LinkResponse,
+  CreatedInviteResponse,
+  ApiKeyView,
+  ApiKeysResponse,
+  CreateKeyBody,
+  CreatedKeyResponse,
+})) {
+  named(name.replace(/Body$/, 'Request').replace(/^ApiKeyView$/, 'ApiKey'), schema);
+}

@@ -1,6 +1,8 @@
 // TypeBox schemas for every request and response of the v1 API. The same objects
 // validate requests and generate the OpenAPI document, so the document cannot lie.
 // A schema may carry `rule`: the sentence used in the 400 message when it fails.
+// Schemas wrapped in `named(...)` become components of the OpenAPI document under that name
+// (the spec's names where it has them: QrItem, QrDesign, CreateQrRequest, Error).
 import { type TSchema, Type } from 'typebox';
 import {
   CORNER_STYLES,
@@ -15,6 +17,7 @@ import { CONTENT_TYPES } from '../domain/payload.ts';
 import { BATCH_MAX_ITEMS } from '../domain/qr-batch.ts';
 import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../domain/tags.ts';
 import { TITLE_MAX } from '../domain/qr-item.ts';
+import { named } from './openapi-components.ts';
 
 export const PAYLOAD_MAX = 4000;
 const TYPED_FIELD_MAX = 4000;
@@ -41,12 +44,20 @@ const Between = (min: number, max: number, integer = false, description?: string
 const Text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, rule: `must be a string of at most ${maxLength} characters`, description });
 
+const ContentType = named('ContentType', Enum(CONTENT_TYPES));
+const DotStyle = named('DotStyle', Enum(DOT_STYLES));
+const CornerStyle = named('CornerStyle', Enum(CORNER_STYLES));
+const GradientType = named('GradientType', Enum(GRADIENT_TYPES));
+const PresetLogo = named('PresetLogo', Enum(PRESET_LOGOS));
+const FrameStyle = named('FrameStyle', Enum(FRAME_STYLES));
+const ErrorCorrectionLevel = named('ErrorCorrectionLevel', Enum(ERROR_CORRECTION_LEVELS));
+
 export const designProperties = {
-  dotsStyle: Enum(DOT_STYLES),
-  cornerSquare: Enum(CORNER_STYLES),
-  cornerDot: Enum(CORNER_STYLES),
+  dotsStyle: DotStyle,
+  cornerSquare: CornerStyle,
+  cornerDot: CornerStyle,
   isGradient: Type.Boolean(),
-  gradientType: Enum(GRADIENT_TYPES),
+  gradientType: GradientType,
   gradientRotation: Between(LIMITS.gradientRotation.min, LIMITS.gradientRotation.max, false, 'Degrees'),
   color1: Color('Dot color, or the first gradient stop'),
   color2: Color('Second gradient stop'),
@@ -54,11 +65,11 @@ export const designProperties = {
   bgTransparent: Type.Boolean(),
   customEyeColors: Type.Boolean(),
   eyeColor: Color('Color of the three corner eyes when customEyeColors is true'),
-  presetLogo: Enum(PRESET_LOGOS),
+  presetLogo: PresetLogo,
   customLogoUrl: Type.Union([Type.String({ maxLength: 800_000 }), Type.Null()], {
-    rule: 'must be null or a data: URL of a PNG, JPEG, WebP or SVG image of at most 512 KiB',
+    rule: 'must be null or a data: URL of a PNG, JPEG or SVG image of at most 512 KiB',
     description:
-      'data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null. Raster images (also inside SVG) may have at most ' +
+      'data: URL (png, jpeg, svg+xml; at most 512 KiB decoded; WebP is not supported yet) or null. Raster images (also inside SVG) may have at most ' +
       '16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly ' +
       'to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives ' +
       'per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README.',
@@ -66,11 +77,11 @@ export const designProperties = {
   logoSize: Between(LIMITS.logoSize.min, LIMITS.logoSize.max, false, 'Share of the error-correction budget the logo may cover'),
   logoMargin: Between(LIMITS.logoMargin.min, LIMITS.logoMargin.max, false, 'Pixels at a 1000 px render, scaled'),
   hideDotsBehindLogo: Type.Boolean(),
-  frameStyle: Enum(FRAME_STYLES),
+  frameStyle: FrameStyle,
   frameText: Text(LIMITS.frameText.maxLength),
   frameColor: Color('Frame color'),
   frameTextColor: Color('Frame text color'),
-  errorCorrectionLevel: Enum(ERROR_CORRECTION_LEVELS),
+  errorCorrectionLevel: ErrorCorrectionLevel,
   resolution: Between(LIMITS.resolution.min, LIMITS.resolution.max, true, 'Image width in pixels'),
 };
 
@@ -78,14 +89,26 @@ type DesignProps = typeof designProperties;
 const optionalAll = <P extends Record<string, TSchema>>(props: P) =>
   Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof P]: ReturnType<typeof Type.Optional<P[K]>> };
 
-export const DesignInput = Type.Object(optionalAll(designProperties), { additionalProperties: false, rule: 'must be an object' });
-export const DesignView = Type.Object(designProperties as DesignProps, { additionalProperties: false });
+/** A design as sent: any subset of the options; the rest keep their stored or default values. */
+export const DesignInput = named(
+  'QrDesignInput',
+  Type.Object(optionalAll(designProperties), {
+    additionalProperties: false,
+    rule: 'must be an object',
+    description: 'Any subset of the QrDesign options; the others keep their stored or default values',
+  }),
+);
+/** A design as answered: always every option, defaults filled in. */
+export const DesignView = named(
+  'QrDesign',
+  Type.Object(designProperties as DesignProps, { additionalProperties: false, description: 'The effective design: every option, defaults filled in' }),
+);
 
 const typedFieldProperties = {
   url: Text(TYPED_FIELD_MAX, 'For contentType url'),
   wifiSsid: Text(TYPED_FIELD_MAX, 'For contentType wifi'),
   wifiPass: Text(TYPED_FIELD_MAX),
-  wifiEnc: Enum(['WPA', 'WEP', 'nopass'] as const),
+  wifiEnc: named('WifiEncryption', Enum(['WPA', 'WEP', 'nopass'] as const)),
   vcardFirstName: Text(TYPED_FIELD_MAX, 'For contentType vcard'),
   vcardLastName: Text(TYPED_FIELD_MAX),
   vcardPhone: Text(TYPED_FIELD_MAX),
@@ -102,7 +125,7 @@ const typedFieldProperties = {
 
 const contentProperties = {
   tracking: Type.Boolean({ description: 'Must be true or omitted', rule: 'must be a boolean' }),
-  contentType: Enum(CONTENT_TYPES),
+  contentType: ContentType,
   payload: Text(PAYLOAD_MAX, 'Raw content; when absent it is assembled from contentType and the typed fields'),
   ...typedFieldProperties,
   design: DesignInput,
@@ -114,17 +137,20 @@ const contentProperties = {
   }),
 };
 
-export const CreateQrBody = Type.Object(
-  { title: Text(TITLE_MAX), ...optionalAll(contentProperties) },
-  { additionalProperties: false, rule: 'must be a JSON object' },
+export const CreateQrBody = named(
+  'CreateQrRequest',
+  Type.Object({ title: Text(TITLE_MAX), ...optionalAll(contentProperties) }, { additionalProperties: false, rule: 'must be a JSON object' }),
 );
 
-export const UpdateQrBody = Type.Object(
-  { ...optionalAll({ title: Text(TITLE_MAX), active: Type.Boolean(), ...contentProperties }) },
-  { additionalProperties: false, rule: 'must be a JSON object' },
+export const UpdateQrBody = named(
+  'UpdateQrRequest',
+  Type.Object(
+    { ...optionalAll({ title: Text(TITLE_MAX), active: Type.Boolean(), ...contentProperties }) },
+    { additionalProperties: false, rule: 'must be a JSON object' },
+  ),
 );
 
-export const PreviewBody = Type.Object(
+export const PreviewBody = named('PreviewRequest', Type.Object(
   {
     ...optionalAll({
       data: Type.String({
@@ -138,18 +164,18 @@ export const PreviewBody = Type.Object(
     }),
   },
   { additionalProperties: false, rule: 'must be a JSON object' },
-);
+));
 
 export const IdParams = Type.Object(
   { id: Type.String({ format: 'uuid', rule: 'must be a UUID' }) },
   { additionalProperties: false },
 );
 
-export const QrItem = Type.Object({
+export const QrItem = named('QrItem', Type.Object({
   id: Type.String({ format: 'uuid' }),
   title: Type.String(),
   code: Type.String({ description: '7 characters [A-Za-z0-9]' }),
-  contentType: Enum(CONTENT_TYPES),
+  contentType: ContentType,
   payload: Type.String(),
   active: Type.Boolean(),
   design: DesignView,
@@ -158,33 +184,39 @@ export const QrItem = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   tags: Type.Array(Type.String(), { description: 'Sorted' }),
-});
+}));
 
-export const ItemResponse = Type.Object({ item: QrItem });
-export const ItemWithWarningsResponse = Type.Object({
-  item: QrItem,
-  warnings: Type.Array(Type.String(), { description: 'Design problems that may keep phones from scanning' }),
-});
+export const ItemResponse = named('QrItemResponse', Type.Object({ item: QrItem }, { description: 'The item' }));
+export const ItemWithWarningsResponse = named(
+  'QrItemWithWarnings',
+  Type.Object({
+    item: QrItem,
+    warnings: Type.Array(Type.String(), { description: 'Design problems that may keep phones from scanning, and ignored fields' }),
+  }, { description: 'The item as stored, and warnings in plain sentences (empty when all is well)' }),
+);
 
 export const ListQuery = Type.Object(
   {
     limit: Type.Optional(Between(1, 200, true, 'Page size, default 50')),
     cursor: Type.Optional(Type.String({ maxLength: 200, rule: 'must be a cursor returned as nextCursor' })),
     active: Type.Optional(Type.Boolean({ rule: 'must be true or false' })),
-    contentType: Type.Optional(Enum(CONTENT_TYPES)),
+    contentType: Type.Optional(ContentType),
     q: Type.Optional(Text(200, 'Case-insensitive substring of title or payload')),
     tag: Type.Optional(Text(TAG_MAX_LENGTH, 'Only codes with this tag (exact name)')),
   },
   { additionalProperties: false },
 );
 
-export const ListResponse = Type.Object({
-  items: Type.Array(QrItem),
-  nextCursor: Type.Union([Type.String(), Type.Null()]),
-});
+export const ListResponse = named(
+  'QrItemList',
+  Type.Object({
+    items: Type.Array(QrItem),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page' }),
+  }, { description: 'One page of items, newest first' }),
+);
 
-export const OkResponse = Type.Object({ ok: Type.Boolean() });
-export const ErrorResponse = Type.Object({ error: Type.String() });
+export const OkResponse = named('OkResponse', Type.Object({ ok: Type.Boolean() }, { description: 'Done' }));
+export const ErrorResponse = named('Error', Type.Object({ error: Type.String({ description: 'Names the field and the rule for invalid input' }) }));
 
 export const StatsQuery = Type.Object(
   {
@@ -195,16 +227,16 @@ export const StatsQuery = Type.Object(
 );
 
 const Count = Type.Integer({ minimum: 0 });
-const Breakdown = Type.Array(Type.Object({ value: Type.String(), scans: Count }));
+const Breakdown = Type.Array(named('BreakdownRow', Type.Object({ value: Type.String(), scans: Count })));
 
-export const StatsResponse = Type.Object({
+export const StatsResponse = named('QrStats', Type.Object({
   id: Type.String({ format: 'uuid' }),
   code: Type.String(),
   days: Type.Integer(),
   tz: Type.String(),
   from: Type.String({ format: 'date' }),
   to: Type.String({ format: 'date' }),
-  totals: Type.Object({
+  totals: named('StatsTotals', Type.Object({
     scans: Count,
     uniqueScans: Count,
     scansInRange: Count,
@@ -212,32 +244,49 @@ export const StatsResponse = Type.Object({
     botScans: Count,
     firstScanAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     lastScanAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  }),
-  daily: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), scans: Count, uniqueScans: Count })),
+  })),
+  daily: Type.Array(named('StatsDay', Type.Object({ date: Type.String({ format: 'date' }), scans: Count, uniqueScans: Count }))),
   recent: Type.Array(
-    Type.Object({
+    named('RecentScan', Type.Object({
       scannedAt: Type.String({ format: 'date-time' }),
       device: Type.String(),
       os: Type.Union([Type.String(), Type.Null()]),
       browser: Type.Union([Type.String(), Type.Null()]),
       country: Type.Union([Type.String(), Type.Null()]),
       referrer: Type.Union([Type.String(), Type.Null()]),
-    }),
+    })),
   ),
-  breakdown: Type.Object({
+  breakdown: named('StatsBreakdown', Type.Object({
     device: Breakdown,
     os: Breakdown,
     browser: Breakdown,
     country: Breakdown,
     referrer: Breakdown,
-  }),
-});
+  })),
+}, { description: 'Totals, a zero-filled daily series, the 20 newest human scans and breakdowns of the range' }));
+
+/** An error answer with a sentence saying when it happens (shown in the document and /docs). */
+export const errorAnswer = (description: string) => ({ description, content: { 'application/json': { schema: ErrorResponse } } });
 
 /** Responses every authenticated route can give. */
-export const authErrors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
+export const authErrors = {
+  400: errorAnswer('Invalid input; the message names the field and the rule'),
+  401: errorAnswer('Missing, unknown or revoked API key'),
+  403: errorAnswer('The key lacks the scope this operation needs'),
+  429: errorAnswer('Rate limited; Retry-After says when to try again'),
+};
+export const notFoundAnswer = errorAnswer('No such item in this account (deleted, or never existed)');
+/** Checking a logo or drawing an image waits for the render pool; a full queue answers 503. */
+export const renderBusyAnswer = errorAnswer('The render queue is full; retry after Retry-After seconds');
+/** Body errors of the routes that take JSON. */
+export const bodyErrors = {
+  413: errorAnswer('Body larger than 1 MiB'),
+  415: errorAnswer('Body is not application/json'),
+};
+
 
 // Bulk create.
-export const BatchCreateBody = Type.Object(
+export const BatchCreateBody = named('BatchCreateRequest', Type.Object(
   {
     items: Type.Array(CreateQrBody, {
       minItems: 1,
@@ -247,15 +296,18 @@ export const BatchCreateBody = Type.Object(
     }),
   },
   { additionalProperties: false, rule: 'must be a JSON object' },
-);
+));
 
-export const BatchCreateResponse = Type.Object({
+export const BatchCreateResponse = named('BatchCreateResponse', Type.Object({
   items: Type.Array(ItemWithWarningsResponse, { description: 'One answer per item, in the order sent' }),
-});
+}));
 
 // Tags.
 export const TagParams = Type.Object({ name: Text(TAG_MAX_LENGTH * 4, 'Tag name (URL-encoded in the path)') }, { additionalProperties: false });
-export const TagListResponse = Type.Object({
+export const TagListResponse = named('TagList', Type.Object({
   tags: Type.Array(Type.Object({ name: Type.String(), count: Type.Integer({ minimum: 0, description: 'Codes with this tag' }) })),
-});
-export const RenameTagBody = Type.Object({ name: Text(TAG_MAX_LENGTH, 'The new name; a code that has both keeps one') }, { additionalProperties: false, rule: 'must be a JSON object' });
+}));
+export const RenameTagBody = named(
+  'RenameTagRequest',
+  Type.Object({ name: Text(TAG_MAX_LENGTH, 'The new name; a code that has both keeps one') }, { additionalProperties: false, rule: 'must be a JSON object' }),
+);

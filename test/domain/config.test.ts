@@ -17,6 +17,13 @@ describe('configuration', () => {
     expect(parseDatabaseUrl('postgresql://u@h/d')).toEqual({ kind: 'postgres', url: 'postgresql://u@h/d' });
   });
 
+  it('logs readable lines on a terminal and JSON otherwise, unless LOG_FORMAT says', () => {
+    expect(loadConfig({}, '/w', true).logFormat).toBe('pretty');
+    expect(loadConfig({}, '/w', false).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, '/w', true).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'Pretty' }, '/w', false).logFormat).toBe('pretty');
+  });
+
   it('derives PUBLIC_BASE_URL from PORT and strips a trailing slash', () => {
     expect(loadConfig({ PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080');
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://qr.example.com/' }).publicBaseUrl).toBe('https://qr.example.com');

@@ -377,7 +377,7 @@ describe('the rest of the surface', () => {
     const doc = (await t.request({ method: 'GET', url: '/v1/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/qr', '/v1/qr/{id}', '/v1/qr/{id}/stats']));
-    expect(doc.paths['/v1/qr'].post.requestBody.content['application/json'].schema.properties.logoSize).toMatchObject({ minimum: 0.1, maximum: 0.5 });
+    expect(doc.components.schemas.CreateQrRequest.properties.logoSize).toMatchObject({ minimum: 0.1, maximum: 0.5 });
     const docs = await t.request({ method: 'GET', url: '/docs/' });
     expect(docs.statusCode).toBe(200);
     expect(docs.body).not.toMatch(/https?:\/\/(cdn|unpkg|jsdelivr)/);

@@ -43,7 +43,11 @@ const PreviewQuery = Type.Object(
   { additionalProperties: false },
 );
 const imageResponses = {
-  200: Type.String({ description: 'image/svg+xml or image/png' }),
+  // Described by media type, so the document (and a client generated from it) knows these are not JSON.
+  200: {
+    description: 'The image: image/svg+xml for .svg and format=svg, image/png for .png and format=png',
+    content: { 'image/svg+xml': { schema: Type.String() }, 'image/png': { schema: Type.String({ format: 'binary' }) } },
+  },
   304: Type.Null({ description: 'Not modified (If-None-Match)' }),
   ...authErrors,
   404: ErrorResponse,
@@ -80,6 +84,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
       {
         config: { scope: 'qr:read' },
         schema: {
+          operationId: `getQrImage${format === 'svg' ? 'Svg' : 'Png'}`,
           summary: `The item's QR code as ${format.toUpperCase()}, drawn with its design; encodes exactly its shortUrl`,
           tags: ['images'],
           params: IdParams,
@@ -100,6 +105,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     {
       config: { scope: 'qr:read' },
       schema: {
+        operationId: 'previewQr',
         summary: 'Render a design without storing anything (the studio live preview)',
         tags: ['images'],
         querystring: PreviewQuery,

@@ -21,6 +21,9 @@ import {
   OkResponse,
   UpdateQrBody,
   authErrors,
+  bodyErrors,
+  notFoundAnswer,
+  renderBusyAnswer,
 } from '../schemas.ts';
 
 const DEFAULT_LIMIT = 50;
@@ -38,11 +41,12 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     {
       config: { scope: 'qr:write' },
       schema: {
+        operationId: 'createQr',
         summary: 'Create a tracked QR code',
         tags: ['qr'],
         headers: IdempotencyHeaders,
         body: CreateQrBody,
-        response: { 201: ItemWithWarningsResponse, ...authErrors, 409: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 422: ErrorResponse, 503: ErrorResponse },
+        response: { 201: ItemWithWarningsResponse, ...authErrors, 409: ErrorResponse, ...bodyErrors, 422: ErrorResponse, 503: renderBusyAnswer },
       },
     },
     async (req, reply) => {
@@ -64,6 +68,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     {
       config: { scope: 'qr:read' },
       schema: {
+        operationId: 'listQr',
         summary: 'List QR codes, newest first',
         tags: ['qr'],
         querystring: ListQuery,
@@ -93,10 +98,11 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     {
       config: { scope: 'qr:read' },
       schema: {
+        operationId: 'getQr',
         summary: 'Read one QR code',
         tags: ['qr'],
         params: IdParams,
-        response: { 200: ItemResponse, ...authErrors, 404: ErrorResponse },
+        response: { 200: ItemResponse, ...authErrors, 404: notFoundAnswer },
       },
     },
     async (req) => {
@@ -111,11 +117,12 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     {
       config: { scope: 'qr:write' },
       schema: {
+        operationId: 'updateQr',
         summary: 'Update, pause (active: false) or resume (active: true) a QR code',
         tags: ['qr'],
         params: IdParams,
         body: UpdateQrBody,
-        response: { 200: ItemWithWarningsResponse, ...authErrors, 404: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 503: ErrorResponse },
+        response: { 200: ItemWithWarningsResponse, ...authErrors, 404: notFoundAnswer, ...bodyErrors, 503: renderBusyAnswer },
       },
     },
     async (req) => {
@@ -137,10 +144,11 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     {
       config: { scope: 'qr:write' },
       schema: {
+        operationId: 'deleteQr',
         summary: 'Delete a QR code; its short link then answers 410 and its code is never reused',
         tags: ['qr'],
         params: IdParams,
-        response: { 200: OkResponse, ...authErrors, 404: ErrorResponse },
+        response: { 200: OkResponse, ...authErrors, 404: notFoundAnswer },
       },
     },
     async (req) => {

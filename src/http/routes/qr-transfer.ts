@@ -11,6 +11,7 @@ import { CONTENT_TYPES, type ContentType } from '../../domain/payload.ts';
 import { normalizeTag } from '../../domain/tags.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
+import { named } from '../openapi-components.ts';
 import { ErrorResponse, authErrors } from '../schemas.ts';
 
 /** A CSV upload is read whole before it is validated; 16 MiB is some 100,000 codes. Larger files: the CLI. */
@@ -115,7 +116,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         tags: ['qr'],
         consumes: ['text/csv'],
         body: Type.String({ description: 'CSV, UTF-8, with a header row' }),
-        response: { 201: Type.Object({ created: Type.Integer({ minimum: 0 }) }), ...authErrors, 413: ErrorResponse, 415: ErrorResponse },
+        response: { 201: named('ImportResult', Type.Object({ created: Type.Integer({ minimum: 0 }) })), ...authErrors, 413: ErrorResponse, 415: ErrorResponse },
       },
     },
     async (req, reply) => {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { itemStats } from '../../domain/stats/item-stats.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
-import { ErrorResponse, IdParams, StatsQuery, StatsResponse, authErrors } from '../schemas.ts';
+import { IdParams, StatsQuery, StatsResponse, authErrors, notFoundAnswer } from '../schemas.ts';
 
 export const statsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   app.get(
@@ -11,11 +11,12 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     {
       config: { scope: 'qr:read' },
       schema: {
+        operationId: 'getQrStats',
         summary: 'Scan statistics: totals, a zero-filled daily series, recent scans and breakdowns',
         tags: ['stats'],
         params: IdParams,
         querystring: StatsQuery,
-        response: { 200: StatsResponse, ...authErrors, 404: ErrorResponse },
+        response: { 200: StatsResponse, ...authErrors, 404: notFoundAnswer },
       },
     },
     async (req) => {

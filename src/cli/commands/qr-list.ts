@@ -1,0 +1,40 @@
+import { QrItemsRepository } from '../../db/qr-items-repository.ts';
+import { type ContentType, CONTENT_TYPES } from '../../domain/payload.ts';
+import { toView } from '../../domain/qr-item.ts';
+import { defineCommand } from '../command.ts';
+import { accountIdOf, intOption, oneOf } from '../lookups.ts';
+import { clip, table } from '../terminal-charts.ts';
+
+export const qrList = defineCommand({
+  words: ['qr', 'list'],
+  synopsis: '--account NAME [--limit N] [--active true|false] [--type KIND] [--search TEXT] [--json]',
+  summary: "an account's QR codes, newest first",
+  details: `--limit 1..200 (default 50), --type one of ${CONTENT_TYPES.join(', ')}, --search a case-insensitive
+substring of title or payload. --json prints the items as the API answers them, one JSON array.`,
+  options: {
+    account: { type: 'string' },
+    limit: { type: 'string' },
+    active: { type: 'string' },
+    type: { type: 'string' },
+    search: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async run({ values }, ctx) {
+    const accountId = await accountIdOf(ctx, values.account, 'qr list');
+    const limit = intOption('qr list', 'limit', values.limit, 50, 1, 200);
+    const active = oneOf('qr list', 'active', values.active, ['true', 'false'] as const, 'true');
+    const contentType = values.type === undefined ? undefined : oneOf<ContentType>('qr list', 'type', values.type, CONTENT_TYPES, 'url');
+    const page = await new QrItemsRepository(ctx.db).list(accountId, {
+      limit,
+      active: values.active === undefined ? undefined : active === 'true',
+      contentType,
+      q: values.search,
+    });
+    const items = page.items.map((i) => toView(i, ctx.config.publicBaseUrl));
+    if (values.json) return ctx.out(JSON.stringify(items));
+    if (items.length === 0) return ctx.out(`no QR codes in "${values.account}" match`);
+    const rows = items.map((i) => [i.code, i.active ? 'active' : 'paused', String(i.scanCount), i.contentType, clip(i.title, 30), clip(i.payload, 50)]);
+    for (const line of table([['CODE', 'STATE', 'SCANS', 'KIND', 'TITLE', 'PAYLOAD'], ...rows])) ctx.out(line);
+    if (page.more) ctx.note(`showing the newest ${limit}; use --limit or qrtrack export for all`);
+  },
+});

@@ -1,0 +1,148 @@
+// The qrtrack command as an operator runs it: real processes on the database a real server uses.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS, dispatch } from '../../src/cli/registry.ts';
+import { type RunningServer, startServer } from '../support/processes.ts';
+import { tempDir } from '../support/test-app.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+
+let dir: string;
+let env: Record<string, string>;
+let server: RunningServer;
+let menu: { id: string; code: string };
+/** Runs `qrtrack ARGS` as a user would; asynchronous, so the test worker stays responsive. */
+function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    proc.on('error', reject);
+    proc.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  dir = tempDir('qrtrack-cli-');
+  env = { DATABASE_URL: `sqlite:${path.join(dir, 'qrtrack.db')}` };
+  server = await startServer(env);
+  env.PUBLIC_BASE_URL = server.url;
+  const key = (await cli('keys', 'create', '--account', 'demo', '--scopes', 'qr:read,qr:write')).stdout.trim().split('\n').at(-1)!;
+  const post = async (body: object) => {
+    const res = await fetch(`${server.url}/v1/qr`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { item: { id: string; code: string } }).item;
+  };
+  menu = await post({ title: 'Spring menu', url: 'https://example.com/menu', dotsStyle: 'rounded' });
+  await post({ title: '=Guest, "Wi-Fi"', contentType: 'wifi', wifiSsid: 'Cafe', wifiPass: 'secret' });
+  for (const ua of [IPHONE, IPHONE, WINDOWS]) {
+    const res = await fetch(`${server.url}/r/${menu.code}`, { redirect: 'manual', headers: { 'user-agent': ua, referer: 'https://news.example.org/a' } });
+    expect(res.status).toBe(302);
+  }
+});
+afterAll(async () => {
+  await server?.stop('SIGTERM');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// Every case starts real processes, a few seconds each on a busy machine.
+describe('qrtrack --help', { timeout: 180_000 }, () => {
+  it('lists every command and exits 0', async () => {
+    const res = await cli('--help');
+    expect(res.status).toBe(0);
+    for (const c of COMMANDS) expect(res.stdout).toContain(`  ${c.words.join(' ')} `);
+    expect((await cli('help')).stdout).toBe(res.stdout);
+  });
+
+  it('prints help for every command with --help, and runs nothing', async () => {
+    for (const c of COMMANDS) {
+      const lines: string[] = [];
+      expect(await dispatch([...c.words, '--json', '--help'], { out: (l) => lines.push(l), note: (l) => lines.push(l) })).toBe(true);
+      expect(lines[0], c.words.join(' ')).toBe(`usage: qrtrack ${[...c.words, c.synopsis].filter(Boolean).join(' ')}`);
+    }
+    // As processes: `serve --help` must not start a server, `keys create --help` must not make a key.
+    for (const args of [['serve', '--help'], ['keys', 'create', '--account', 'demo', '--scopes', 'qr:read', '--help'], ['stats', '-h']]) {
+      const res = await cli(...args);
+      expect(res.status, args.join(' ')).toBe(0);
+      expect(res.stdout).toMatch(new RegExp(`^usage: qrtrack ${args[0]}`));
+      expect(res.stderr).toBe('');
+    }
+    expect(JSON.parse((await cli('keys', 'list', '--account', 'demo', '--json')).stdout)).toHaveLength(1);
+  });
+
+  it('answers unknown commands, options and values with one line and a non-zero exit', async () => {
+    const runs: Promise<{ args: readonly string[]; message: string; res: Awaited<ReturnType<typeof cli>> }>[] = [];
+    for (const [args, message] of [
+      [[], 'qrtrack: no command given; see qrtrack --help'],
+      [['frobnicate'], 'qrtrack: unknown command; see qrtrack --help'],
+      [['qr', 'frob'], 'qrtrack: qr: unknown command "frob" (list, show); see qrtrack qr --help'],
+      [['qr', 'list', '--acount', 'demo'], 'qrtrack: qr list: unknown option --acount; see qrtrack qr list --help'],
+      [['qr', 'list', '--account', 'nobody'], 'qrtrack: qr list: no account named "nobody" (see qrtrack accounts list)'],
+      [['qr', 'show', 'zzzzzzz'], 'qrtrack: qr show: no QR item with code or id "zzzzzzz"'],
+      [['stats', menu.code, '--days', '91'], 'qrtrack: stats: --days must be an integer from 1 to 90, got "91"'],
+      [['stats', menu.code, '--tz', 'Mars/Base'], 'qrtrack: tz: must be an IANA time zone such as Europe/Berlin'],
+      [['accounts', 'create', 'demo'], 'qrtrack: account "demo" already exists'],
+    ] as const) {
+      runs.push(cli(...args).then((res) => ({ args, message, res })));
+    }
+    for (const { args, message, res } of await Promise.all(runs)) {
+      expect(res.status, args.join(' ')).not.toBe(0);
+      expect(res.stderr, args.join(' ')).toBe(`${message}\n`);
+      expect(res.stdout).toBe('');
+    }
+  });
+});
+
+describe('qrtrack commands', { timeout: 180_000 }, () => {
+  it('creates and lists accounts with their items, keys and scans', async () => {
+    expect((await cli('accounts', 'create', 'acme')).stdout).toMatch(/^created account "acme" \([0-9a-f-]{36}\)\n$/);
+    const list = await cli('accounts', 'list');
+    expect(list.stdout.split('\n')[0]).toMatch(/^NAME\s+ITEMS\s+KEYS\s+SCANS\s+CREATED\s+ID$/);
+    expect(list.stdout).toMatch(/\nacme\s+0\s+0\s+0\s/);
+    expect(list.stdout).toMatch(/\ndemo\s+2\s+1\s+3\s/);
+    const json = JSON.parse((await cli('accounts', 'list', '--json')).stdout) as { name: string; items: number; scans: number }[];
+    expect(json.map((a) => [a.name, a.items, a.scans])).toEqual([['acme', 0, 0], ['demo', 2, 3]]);
+  });
+
+  it('lists and shows QR codes by code or id', async () => {
+    const list = await cli('qr', 'list', '--account', 'demo');
+    expect(list.status).toBe(0);
+    expect(list.stdout).toMatch(new RegExp(`\\n${menu.code}\\s+active\\s+3\\s+url\\s+Spring menu\\s+https://example.com/menu\\n`));
+    const wifi = JSON.parse((await cli('qr', 'list', '--account', 'demo', '--type', 'wifi', '--json')).stdout) as { payload: string }[];
+    expect(wifi.map((i) => i.payload)).toEqual(['WIFI:T:WPA;S:Cafe;P:secret;;']);
+    const show = await cli('qr', 'show', menu.code);
+    expect(show.stdout).toContain(`short link  ${server.url}/r/${menu.code}`);
+    expect(show.stdout).toMatch(/design\s+dotsStyle=rounded\n/);
+    const byId = JSON.parse((await cli('qr', 'show', menu.id.toUpperCase(), '--json')).stdout) as { code: string; account: string; shortUrl: string };
+    expect(byId).toMatchObject({ code: menu.code, account: 'demo', shortUrl: `${server.url}/r/${menu.code}` });
+  });
+
+  it('shows stats with a sparkline, breakdowns and recent scans, and the API body with --json', async () => {
+    const res = await cli('stats', menu.code, '--days', '7', '--tz', 'Europe/Berlin');
+    expect(res.status, res.stderr).toBe(0);
+    const lines = res.stdout.split('\n');
+    expect(lines[0]).toMatch(/^Spring menu \(\w{7}\): 7 days to \d{4}-\d\d-\d\d, Europe\/Berlin$/);
+    expect(lines[1]).toBe('  3 scans, 2 unique in range · 3 scans, 2 unique in all · 0 bot scans left out');
+    expect(lines[2]).toMatch(/^ {2}\d{4}-\d\d-\d\d ▁{6}█ \d{4}-\d\d-\d\d {3}busiest day: 3$/);
+    expect(res.stdout).toMatch(/\ndevice\n {2}mobile +2 +67% +█{20}\n {2}desktop +1 +33% +█{10}\n/);
+    expect(res.stdout).toMatch(/\nreferrer\n {2}news\.example\.org +3 +100% /);
+    expect(res.stdout).toMatch(/\nrecent\n( {2}\S+Z +(mobile|desktop) .*\n){3}/);
+    const json = JSON.parse((await cli('stats', menu.id, '--json')).stdout) as { days: number; totals: { scans: number } };
+    expect(json).toMatchObject({ days: 14, totals: { scans: 3 } });
+  });
+});

@@ -1,0 +1,65 @@
+// Logs: readable lines for a person at a terminal, JSON lines when piped or collected.
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../support/processes.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const hasScript = spawnSync('script', ['--version']).status === 0;
+const ANSI = /\u001b\[\d+m/;
+
+let server: RunningServer | null = null;
+afterEach(async () => {
+  await server?.stop('SIGTERM');
+  server = null;
+});
+
+describe('server logs', () => {
+  it('are JSON lines when stdout is not a terminal', async () => {
+    server = await startServer({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info' });
+    // The first run also prints its setup link as a plain line for the person starting it.
+    const lines = server.output().trim().split('\n').filter((l) => l.startsWith('{'));
+    expect(lines.length).toBeGreaterThan(0);
+    const listening = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).find((l) => l.msg.startsWith('Server listening'));
+    expect(listening?.level).toBe(30);
+  });
+
+  it('are readable lines when LOG_FORMAT=pretty', async () => {
+    server = await startServer({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
+    expect(server.output()).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*Server listening at http:\/\/127\.0\.0\.1:\d+/m);
+    expect(() => JSON.parse(server!.output().split('\n')[0]!)).toThrow();
+  });
+
+  it.skipIf(!hasScript)('are readable, coloured lines by default on a terminal', async () => {
+    // `script` gives the server a real pseudo-terminal as stdout.
+    const proc = spawn('script', ['-qefc', `${process.execPath} --import tsx src/server.ts`, '/dev/null'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info', LOG_FORMAT: '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const exited = new Promise((r) => proc.on('exit', r));
+    let out: string;
+    try {
+      out = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        proc.stdout.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (text.includes('Server listening')) resolve(text);
+        });
+        proc.on('exit', () => reject(new Error(`exited before listening: ${text}`)));
+      });
+    } finally {
+      proc.kill('SIGTERM'); // script ends the server with the terminal
+      await exited;
+    }
+    expect(out).toMatch(ANSI);
+    expect(out).toMatch(/INFO.*Server listening/);
+    expect(out).not.toContain('"level"');
+  });
+
+  it('refuses an unknown LOG_FORMAT with one line naming the variable', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env: { ...process.env, LOG_FORMAT: 'xml' }, encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe('qrtrack: invalid configuration: LOG_FORMAT: must be pretty or json, got "xml"\n');
+  });
+});
