@@ -43,6 +43,28 @@ export class SqliteScanWriter implements ScanWriter {
          last_scan_at = case when ? is null then last_scan_at else max(coalesce(last_scan_at, ''), ?) end
        where id = ?`,
     );
+    const upsertAccountBucket = sqlite.prepare(
+      `insert into account_buckets (account_id, bucket, scans, unique_scans, bot_scans) values (?, ?, ?, ?, ?)
+       on conflict (account_id, bucket) do update set scans = scans + excluded.scans,
+         unique_scans = unique_scans + excluded.unique_scans, bot_scans = bot_scans + excluded.bot_scans`,
+    );
+    const upsertAccountDim = sqlite.prepare(
+      `insert into account_dims_daily (account_id, day, dim, value, scans) values (?, ?, ?, ?, ?)
+       on conflict (account_id, day, dim, value) do update set scans = scans + excluded.scans`,
+    );
+    // Running totals: the day's row and any later ones (there are none unless scans arrive
+    // out of order) grow by the day's scans; a day without a row yet starts from the last
+    // total before it. Each statement sees the ones before it in the transaction.
+    const addToTotalsFrom = sqlite.prepare(
+      'update item_running_totals set scans = scans + ?, unique_scans = unique_scans + ? where item_id = ? and day >= ?',
+    );
+    const startRunningTotal = sqlite.prepare(
+      `insert into item_running_totals (item_id, day, scans, unique_scans)
+       select @item, @day, coalesce(max(scans), 0) + @scans, coalesce(max(unique_scans), 0) + @uniques from (
+         select scans, unique_scans from item_running_totals where item_id = @item and day < @day order by day desc limit 1)
+       where true
+       on conflict (item_id, day) do nothing`,
+    );
     this.writeBatch = sqlite.transaction((scans: ScanEvent[]) => {
       const candidates = firstVisitsInBatch(scans);
       const isNew = scans.map((s, i) => {
@@ -53,6 +75,12 @@ export class SqliteScanWriter implements ScanWriter {
       for (const b of deltas.buckets) upsertBucket.run(b.itemId, b.bucket, b.scans, b.uniqueScans, b.botScans);
       for (const d of deltas.dims) upsertDim.run(d.itemId, d.day, d.dim, d.value, d.scans);
       for (const i of deltas.items) updateItem.run(i.scans, i.uniqueScans, i.botScans, i.first, i.last, i.last, i.itemId);
+      for (const d of deltas.itemDays) {
+        addToTotalsFrom.run(d.scans, d.uniqueScans, d.itemId, d.day);
+        startRunningTotal.run({ item: d.itemId, day: d.day, scans: d.scans, uniques: d.uniqueScans });
+      }
+      for (const b of deltas.accountBuckets) upsertAccountBucket.run(b.accountId, b.bucket, b.scans, b.uniqueScans, b.botScans);
+      for (const d of deltas.accountDims) upsertAccountDim.run(d.accountId, d.day, d.dim, d.value, d.scans);
     });
   }
 
