@@ -59,42 +59,39 @@ export class AccountStatsRepository implements AccountStatsSource {
   }
 
   /**
-   * A code's scans since `fromDay` are its counter less its running total at the end of the
-   * last day before `fromDay` it was scanned on: one index probe per code. Only codes with a
-   * human scan since then are looked at (the others have none in the range).
+   * A code's scans since `fromDay` are its latest running total less its last running total
+   * before `fromDay`: two index probes per live code, read from the narrow index of live codes
+   * and the running totals only (never the codes' rows, which may carry a large logo).
    */
   async topCodes(accountId: string, fromDay: string, limit: number): Promise<TopCode[]> {
-    const since = this.db.codec.time(`${fromDay}T00:00:00.000Z`);
-    const before = (column: 'scans' | 'unique_scans') =>
+    const since = (column: 'scans' | 'unique_scans') =>
       sql<number>`coalesce((select r.${sql.ref(column)} from item_running_totals r
-        where r.item_id = q.id and r.day < ${fromDay} order by r.day desc limit 1), 0)`;
+          where r.item_id = q.id and r.day >= ${fromDay} order by r.day desc limit 1), 0)
+        - coalesce((select r.${sql.ref(column)} from item_running_totals r
+          where r.item_id = q.id and r.day < ${fromDay} order by r.day desc limit 1), 0)`;
     const top = await this.db.kysely
       .selectFrom('qr_items as q')
-      .select(['q.id', 'q.code', 'q.title', 'q.active', sql<number>`q.scan_count - ${before('scans')}`.as('scans')])
+      .select(['q.id', since('scans').as('scans')])
       .where('q.account_id', '=', accountId)
       .where('q.deleted_at', 'is', null)
-      .where('q.last_scan_at', '>=', since)
       .orderBy('scans', 'desc')
-      .orderBy('q.code')
+      .orderBy('q.id')
       .limit(integer(limit))
       .execute();
-    const withScans = top.filter((r) => Number(r.scans) > 0);
-    if (withScans.length === 0) return [];
-    // Unique scans only for the few codes shown, not for every code scanned in the range.
-    const uniques = await this.db.kysely
+    const ids = top.filter((r) => Number(r.scans) > 0).map((r) => r.id);
+    if (ids.length === 0) return [];
+    // Names and unique scans only for the few codes shown.
+    const shown = await this.db.kysely
       .selectFrom('qr_items as q')
-      .select(['q.id', sql<number>`q.unique_scan_count - ${before('unique_scans')}`.as('unique_scans')])
-      .where('q.id', 'in', withScans.map((r) => r.id))
+      .select(['q.id', 'q.code', 'q.title', 'q.active', since('unique_scans').as('unique_scans')])
+      .where('q.id', 'in', ids)
       .execute();
-    const uniqueOf = new Map(uniques.map((u) => [u.id, Number(u.unique_scans)]));
-    return withScans.map((r) => ({
-      id: r.id,
-      code: r.code,
-      title: r.title,
-      active: readBool(r.active),
-      scans: Number(r.scans),
-      uniqueScans: uniqueOf.get(r.id) ?? 0,
-    }));
+    const byId = new Map(shown.map((r) => [r.id, r]));
+    return top.flatMap((t) => {
+      const r = byId.get(t.id);
+      if (!r) return [];
+      return [{ id: r.id, code: r.code, title: r.title, active: readBool(r.active), scans: Number(t.scans), uniqueScans: Number(r.unique_scans) }];
+    });
   }
 }
 

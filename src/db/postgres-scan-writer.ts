@@ -134,8 +134,10 @@ function compare(a: string, b: string): number {
 // roll-ups are summed in the process like the item ones; their unique scans come from the
 // same new visitors (uq). Running totals: existing rows from a batch day on grow by the
 // batch's scans up to their day (rt_add); a day without a row starts from the last total
-// before it plus the batch's scans since then (rt_new). Both read the statement's snapshot,
-// so neither sees the other's rows.
+// before it plus the batch's scans since then (rt_new), or, if another process made that
+// row meanwhile, adds to it. Both read the statement's snapshot, so neither sees the other's
+// rows; only batches of one code on different UTC days written at the same instant by two
+// processes (around midnight) can miss each other (docs/decisions/account-stats.md).
 const RECORD_BATCH = `
     with ins as (
       insert into scans (item_id, scanned_at, is_bot, device, os, browser, country, referrer, visitor_hash)
@@ -206,7 +208,10 @@ const RECORD_BATCH = `
         select r.day, r.scans, r.unique_scans from item_running_totals r where r.item_id = bd.item_id and r.day < bd.day order by r.day desc limit 1
       ) p on true
       order by 1, 2
-      on conflict (item_id, day) do nothing
+      -- Another process made the row since this statement's snapshot: add this batch to it.
+      on conflict (item_id, day) do update set
+        scans = item_running_totals.scans + (select sum(b2.n) from bd b2 where b2.item_id = excluded.item_id and b2.day <= excluded.day),
+        unique_scans = item_running_totals.unique_scans + (select sum(b2.u) from bd b2 where b2.item_id = excluded.item_id and b2.day <= excluded.day)
     ),
     iu as (select item_id, sum(n) as n from uq group by 1)
     update qr_items q set scan_count = q.scan_count + i.scans, unique_scan_count = q.unique_scan_count + coalesce(iu.n, 0),

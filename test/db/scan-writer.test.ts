@@ -76,8 +76,18 @@ describe('scan writers', () => {
     expect(stats.totals).toMatchObject({ scans: 600, uniqueScans: 600, scansInRange: 600, uniqueScansInRange: 600, botScans: 0 });
     const account = await accountStats(new AccountStatsRepository(db), { accountId, days: 3, tz: 'UTC' });
     expect(account.totals).toMatchObject({ scansInRange: 600, uniqueScansInRange: 600, botScansInRange: 0 });
-    expect(account.topCodes).toEqual([expect.objectContaining({ id: itemId, scans: 600, uniqueScans: 600 })]);
     expect(account.breakdown.device.reduce((n, r) => n + r.scans, 0)).toBe(600);
+  });
+
+  it("loses no scan of a code's running total when two connections start its day at once", async () => {
+    const { db, open, accountId, itemId } = await setup();
+    const other = db.sqlite ? db : await open();
+    const [w1, w2] = [writerFor(db), writerFor(other)];
+    const now = new Date().toISOString();
+    await Promise.all(Array.from({ length: 400 }, (_, i) => (i % 2 ? w1 : w2).record(scan(itemId, i, { scannedAt: now, isBot: false, visitorHash: `u${i}` }))));
+    await Promise.all([w1.drain(), w2.drain()]);
+    const account = await accountStats(new AccountStatsRepository(db), { accountId, days: 1, tz: 'UTC' });
+    expect(account.topCodes).toEqual([expect.objectContaining({ id: itemId, scans: 400, uniqueScans: 400 })]);
   });
 
   it('keeps the items of one batch apart', async () => {

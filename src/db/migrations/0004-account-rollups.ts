@@ -42,6 +42,9 @@ export function accountRollups(dialect: Dialect): Migration {
         .addColumn('unique_scans', int, (c) => c.notNull())
         .addPrimaryKeyConstraint('item_running_totals_pk', ['item_id', 'day'])
         .execute();
+      // The account's live codes without reading their rows (which may be wide: a custom logo
+      // is stored in the design): counting them and probing their running totals.
+      await db.schema.createIndex('qr_items_account_live').on('qr_items').columns(['account_id', 'id']).where(sql.ref('deleted_at'), 'is', null).execute();
       await backfillAccountRollups(db, dialect);
     },
   };
