@@ -1,6 +1,7 @@
 // Schemas of the account overview, the CSV exports and the live poll of recent scans.
 // Kept beside schemas.ts (the item stats) so each stats route reads its schemas in one place.
 import { type TSchema, Type } from 'typebox';
+import { named } from './openapi-components.ts';
 import { StatsQuery, StatsResponse } from './schemas.ts';
 
 const Count = Type.Integer({ minimum: 0 });
@@ -19,16 +20,16 @@ export const AccountStatsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const TopCode = Type.Object({
+export const TopCode = named('TopCode', Type.Object({
   id: Type.String({ format: 'uuid' }),
   code: Type.String(),
   title: Type.String(),
   active: Type.Boolean(),
   scans: Type.Integer({ minimum: 0, description: 'Human scans on the UTC days overlapping the range (as the breakdowns)' }),
   uniqueScans: Type.Integer({ minimum: 0, description: 'Unique scans on the same days' }),
-});
+}));
 
-export const AccountStatsResponse = Type.Object({
+export const AccountStatsResponse = named('AccountStats', Type.Object({
   days: Type.Integer(),
   tz: Type.String(),
   from: Type.String({ format: 'date' }),
@@ -42,7 +43,7 @@ export const AccountStatsResponse = Type.Object({
   daily: StatsResponse.properties.daily,
   topCodes: Type.Array(TopCode, { description: 'Live codes with the most scans in the range, most first; codes without scans are left out' }),
   breakdown: StatsResponse.properties.breakdown,
-});
+}));
 
 const csvPart = (parts: readonly string[], description: string) =>
   Type.Optional(Type.Enum([...parts], { rule: `must be one of ${parts.join(', ')}`, description }) as unknown as TSchema);
@@ -79,10 +80,10 @@ export const RecentQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const RecentResponse = Type.Object({
+export const RecentResponse = named('RecentScans', Type.Object({
   scanCount: Count,
   uniqueScanCount: Count,
   botScanCount: Count,
   lastScanAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   recent: StatsResponse.properties.recent,
-});
+}));
