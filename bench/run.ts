@@ -1,7 +1,8 @@
-// npm run bench [-- --db postgres] [-- --quick] [-- --only redirect,stats,lists,batch,render,mixed]
+// npm run bench [-- --db postgres] [-- --quick] [-- --only redirect,stats,overview,lists,batch,render,mixed]
 // One run measures every hot path against a baseline taken in the same run:
-// the redirect against a bare http server, stats at 10k against 1M scans,
-// rendering against the plain qrcode package, the redirect while images
+// the redirect against a bare http server, stats at 10k against 1M scans, the account
+// overview at 10k codes / 1M scans against 100 codes / 10k scans, rendering against
+// the plain qrcode package, the redirect while images
 // render against the redirect alone, lists at 10k against 1M codes, and bulk
 // create against one-at-a-time create.
 import { parseArgs } from 'node:util';
@@ -13,7 +14,7 @@ import { freshPostgres } from './postgres.ts';
 const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
 const withPostgres = values.db === 'postgres' || values.db === 'both';
 const quick = values.quick;
-const only = values.only ?? 'redirect,stats,lists,batch,render,mixed';
+const only = values.only ?? 'redirect,stats,overview,lists,batch,render,mixed';
 const load = { connections: 50, durationSeconds: quick ? 3 : 10 };
 const rows: ResultRow[] = [];
 
@@ -35,6 +36,19 @@ if (only.includes('stats')) {
   if (withPostgres) {
     const pg = await freshPostgres();
     rows.push(...(await runStatsBench({ kind: 'postgres', url: pg.url }, 'PostgreSQL', sizes)));
+    await pg.dispose();
+  }
+}
+
+if (only.includes('overview')) {
+  const { runAccountStatsBench } = await import('./account-stats-bench.ts');
+  const size = quick ? { codes: 1_000, scans: 100_000 } : { codes: 10_000, scans: 1_000_000 };
+  const sqlite = tempSqlite();
+  rows.push(...(await runAccountStatsBench(sqlite.config, 'SQLite', size)));
+  sqlite.dispose();
+  if (withPostgres) {
+    const pg = await freshPostgres();
+    rows.push(...(await runAccountStatsBench({ kind: 'postgres', url: pg.url }, 'PostgreSQL', size)));
     await pg.dispose();
   }
 }

@@ -21,7 +21,7 @@ const COUNTRIES = ['DE', 'US', 'FR', 'GB', 'NL', 'ES', 'IT', 'PL', 'SE', null];
 const REFERRERS = [null, null, 'www.instagram.com', 't.co', 'www.facebook.com'];
 
 /** Deterministic pseudo-random scans over the last 90 days (humans and some bots). */
-function* scansFor(itemId: string, count: number): Generator<ScanEvent> {
+function* scansFor(itemId: string, accountId: string, count: number): Generator<ScanEvent> {
   const now = Date.now();
   let seed = 42;
   const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
@@ -29,6 +29,7 @@ function* scansFor(itemId: string, count: number): Generator<ScanEvent> {
     const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)] as T;
     yield {
       itemId,
+      accountId,
       scannedAt: new Date(now - Math.floor(rnd() * 90 * 86_400_000)).toISOString(),
       isBot: rnd() < 0.05,
       device: pick(DEVICES),
@@ -41,10 +42,10 @@ function* scansFor(itemId: string, count: number): Generator<ScanEvent> {
   }
 }
 
-async function seed(writer: ScanWriter, itemId: string, count: number): Promise<void> {
+async function seed(writer: ScanWriter, itemId: string, accountId: string, count: number): Promise<void> {
   const CHUNK = 5_000;
   let chunk: Promise<void>[] = [];
-  for (const s of scansFor(itemId, count)) {
+  for (const s of scansFor(itemId, accountId, count)) {
     chunk.push(writer.record(s));
     if (chunk.length === CHUNK) {
       await Promise.all(chunk);
@@ -81,7 +82,7 @@ export async function runStatsBench(database: DatabaseConfig, label: string, siz
   for (const n of sizes) {
     const item = await items.create(accountId, { title: `stats ${n}`, contentType: 'url', payload: 'https://example.com', fields: {}, design: resolveDesign(undefined) });
     const t0 = Date.now();
-    await seed(writer, item.id, n);
+    await seed(writer, item.id, accountId, n);
     const seeded = (Date.now() - t0) / 1000;
     for (const [days, tz] of [[14, 'UTC'], [90, 'UTC'], [90, 'America/New_York']] as const) {
       const { p50, p99 } = await timeStats(db, accountId, item.id, days, tz, 200);

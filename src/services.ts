@@ -2,6 +2,7 @@
 // Built once per process from the config and an open database; the dialect decides
 // only which scan writer and which short-link resolver are used.
 import type { Config } from './config.ts';
+import { AccountStatsRepository } from './db/account-stats-repository.ts';
 import { ApiKeysRepository } from './db/api-keys-repository.ts';
 import type { Db } from './db/database.ts';
 import { QrItemsRepository } from './db/qr-items-repository.ts';
@@ -28,6 +29,7 @@ export interface AppServices {
   keys: ApiKeysRepository;
   items: QrItemsRepository;
   stats: StatsRepository;
+  accountStats: AccountStatsRepository;
   links: ShortLinkResolver;
   tracker: ScanTracker;
   salts: SaltsRepository;
@@ -59,6 +61,7 @@ export function createServices(config: Config, db: Db): AppServices {
     keys: new ApiKeysRepository(db),
     items,
     stats: new StatsRepository(db),
+    accountStats: new AccountStatsRepository(db),
     links,
     tracker: new ScanTracker(writer, salts, countries),
     salts,

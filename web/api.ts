@@ -14,13 +14,21 @@ import type {
   SessionView,
 } from '../src/http/account-schemas.ts';
 import type { Static } from 'typebox';
-import type { ListResponse } from '../src/http/schemas.ts';
+import type { ListResponse, StatsResponse } from '../src/http/schemas.ts';
+import type { AccountStatsResponse, RecentResponse } from '../src/http/stats-schemas.ts';
 
 export type { ApiKeyListItem, CreatedInvite, CreatedKey, InstanceView, InvitePreview, InviteView, LinkView, MemberView, ResetPreview, SessionView };
 export type Role = SessionView['account']['role'];
 export type Scope = SessionView['scopes'][number];
 export type QrList = Static<typeof ListResponse>;
 export type QrItem = QrList['items'][number];
+export type CodeStats = Static<typeof StatsResponse>;
+export type AccountStats = Static<typeof AccountStatsResponse>;
+export type RecentScans = Static<typeof RecentResponse>;
+export type RecentScan = CodeStats['recent'][number];
+export type StatsBreakdown = CodeStats['breakdown'];
+
+const statsQuery = (days: number, tz: string) => `days=${days}&tz=${encodeURIComponent(tz)}`;
 
 /** A refused request: `field` is the part before the colon of `{"error": "field: rule"}`, when there is one. */
 export class ApiError extends Error {
@@ -116,4 +124,12 @@ export const api = {
     const s = qs.toString();
     return call<QrList>('GET', `/qr${s ? `?${s}` : ''}`);
   },
+  getCode: (id: string) => call<{ item: QrItem }>('GET', `/qr/${encodeURIComponent(id)}`).then((r) => r.item),
+  codeStats: (id: string, days: number, tz: string) => call<CodeStats>('GET', `/qr/${encodeURIComponent(id)}/stats?${statsQuery(days, tz)}`),
+  recentScans: (id: string, since?: string) =>
+    call<RecentScans>('GET', `/qr/${encodeURIComponent(id)}/recent${since ? `?since=${encodeURIComponent(since)}` : ''}`),
+  accountStats: (days: number, tz: string, top = 10) => call<AccountStats>('GET', `/stats?${statsQuery(days, tz)}&top=${top}`),
+  /** Links, not fetches: the browser downloads them with the session cookie. */
+  codeStatsCsvUrl: (id: string, days: number, tz: string, part: 'daily' | 'breakdown') => `/v1/qr/${encodeURIComponent(id)}/stats.csv?${statsQuery(days, tz)}&part=${part}`,
+  accountStatsCsvUrl: (days: number, tz: string, part: 'daily' | 'breakdown' | 'top') => `/v1/stats.csv?${statsQuery(days, tz)}&part=${part}`,
 };

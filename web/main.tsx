@@ -15,17 +15,20 @@ import { SignUpPage } from './pages/sign-up.tsx';
 import { Link, match, navigate, usePath } from './router.ts';
 import { loadSession, setSession, useAppState } from './store.ts';
 
-type Loader = () => Promise<{ default: ComponentType }>;
+type Params = Record<string, string>;
+// Pages take the path's params (e.g. `id` of /codes/:id) as props, or none.
+type PageComponent = ComponentType<Params>;
+type Loader = () => Promise<{ default: ComponentType<never> }>;
 
 /** A page in its own chunk, fetched the first time it is shown. */
-function lazyPage(load: Loader): ComponentType {
-  let loaded: ComponentType | null = null;
-  return function LazyPage() {
-    const [Page, setPage] = useState<ComponentType | null>(() => loaded);
+function lazyPage(load: Loader): PageComponent {
+  let loaded: PageComponent | null = null;
+  return function LazyPage(params: Params) {
+    const [Page, setPage] = useState<PageComponent | null>(() => loaded);
     useEffect(() => {
-      if (!loaded) void load().then((m) => setPage(() => (loaded = m.default)));
+      if (!loaded) void load().then((m) => setPage(() => (loaded = m.default as unknown as PageComponent)));
     }, []);
-    return Page ? <Page /> : <Spinner />;
+    return Page ? <Page {...params} /> : <Spinner />;
   };
 }
 
@@ -33,10 +36,14 @@ const Codes = lazyPage(() => import('./pages/codes/codes-page.tsx'));
 const Keys = lazyPage(() => import('./pages/account/keys-page.tsx'));
 const Members = lazyPage(() => import('./pages/account/members-page.tsx'));
 const Profile = lazyPage(() => import('./pages/account/profile-page.tsx'));
+const CodeStats = lazyPage(() => import('./pages/stats/code-stats-page.tsx'));
+const Overview = lazyPage(() => import('./pages/stats/overview-page.tsx'));
 
 /** Pages that need a session; parts 2 and 3 (studio, dashboard) add theirs here. */
-const PRIVATE: Array<[string, ComponentType]> = [
+const PRIVATE: Array<[string, PageComponent]> = [
   ['/codes', Codes],
+  ['/codes/:id', CodeStats],
+  ['/overview', Overview],
   ['/account/keys', Keys],
   ['/account/members', Members],
   ['/account/profile', Profile],
@@ -58,10 +65,10 @@ function App() {
   if (!session) return <Redirect to={path === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(path)}`} />;
   if (path === '/') return <Redirect to="/codes" />;
   if (path === '/account') return <Redirect to={session.account.role === 'owner' ? '/account/keys' : '/account/members'} />;
-  const page = PRIVATE.find(([pattern]) => match(pattern, path));
-  if (page) {
-    const Page = page[1];
-    return <Page />;
+  for (const [pattern, Page] of PRIVATE) {
+    const params = match(pattern, path);
+    // Keyed by path, so another code's page starts afresh.
+    if (params) return <Page key={path} {...params} />;
   }
   return (
     <PublicLayout title="Page not found">

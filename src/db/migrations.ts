@@ -3,6 +3,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Dialect } from './codec.ts';
 import { bigAccounts } from './migrations/0003-big-accounts.ts';
+import { accountRollups } from './migrations/0004-account-rollups.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -167,6 +168,7 @@ class InCodeMigrations implements MigrationProvider {
       '0001_initial': initial(this.dialect),
       '0002_web_accounts': webAccounts(this.dialect),
       '0003_big_accounts': bigAccounts(this.dialect),
+      '0004_account_rollups': accountRollups(this.dialect),
     };
   }
 }

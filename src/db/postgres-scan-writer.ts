@@ -97,11 +97,16 @@ export function batchParameters(batch: readonly ScanEvent[]): string[] {
   const deltas = sumBatch(scans, []);
   const visits = scans
     .filter((_, i) => firsts[i])
-    .map((s) => ({ itemId: s.itemId, day: scanDay(s), hash: s.visitorHash, bucket: bucketOf(s.ms ?? Date.parse(s.scannedAt)) }))
+    .map((s) => ({ itemId: s.itemId, accountId: s.accountId, day: scanDay(s), hash: s.visitorHash, bucket: bucketOf(s.ms ?? Date.parse(s.scannedAt)) }))
     .sort((a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day) || compare(a.hash, b.hash));
   const buckets = deltas.buckets.sort((a, b) => compare(a.itemId, b.itemId) || a.bucket - b.bucket);
   const dims = deltas.dims.sort((a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day) || compare(a.dim, b.dim) || compare(a.value, b.value));
   const items = deltas.items.sort((a, b) => compare(a.itemId, b.itemId));
+  const accountBuckets = deltas.accountBuckets.sort((a, b) => compare(a.accountId, b.accountId) || a.bucket - b.bucket);
+  const accountDims = deltas.accountDims.sort(
+    (a, b) => compare(a.accountId, b.accountId) || compare(a.day, b.day) || compare(a.dim, b.dim) || compare(a.value, b.value),
+  );
+  const itemDays = deltas.itemDays.sort((a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day));
   const text = <T>(rows: readonly T[], f: (row: T) => string | null) => textArray(rows.map(f));
   const int = <T>(rows: readonly T[], f: (row: T) => number) => integerArray(rows.map(f));
   return [
@@ -112,6 +117,11 @@ export function batchParameters(batch: readonly ScanEvent[]): string[] {
     text(buckets, (b) => b.itemId), int(buckets, (b) => b.bucket), int(buckets, (b) => b.scans), int(buckets, (b) => b.botScans),
     text(dims, (d) => d.itemId), text(dims, (d) => d.day), text(dims, (d) => d.dim), text(dims, (d) => d.value), int(dims, (d) => d.scans),
     text(items, (i) => i.itemId), int(items, (i) => i.scans), int(items, (i) => i.botScans), text(items, (i) => i.first), text(items, (i) => i.last),
+    text(visits, (v) => v.accountId),
+    text(accountBuckets, (b) => b.accountId), int(accountBuckets, (b) => b.bucket), int(accountBuckets, (b) => b.scans), int(accountBuckets, (b) => b.botScans),
+    text(accountDims, (d) => d.accountId), text(accountDims, (d) => d.day), text(accountDims, (d) => d.dim), text(accountDims, (d) => d.value),
+    int(accountDims, (d) => d.scans),
+    text(itemDays, (d) => d.itemId), text(itemDays, (d) => d.day), int(itemDays, (d) => d.scans),
   ];
 }
 
@@ -120,7 +130,14 @@ function compare(a: string, b: string): number {
 }
 
 // unnest() of array parameters is estimated at a few rows, so the planner looks rows up by
-// key; ORDER BY keeps each upsert's lock order equal to the sorted input.
+// key; ORDER BY keeps each upsert's lock order equal to the sorted input. The account
+// roll-ups are summed in the process like the item ones; their unique scans come from the
+// same new visitors (uq). Running totals: existing rows from a batch day on grow by the
+// batch's scans up to their day (rt_add); a day without a row starts from the last total
+// before it plus the batch's scans since then (rt_new), or, if another process made that
+// row meanwhile, adds to it. Both read the statement's snapshot, so neither sees the other's
+// rows; only batches of one code on different UTC days written at the same instant by two
+// processes (around midnight) can miss each other (docs/decisions/account-stats.md).
 const RECORD_BATCH = `
     with ins as (
       insert into scans (item_id, scanned_at, is_bot, device, os, browser, country, referrer, visitor_hash)
@@ -128,7 +145,7 @@ const RECORD_BATCH = `
         $8::text[], $9::text[])
     ),
     firsts as (
-      select * from unnest($10::text[], $11::text[], $12::text[], $13::bigint[]) as f(item_id, day, visitor_hash, bucket)
+      select * from unnest($10::text[], $11::text[], $12::text[], $13::bigint[], $28::text[]) as f(item_id, day, visitor_hash, bucket, account_id)
     ),
     nv as (
       insert into scan_visitors (item_id, day, visitor_hash)
@@ -136,7 +153,7 @@ const RECORD_BATCH = `
       on conflict do nothing returning item_id, day, visitor_hash
     ),
     uq as (
-      select f.item_id, f.bucket, count(*) as n from firsts f join nv using (item_id, day, visitor_hash) group by 1, 2
+      select f.item_id, f.bucket, f.day, f.account_id, count(*) as n from firsts f join nv using (item_id, day, visitor_hash) group by 1, 2, 3, 4
     ),
     ub as (
       insert into scan_buckets (item_id, bucket, scans, unique_scans, bot_scans)
@@ -152,6 +169,49 @@ const RECORD_BATCH = `
       select * from unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::bigint[]) as d(item_id, day, dim, value, n)
       order by 1, 2, 3, 4
       on conflict (item_id, day, dim, value) do update set scans = scan_dims_daily.scans + excluded.scans
+    ),
+    ua as (
+      insert into account_buckets (account_id, bucket, scans, unique_scans, bot_scans)
+      select a.account_id, a.bucket, a.scans, coalesce(u.n, 0), a.bots
+      from unnest($29::text[], $30::bigint[], $31::bigint[], $32::bigint[]) as a(account_id, bucket, scans, bots)
+        left join (select account_id, bucket, sum(n) as n from uq group by 1, 2) u using (account_id, bucket)
+      order by 1, 2
+      on conflict (account_id, bucket) do update set scans = account_buckets.scans + excluded.scans,
+        unique_scans = account_buckets.unique_scans + excluded.unique_scans, bot_scans = account_buckets.bot_scans + excluded.bot_scans
+    ),
+    uad as (
+      insert into account_dims_daily (account_id, day, dim, value, scans)
+      select * from unnest($33::text[], $34::text[], $35::text[], $36::text[], $37::bigint[]) as d(account_id, day, dim, value, n)
+      order by 1, 2, 3, 4
+      on conflict (account_id, day, dim, value) do update set scans = account_dims_daily.scans + excluded.scans
+    ),
+    bd as (
+      select d.item_id, d.day, d.n, coalesce(u.n, 0) as u
+      from unnest($38::text[], $39::text[], $40::bigint[]) as d(item_id, day, n)
+        left join (select item_id, day, sum(n) as n from uq group by 1, 2) u using (item_id, day)
+    ),
+    rt_add as (
+      update item_running_totals r set scans = r.scans + s.n, unique_scans = r.unique_scans + s.u
+      from (
+        select r2.item_id, r2.day, sum(bd.n) as n, sum(bd.u) as u
+        from bd join item_running_totals r2 on r2.item_id = bd.item_id and r2.day >= bd.day
+        group by 1, 2
+      ) s
+      where r.item_id = s.item_id and r.day = s.day
+    ),
+    rt_new as (
+      insert into item_running_totals (item_id, day, scans, unique_scans)
+      select bd.item_id, bd.day,
+        coalesce(p.scans, 0) + (select sum(b2.n) from bd b2 where b2.item_id = bd.item_id and b2.day > coalesce(p.day, '') and b2.day <= bd.day),
+        coalesce(p.unique_scans, 0) + (select sum(b2.u) from bd b2 where b2.item_id = bd.item_id and b2.day > coalesce(p.day, '') and b2.day <= bd.day)
+      from bd left join lateral (
+        select r.day, r.scans, r.unique_scans from item_running_totals r where r.item_id = bd.item_id and r.day < bd.day order by r.day desc limit 1
+      ) p on true
+      order by 1, 2
+      -- Another process made the row since this statement's snapshot: add this batch to it.
+      on conflict (item_id, day) do update set
+        scans = item_running_totals.scans + (select sum(b2.n) from bd b2 where b2.item_id = excluded.item_id and b2.day <= excluded.day),
+        unique_scans = item_running_totals.unique_scans + (select sum(b2.u) from bd b2 where b2.item_id = excluded.item_id and b2.day <= excluded.day)
     ),
     iu as (select item_id, sum(n) as n from uq group by 1)
     update qr_items q set scan_count = q.scan_count + i.scans, unique_scan_count = q.unique_scan_count + coalesce(iu.n, 0),

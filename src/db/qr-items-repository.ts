@@ -24,7 +24,11 @@ export interface ListQuery {
 }
 
 /** What the short link needs to answer, looked up by code (deleted items included: they answer 410). */
-export type ShortLinkTarget = Pick<QrItemRecord, 'id' | 'title' | 'code' | 'contentType' | 'payload' | 'active'> & { deleted: boolean };
+export type ShortLinkTarget = Pick<QrItemRecord, 'id' | 'title' | 'code' | 'contentType' | 'payload' | 'active'> & {
+  deleted: boolean;
+  /** Carried into each scan, so the account roll-ups are written without a lookup. */
+  accountId: string;
+};
 
 const CODE_ATTEMPTS = 8;
 /** Rows per INSERT: 20 columns each stays far below both databases' limits on parameters. */
@@ -272,12 +276,13 @@ export class QrItemsRepository {
   async findByCode(code: string): Promise<ShortLinkTarget | null> {
     const row = await this.db.kysely
       .selectFrom('qr_items')
-      .select(['id', 'title', 'code', 'content_type', 'payload', 'active', 'deleted_at'])
+      .select(['id', 'account_id', 'title', 'code', 'content_type', 'payload', 'active', 'deleted_at'])
       .where('code', '=', code)
       .executeTakeFirst();
     if (!row) return null;
     return {
       id: row.id,
+      accountId: row.account_id,
       title: row.title,
       code: row.code,
       contentType: row.content_type as ContentType,

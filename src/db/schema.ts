@@ -134,6 +134,36 @@ export interface ScanVisitorsTable {
   visitor_hash: string;
 }
 
+/** Scans per account per quarter hour: the account's daily series, cut at local midnight like an item's. */
+export interface AccountBucketsTable {
+  account_id: string;
+  bucket: number;
+  scans: number;
+  unique_scans: number;
+  bot_scans: number;
+}
+
+/** Human scans per account, UTC day, dimension and value: the account's breakdowns. */
+export interface AccountDimsDailyTable {
+  account_id: string;
+  day: string;
+  dim: string;
+  value: string;
+  scans: number;
+}
+
+/**
+ * An item's human scans and unique scans up to the end of each UTC day it was scanned on
+ * (its counters as they stood when that day's last batch committed). The item's scans since
+ * day D are its counter minus the last running total before D: one probe per item.
+ */
+export interface ItemRunningTotalsTable {
+  item_id: string;
+  day: string;
+  scans: number;
+  unique_scans: number;
+}
+
 export interface SaltsTable {
   day: string; // 'YYYY-MM-DD' UTC
   salt: string; // hex
@@ -175,4 +205,7 @@ export interface Database {
   one_time_links: OneTimeLinksTable;
   idempotency_keys: IdempotencyKeysTable;
   qr_tags: QrTagsTable;
+  account_buckets: AccountBucketsTable;
+  account_dims_daily: AccountDimsDailyTable;
+  item_running_totals: ItemRunningTotalsTable;
 }

@@ -5,6 +5,7 @@
 // one commit per batch instead of one per scan.
 import type SQLite from 'better-sqlite3';
 import { type ScanEvent, firstVisitsInBatch, scanDay, sumBatch } from '../domain/scans/scan-batch.ts';
+import { LruCache } from '../domain/scans/lru-cache.ts';
 import type { ScanWriter } from './scan-writer.ts';
 
 interface Pending {
@@ -20,6 +21,8 @@ export class SqliteScanWriter implements ScanWriter {
   private queue: Pending[] = [];
   private scheduled = false;
   private readonly writeBatch: (scans: ScanEvent[]) => void;
+  /** The latest UTC day this process wrote a running total for, per code (cleared when a batch fails). */
+  private latestDay = new LruCache<string, string>(50_000);
 
   constructor(sqlite: SQLite.Database) {
     const insertScan = sqlite.prepare(
@@ -43,6 +46,28 @@ export class SqliteScanWriter implements ScanWriter {
          last_scan_at = case when ? is null then last_scan_at else max(coalesce(last_scan_at, ''), ?) end
        where id = ?`,
     );
+    const upsertAccountBucket = sqlite.prepare(
+      `insert into account_buckets (account_id, bucket, scans, unique_scans, bot_scans) values (?, ?, ?, ?, ?)
+       on conflict (account_id, bucket) do update set scans = scans + excluded.scans,
+         unique_scans = unique_scans + excluded.unique_scans, bot_scans = bot_scans + excluded.bot_scans`,
+    );
+    const upsertAccountDim = sqlite.prepare(
+      `insert into account_dims_daily (account_id, day, dim, value, scans) values (?, ?, ?, ?, ?)
+       on conflict (account_id, day, dim, value) do update set scans = scans + excluded.scans`,
+    );
+    // Running totals: the day's row grows by the day's scans, or, without a row yet, starts
+    // from the last total before it. Later rows grow too, which only happens when scans arrive
+    // out of order: the latest day written per code is remembered, so the usual batch pays
+    // one statement per code and day.
+    const addToDay = sqlite.prepare('update item_running_totals set scans = scans + ?, unique_scans = unique_scans + ? where item_id = ? and day = ?');
+    const startDay = sqlite.prepare(
+      `insert into item_running_totals (item_id, day, scans, unique_scans)
+       select @item, @day, coalesce(max(scans), 0) + @scans, coalesce(max(unique_scans), 0) + @uniques from (
+         select scans, unique_scans from item_running_totals where item_id = @item and day < @day order by day desc limit 1)`,
+    );
+    const addToLaterDays = sqlite.prepare(
+      'update item_running_totals set scans = scans + ?, unique_scans = unique_scans + ? where item_id = ? and day > ?',
+    );
     this.writeBatch = sqlite.transaction((scans: ScanEvent[]) => {
       const candidates = firstVisitsInBatch(scans);
       const isNew = scans.map((s, i) => {
@@ -53,6 +78,16 @@ export class SqliteScanWriter implements ScanWriter {
       for (const b of deltas.buckets) upsertBucket.run(b.itemId, b.bucket, b.scans, b.uniqueScans, b.botScans);
       for (const d of deltas.dims) upsertDim.run(d.itemId, d.day, d.dim, d.value, d.scans);
       for (const i of deltas.items) updateItem.run(i.scans, i.uniqueScans, i.botScans, i.first, i.last, i.last, i.itemId);
+      for (const d of deltas.itemDays) {
+        if (addToDay.run(d.scans, d.uniqueScans, d.itemId, d.day).changes === 0) {
+          startDay.run({ item: d.itemId, day: d.day, scans: d.scans, uniques: d.uniqueScans });
+        }
+        const latest = this.latestDay.get(d.itemId);
+        if (latest === undefined || d.day < latest) addToLaterDays.run(d.scans, d.uniqueScans, d.itemId, d.day);
+        if (latest === undefined || d.day > latest) this.latestDay.set(d.itemId, d.day);
+      }
+      for (const b of deltas.accountBuckets) upsertAccountBucket.run(b.accountId, b.bucket, b.scans, b.uniqueScans, b.botScans);
+      for (const d of deltas.accountDims) upsertAccountDim.run(d.accountId, d.day, d.dim, d.value, d.scans);
     });
   }
 
@@ -74,6 +109,7 @@ export class SqliteScanWriter implements ScanWriter {
         this.writeBatch(batch.map((p) => p.scan));
         for (const p of batch) p.resolve();
       } catch (err) {
+        this.latestDay = new LruCache(50_000);
         for (const p of batch) p.reject(err);
       }
     }

@@ -39,7 +39,7 @@ export function createShortLinkHandler(services: AppServices, log: FastifyBaseLo
     if (target.deleted) return page(renderGonePage());
     if (vcf) return contactCard(target);
     try {
-      await services.tracker.track(target.id, req);
+      await services.tracker.track(target, req);
     } catch (err) {
       // A scanner standing in front of a poster still gets where they are going; the failure is logged loudly.
       log.error({ err, code }, 'scan not recorded');

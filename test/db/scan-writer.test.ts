@@ -7,6 +7,8 @@ import { ApiKeysRepository } from '../../src/db/api-keys-repository.ts';
 import { QrItemsRepository } from '../../src/db/qr-items-repository.ts';
 import { type ScanWriter, createScanWriter } from '../../src/db/scan-writer.ts';
 import { StatsRepository } from '../../src/db/stats-repository.ts';
+import { AccountStatsRepository } from '../../src/db/account-stats-repository.ts';
+import { accountStats } from '../../src/domain/stats/account-stats.ts';
 import { parseDatabaseUrl } from '../../src/config.ts';
 import { resolveDesign } from '../../src/domain/design.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
@@ -28,14 +30,16 @@ async function setup() {
   cleanups.push(dispose);
   const db = await open();
   const accountId = await new ApiKeysRepository(db).ensureAccount('w');
+  accountOfTest = accountId;
   const item = await new QrItemsRepository(db).create(accountId, { title: 't', contentType: 'url', payload: 'https://e.example', fields: {}, design: resolveDesign(undefined) });
   return { db, open, accountId, itemId: item.id };
 }
 
 const writerFor = (db: Db): ScanWriter => createScanWriter(db);
 
+let accountOfTest = '';
 const scan = (itemId: string, i: number, o: Partial<ScanEvent> = {}): ScanEvent => ({
-  itemId, scannedAt: new Date(Date.now() - (i % 3) * 86_400_000).toISOString(), isBot: i % 10 === 0, device: i % 2 ? 'mobile' : 'desktop',
+  itemId, accountId: accountOfTest, scannedAt: new Date(Date.now() - (i % 3) * 86_400_000).toISOString(), isBot: i % 10 === 0, device: i % 2 ? 'mobile' : 'desktop',
   os: 'iOS', browser: 'Safari', country: i % 4 ? 'DE' : null, referrer: null, visitorHash: `v${i % 50}`, ...o,
 });
 
@@ -70,6 +74,20 @@ describe('scan writers', () => {
     await Promise.all([w1.drain(), w2.drain()]);
     const stats = await itemStats(new StatsRepository(db), { accountId, id: itemId, days: 3, tz: 'UTC' });
     expect(stats.totals).toMatchObject({ scans: 600, uniqueScans: 600, scansInRange: 600, uniqueScansInRange: 600, botScans: 0 });
+    const account = await accountStats(new AccountStatsRepository(db), { accountId, days: 3, tz: 'UTC' });
+    expect(account.totals).toMatchObject({ scansInRange: 600, uniqueScansInRange: 600, botScansInRange: 0 });
+    expect(account.breakdown.device.reduce((n, r) => n + r.scans, 0)).toBe(600);
+  });
+
+  it("loses no scan of a code's running total when two connections start its day at once", async () => {
+    const { db, open, accountId, itemId } = await setup();
+    const other = db.sqlite ? db : await open();
+    const [w1, w2] = [writerFor(db), writerFor(other)];
+    const now = new Date().toISOString();
+    await Promise.all(Array.from({ length: 400 }, (_, i) => (i % 2 ? w1 : w2).record(scan(itemId, i, { scannedAt: now, isBot: false, visitorHash: `u${i}` }))));
+    await Promise.all([w1.drain(), w2.drain()]);
+    const account = await accountStats(new AccountStatsRepository(db), { accountId, days: 1, tz: 'UTC' });
+    expect(account.topCodes).toEqual([expect.objectContaining({ id: itemId, scans: 400, uniqueScans: 400 })]);
   });
 
   it('keeps the items of one batch apart', async () => {

@@ -99,7 +99,7 @@ describe('building stats from roll-ups', () => {
 
 describe('summing a batch of scans', () => {
   const scan = (o: Partial<ScanEvent>): ScanEvent => ({
-    itemId: 'a', scannedAt: '2026-11-23T10:00:00.000Z', isBot: false, device: 'mobile', os: 'iOS', browser: 'Safari',
+    itemId: 'a', accountId: 'acc', scannedAt: '2026-11-23T10:00:00.000Z', isBot: false, device: 'mobile', os: 'iOS', browser: 'Safari',
     country: null, referrer: null, visitorHash: 'v', ...o,
   });
 
@@ -119,6 +119,39 @@ describe('summing a batch of scans', () => {
     ]);
     expect(d.dims.find((x) => x.dim === 'country')?.value).toBe('unknown');
     expect(d.dims.find((x) => x.dim === 'referrer')?.value).toBe('direct');
+  });
+
+  it("adds the items of one account into the account's buckets and breakdowns, and keeps accounts apart", () => {
+    const scans = [
+      scan({}),
+      scan({ itemId: 'b', scannedAt: '2026-11-23T10:10:00.000Z', country: 'DE' }),
+      scan({ itemId: 'b', isBot: true, device: 'other' }),
+      scan({ itemId: 'c', accountId: 'other', country: 'DE' }),
+    ];
+    const d = sumBatch(scans, [true, true, false, true]);
+    expect(d.accountBuckets).toEqual([
+      { accountId: 'acc', bucket: bucketOf(Date.parse('2026-11-23T10:00:00Z')), scans: 2, uniqueScans: 2, botScans: 1 },
+      { accountId: 'other', bucket: bucketOf(Date.parse('2026-11-23T10:00:00Z')), scans: 1, uniqueScans: 1, botScans: 0 },
+    ]);
+    expect(d.accountDims.filter((x) => x.dim === 'country')).toEqual([
+      { accountId: 'acc', day: '2026-11-23', dim: 'country', value: 'unknown', scans: 1 },
+      { accountId: 'acc', day: '2026-11-23', dim: 'country', value: 'DE', scans: 1 },
+      { accountId: 'other', day: '2026-11-23', dim: 'country', value: 'DE', scans: 1 },
+    ]);
+  });
+
+  it("gives each item's UTC days their human scans and unique scans, for the running totals", () => {
+    const scans = [
+      scan({ scannedAt: '2026-11-23T23:59:59.000Z' }),
+      scan({ scannedAt: '2026-11-24T00:00:01.000Z' }),
+      scan({ scannedAt: '2026-11-24T00:00:02.000Z', visitorHash: 'w' }),
+      scan({ scannedAt: '2026-11-24T00:00:03.000Z', isBot: true }),
+    ];
+    const d = sumBatch(scans, [true, true, false, false]);
+    expect(d.itemDays).toEqual([
+      { itemId: 'a', day: '2026-11-23', scans: 1, uniqueScans: 1 },
+      { itemId: 'a', day: '2026-11-24', scans: 2, uniqueScans: 1 },
+    ]);
   });
 
   it('gives a bots-only item no first or last scan time', () => {

@@ -223,7 +223,8 @@ describe('scan statistics', () => {
     // Scans at chosen instants around New York's DST end (2026-11-01 06:00Z), written as the tracker would.
     const writer = createScanWriter(t.db);
     const at = ['2026-08-14T12:00:00Z', '2026-10-31T03:59:00Z', '2026-11-01T04:00:00Z', '2026-11-01T05:59:00Z', '2026-11-01T06:00:00Z', '2026-11-02T04:59:00Z', '2026-11-02T05:00:00Z'];
-    await Promise.all(at.map((iso, i) => writer.record({ itemId: it.id, scannedAt: new Date(iso).toISOString(), isBot: false, device: 'mobile', os: 'iOS', browser: 'Safari', country: null, referrer: null, visitorHash: `dst${i}` })));
+    const accountId = await t.services.keys.ensureAccount('scans');
+    await Promise.all(at.map((iso, i) => writer.record({ itemId: it.id, accountId, scannedAt: new Date(iso).toISOString(), isBot: false, device: 'mobile', os: 'iOS', browser: 'Safari', country: null, referrer: null, visitorHash: `dst${i}` })));
     await writer.drain();
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-10T12:00:00Z') });
     try {

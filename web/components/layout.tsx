@@ -29,6 +29,7 @@ export function Brand() {
 
 const NAV = [
   { href: '/codes', label: 'Codes' },
+  { href: '/overview', label: 'Overview' },
   { href: '/account', label: 'Account' },
 ];
 

@@ -8,6 +8,8 @@ import { bucketOf, utcDay } from '../stats/scan-buckets.ts';
 /** One scan as the writers store it. The raw IP is not here: only its salted hash. */
 export interface ScanEvent {
   itemId: string;
+  /** The item's account: the account roll-ups are summed from the same batch. */
+  accountId: string;
   scannedAt: string; // ISO, UTC
   /** scannedAt as epoch milliseconds and as its UTC day, carried so a batch need not re-derive them. */
   ms?: number;
@@ -47,10 +49,37 @@ export interface DimDelta {
   scans: number;
 }
 
+/** An item's human scans on one UTC day of the batch: what its running totals from that day on grow by. */
+export interface ItemDayDelta {
+  itemId: string;
+  day: string;
+  scans: number;
+  uniqueScans: number;
+}
+
+export interface AccountBucketDelta {
+  accountId: string;
+  bucket: number;
+  scans: number;
+  uniqueScans: number;
+  botScans: number;
+}
+
+export interface AccountDimDelta {
+  accountId: string;
+  day: string;
+  dim: string;
+  value: string;
+  scans: number;
+}
+
 export interface BatchDeltas {
   items: ItemDelta[];
   buckets: BucketDelta[];
   dims: DimDelta[];
+  itemDays: ItemDayDelta[];
+  accountBuckets: AccountBucketDelta[];
+  accountDims: AccountDimDelta[];
 }
 
 /** The value of DIMENSIONS[dim]. Unknown values are kept as "unknown" (no referrer: "direct") so breakdowns add up to the scans in range. */
@@ -73,11 +102,19 @@ export function scanDay(s: ScanEvent): string {
   return s.day ?? utcDay(s.ms ?? Date.parse(s.scannedAt));
 }
 
+interface DaySums {
+  scans: number;
+  uniqueScans: number;
+  /** One value→count map per dimension. */
+  dims: Map<string, number>[];
+}
+
 interface ItemSums {
+  accountId: string;
   delta: ItemDelta;
   buckets: Map<number, BucketDelta>;
-  /** day → one value→count map per dimension. */
-  days: Map<string, Map<string, number>[]>;
+  /** Human scans by UTC day. */
+  days: Map<string, DaySums>;
 }
 
 /** `isNew[i]` says whether scan i is its visitor's first human scan of the item that UTC day. */
@@ -89,7 +126,12 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
     const unique = human === 1 && isNew[i] === true ? 1 : 0;
     let sums = items.get(s.itemId);
     if (sums === undefined) {
-      sums = { delta: { itemId: s.itemId, scans: 0, uniqueScans: 0, botScans: 0, first: null, last: null }, buckets: new Map(), days: new Map() };
+      sums = {
+        accountId: s.accountId,
+        delta: { itemId: s.itemId, scans: 0, uniqueScans: 0, botScans: 0, first: null, last: null },
+        buckets: new Map(),
+        days: new Map(),
+      };
       items.set(s.itemId, sums);
     }
     const item = sums.delta;
@@ -113,13 +155,15 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
 
     if (human === 0) continue; // breakdowns are of human scans only
     const day = scanDay(s);
-    let dims = sums.days.get(day);
-    if (dims === undefined) {
-      dims = DIMENSIONS.map(() => new Map<string, number>());
-      sums.days.set(day, dims);
+    let daySums = sums.days.get(day);
+    if (daySums === undefined) {
+      daySums = { scans: 0, uniqueScans: 0, dims: DIMENSIONS.map(() => new Map<string, number>()) };
+      sums.days.set(day, daySums);
     }
+    daySums.scans += 1;
+    daySums.uniqueScans += unique;
     for (let d = 0; d < DIMENSIONS.length; d++) {
-      const counts = dims[d] as Map<string, number>;
+      const counts = daySums.dims[d] as Map<string, number>;
       const value = dimensionValue(s, d);
       counts.set(value, (counts.get(value) ?? 0) + 1);
     }
@@ -127,14 +171,55 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
   return flatten(items);
 }
 
+// The account sums are merged from the item sums (per distinct row, not per scan): most
+// batches hold one item, so this costs a copy, not a second pass over the scans.
 function flatten(items: Map<string, ItemSums>): BatchDeltas {
-  const out: BatchDeltas = { items: [], buckets: [], dims: [] };
+  const out: BatchDeltas = { items: [], buckets: [], dims: [], itemDays: [], accountBuckets: [], accountDims: [] };
+  const accountBuckets = new Map<string, Map<number, AccountBucketDelta>>();
+  const accountDays = new Map<string, Map<string, Map<string, number>[]>>();
   for (const [itemId, sums] of items) {
     out.items.push(sums.delta);
-    for (const b of sums.buckets.values()) out.buckets.push(b);
-    for (const [day, dims] of sums.days) {
+    let aBuckets = accountBuckets.get(sums.accountId);
+    if (aBuckets === undefined) {
+      aBuckets = new Map();
+      accountBuckets.set(sums.accountId, aBuckets);
+    }
+    for (const b of sums.buckets.values()) {
+      out.buckets.push(b);
+      const a = aBuckets.get(b.bucket);
+      if (a === undefined) aBuckets.set(b.bucket, { accountId: sums.accountId, bucket: b.bucket, scans: b.scans, uniqueScans: b.uniqueScans, botScans: b.botScans });
+      else {
+        a.scans += b.scans;
+        a.uniqueScans += b.uniqueScans;
+        a.botScans += b.botScans;
+      }
+    }
+    let aDays = accountDays.get(sums.accountId);
+    if (aDays === undefined) {
+      aDays = new Map();
+      accountDays.set(sums.accountId, aDays);
+    }
+    for (const [day, daySums] of sums.days) {
+      out.itemDays.push({ itemId, day, scans: daySums.scans, uniqueScans: daySums.uniqueScans });
+      let aDims = aDays.get(day);
+      if (aDims === undefined) {
+        aDims = DIMENSIONS.map(() => new Map<string, number>());
+        aDays.set(day, aDims);
+      }
+      daySums.dims.forEach((counts, d) => {
+        const aCounts = aDims[d] as Map<string, number>;
+        for (const [value, scans] of counts) {
+          out.dims.push({ itemId, day, dim: DIMENSIONS[d] as string, value, scans });
+          aCounts.set(value, (aCounts.get(value) ?? 0) + scans);
+        }
+      });
+    }
+  }
+  for (const buckets of accountBuckets.values()) for (const b of buckets.values()) out.accountBuckets.push(b);
+  for (const [accountId, days] of accountDays) {
+    for (const [day, dims] of days) {
       dims.forEach((counts, d) => {
-        for (const [value, scans] of counts) out.dims.push({ itemId, day, dim: DIMENSIONS[d] as string, value, scans });
+        for (const [value, scans] of counts) out.accountDims.push({ accountId, day, dim: DIMENSIONS[d] as string, value, scans });
       });
     }
   }

@@ -25,14 +25,15 @@ export class ScanTracker {
     private readonly countries: CountryLookup,
   ) {}
 
-  /** Records the request as a scan of `itemId` if the policy says so; resolves once it is committed. */
-  async track(itemId: string, req: ScanRequest): Promise<void> {
+  /** Records the request as a scan of the item if the policy says so; resolves once it is committed. */
+  async track(item: { id: string; accountId: string }, req: ScanRequest): Promise<void> {
     const now = Date.now();
     const salt = this.salts.peek(now) ?? (await this.salts.current(now));
     const scan = buildScan({ method: req.method, headers: req.headers, ip: req.ip, now, salt, countryLookup: this.countries });
     if (!scan.record) return;
     await this.writer.record({
-      itemId,
+      itemId: item.id,
+      accountId: item.accountId,
       scannedAt: scan.scannedAt,
       ms: now,
       day: scan.day,

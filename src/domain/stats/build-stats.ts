@@ -90,7 +90,7 @@ export function buildStats(input: {
 }
 
 /** Zero-filled, oldest first. A day may come in parts (a DST change splits it): they add up. */
-function dailySeries(range: LocalRange, days: LocalDayRow[]) {
+export function dailySeries(range: LocalRange, days: readonly LocalDayRow[]): Stats['daily'] {
   const daily = range.dates.map((date) => ({ date, scans: 0, uniqueScans: 0 }));
   const first = range.dates.length > 0 ? dayNumber(range.dates[0]!) : 0;
   for (const d of days) {
@@ -102,7 +102,7 @@ function dailySeries(range: LocalRange, days: LocalDayRow[]) {
   return daily;
 }
 
-function breakdowns(rows: DimRow[]): Stats['breakdown'] {
+export function breakdowns(rows: readonly DimRow[]): Stats['breakdown'] {
   const out = Object.fromEntries(DIMENSIONS.map((d) => [d, new Map<string, number>()])) as Record<Dimension, Map<string, number>>;
   for (const r of rows) {
     const m = out[r.dim as Dimension];

@@ -33,3 +33,28 @@ export async function itemStats(
   ]);
   return buildStats({ item, tz, range, days, dims, recent });
 }
+
+export interface RecentScans {
+  scanCount: number;
+  uniqueScanCount: number;
+  botScanCount: number;
+  lastScanAt: string | null;
+  recent: RecentScan[];
+}
+
+/** The live view's poll: the counters, and the newest human scans (only those after `since`, if given). */
+export async function recentScans(source: StatsSource, q: { accountId: string; id: string; since?: string }): Promise<RecentScans> {
+  const item = await source.counters(q.accountId, q.id);
+  if (!item) throw new NotFoundError('QR item not found');
+  const since = q.since === undefined ? null : Date.parse(q.since);
+  // Nothing can be newer than the last human scan: skip the index walk.
+  const fresh = item.lastScanAt !== null && (since === null || Date.parse(item.lastScanAt) > since);
+  const recent = fresh ? await source.recent(item.id, RECENT_LIMIT) : [];
+  return {
+    scanCount: item.scanCount,
+    uniqueScanCount: item.uniqueScanCount,
+    botScanCount: item.botScanCount,
+    lastScanAt: item.lastScanAt,
+    recent: since === null ? recent : recent.filter((r) => Date.parse(r.scannedAt) > since),
+  };
+}

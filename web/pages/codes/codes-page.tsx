@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type QrItem, api } from '../../api.ts';
 import { AppLayout } from '../../components/layout.tsx';
 import { Button, Notice, Spinner, When } from '../../components/ui.tsx';
+import { Link } from '../../router.ts';
 
 export default function CodesPage() {
   const [items, setItems] = useState<QrItem[] | null>(null);
@@ -48,7 +49,11 @@ export default function CodesPage() {
             <tbody>
               {items.map((it) => (
                 <tr key={it.id}>
-                  <td data-label="Title">{it.title}</td>
+                  <td data-label="Title">
+                    <Link href={`/codes/${it.id}`}>
+                      {it.title}
+                    </Link>
+                  </td>
                   <td data-label="Short link">
                     <code>{it.shortUrl.replace(/^https?:\/\//, '')}</code>
                   </td>

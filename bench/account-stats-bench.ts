@@ -1,0 +1,126 @@
+// Account overview latency for an account with 10,000 codes and 1,000,000 scans, against
+// the same queries on an account with 100 codes and 10,000 scans in the same run. The
+// scans go through the real scan writer (so the roll-ups are the ones production keeps),
+// spread over 120 days and over every code, skewed so a few codes get most: every code
+// is scanned in every range, which is the worst case for the top-codes probe per code.
+import type { DatabaseConfig } from '../src/config.ts';
+import { type Db, openDatabase } from '../src/db/database.ts';
+import { AccountStatsRepository } from '../src/db/account-stats-repository.ts';
+import { ApiKeysRepository } from '../src/db/api-keys-repository.ts';
+import { QrItemsRepository } from '../src/db/qr-items-repository.ts';
+import { type ScanWriter, createScanWriter } from '../src/db/scan-writer.ts';
+import { resolveDesign } from '../src/domain/design.ts';
+import type { ScanEvent } from '../src/domain/scans/scan-batch.ts';
+import { accountStats } from '../src/domain/stats/account-stats.ts';
+import type { ResultRow } from './result-row.ts';
+import { settle } from './settle.ts';
+
+const DEVICES = ['mobile', 'mobile', 'mobile', 'tablet', 'desktop', 'other'];
+const OSES = ['iOS', 'Android', 'Android', 'Windows', 'macOS', 'Linux', 'iPadOS', null];
+const BROWSERS = ['Safari', 'Chrome', 'Samsung Internet', 'Instagram', 'Edge', 'Firefox', 'Facebook', 'Opera', null];
+const COUNTRIES = [
+  'DE', 'US', 'FR', 'GB', 'NL', 'ES', 'IT', 'PL', 'SE', 'AT', 'CH', 'BE', 'DK', 'NO', 'FI', 'IE', 'PT', 'CZ', 'HU', 'RO',
+  'GR', 'TR', 'BR', 'MX', 'AR', 'CA', 'AU', 'NZ', 'JP', 'KR', 'IN', 'ID', 'TH', 'VN', 'ZA', 'NG', 'EG', 'MA', 'AE', null,
+];
+const REFERRERS = [null, null, null, 'www.instagram.com', 't.co', 'www.facebook.com', 'l.instagram.com', 'www.google.com', 'www.linkedin.com', 'web.whatsapp.com'];
+const SPAN_DAYS = 120;
+
+function* scansFor(itemIds: readonly string[], accountId: string, count: number): Generator<ScanEvent> {
+  const now = Date.now();
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)] as T;
+  for (let i = 0; i < count; i++) {
+    // Every code at least once per round of the codes, the rest skewed towards the first codes.
+    const itemId = i < itemIds.length ? itemIds[i]! : itemIds[Math.floor(itemIds.length * rnd() ** 3)]!;
+    yield {
+      itemId,
+      accountId,
+      scannedAt: new Date(now - Math.floor(rnd() * SPAN_DAYS * 86_400_000)).toISOString(),
+      isBot: rnd() < 0.05,
+      device: pick(DEVICES),
+      os: pick(OSES),
+      browser: pick(BROWSERS),
+      country: pick(COUNTRIES),
+      referrer: pick(REFERRERS),
+      visitorHash: Math.floor(rnd() * count * 0.6).toString(16),
+    };
+  }
+}
+
+async function seed(writer: ScanWriter, itemIds: readonly string[], accountId: string, count: number): Promise<void> {
+  const CHUNK = 5_000;
+  let chunk: Promise<void>[] = [];
+  for (const s of scansFor(itemIds, accountId, count)) {
+    chunk.push(writer.record(s));
+    if (chunk.length === CHUNK) {
+      await Promise.all(chunk);
+      chunk = [];
+    }
+  }
+  await Promise.all(chunk);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function timeAccountStats(db: Db, accountId: string, days: number, tz: string, runs: number) {
+  const source = new AccountStatsRepository(db);
+  for (let i = 0; i < 10; i++) await accountStats(source, { accountId, days, tz });
+  // The machine is shared: start each measurement once it is quiet (or after 15 s whatever it is doing).
+  const idle = await settle();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    await accountStats(source, { accountId, days, tz });
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), idle };
+}
+
+async function makeAccount(db: Db, codes: number, scans: number, writer: ScanWriter) {
+  const accountId = await new ApiKeysRepository(db).ensureAccount(`overview-${codes}-${Date.now()}`);
+  const items = new QrItemsRepository(db);
+  const design = resolveDesign(undefined);
+  const ids: string[] = [];
+  for (let i = 0; i < codes; i++) {
+    ids.push((await items.create(accountId, { title: `code ${i}`, contentType: 'url', payload: `https://example.com/${i}`, fields: {}, design })).id);
+  }
+  const t0 = Date.now();
+  await seed(writer, ids, accountId, scans);
+  return { accountId, seeded: (Date.now() - t0) / 1000 };
+}
+
+export async function runAccountStatsBench(
+  database: DatabaseConfig,
+  label: string,
+  size = { codes: 10_000, scans: 1_000_000 },
+  runs = 200,
+): Promise<ResultRow[]> {
+  const db = await openDatabase(database);
+  const writer = createScanWriter(db);
+  const small = await makeAccount(db, 100, 10_000, writer);
+  const big = await makeAccount(db, size.codes, size.scans, writer);
+  await writer.drain();
+  // What autovacuum does between bursts: measured right after a million updates of 10,000 rows,
+  // PostgreSQL would read the backlog of dead row versions, not the account's data.
+  if (db.pool) await db.pool.query('vacuum analyze');
+  const rows: ResultRow[] = [];
+  const sizeName = `${size.codes.toLocaleString('en-US')} codes, ${size.scans.toLocaleString('en-US')} scans`;
+  for (const [days, tz] of [[14, 'UTC'], [90, 'UTC'], [90, 'America/New_York']] as const) {
+    const base = await timeAccountStats(db, small.accountId, days, tz, runs);
+    const { p50, p99, idle } = await timeAccountStats(db, big.accountId, days, tz, runs);
+    rows.push({
+      name: `${label} account stats, ${sizeName}, days=${days} tz=${tz}`,
+      value: p99,
+      unit: 'ms p99',
+      extra: `p50 ${p50.toFixed(2)} ms; baseline p50 ${base.p50.toFixed(2)} ms; machine ${Math.round(idle * 100)}% idle at start; seeded in ${big.seeded.toFixed(0)} s`,
+      ratio: p99 / base.p99,
+      baseline: '100 codes, 10,000 scans, same query',
+    });
+  }
+  await db.close();
+  return rows;
+}

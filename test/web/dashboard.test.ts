@@ -1,0 +1,264 @@
+// The scan dashboard through a real browser on a real server: scans recorded through the
+// short link with real phone user agents and a bot, then the per-code page and the account
+// overview checked against the API's own numbers (totals, chart points, breakdown rows,
+// coloured countries, CSV downloads), the range changed, recent scans refreshed live.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../support/processes.ts';
+import { tempDir } from '../support/test-app.ts';
+import { HAVE_CHROMIUM, SHOTS_DIR, axeViolations, launch, screenshots } from './browser.ts';
+
+const OWNER = { email: 'owner@example.com', password: 'owner password 1' };
+const TZ = 'Europe/Berlin';
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Mobile Safari/537.36';
+const SAMSUNG = 'Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36';
+const IPAD = 'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 Edg/125.0.0.0';
+const WHATSAPP = 'WhatsApp/2.23.20.0 A';
+
+let server: RunningServer;
+let browser: Browser;
+let key: string;
+let menu: { id: string; code: string };
+let poster: { id: string; code: string };
+
+interface Breakdown { value: string; scans: number }
+interface CodeStats {
+  from: string;
+  to: string;
+  totals: { scans: number; uniqueScans: number; scansInRange: number; uniqueScansInRange: number; botScans: number };
+  daily: { date: string; scans: number; uniqueScans: number }[];
+  breakdown: Record<'device' | 'os' | 'browser' | 'country' | 'referrer', Breakdown[]>;
+  recent: unknown[];
+}
+interface AccountStats extends Omit<CodeStats, 'totals' | 'recent'> {
+  totals: { codes: number; scansInRange: number; uniqueScansInRange: number; botScansInRange: number };
+  topCodes: { id: string; code: string; title: string; scans: number }[];
+}
+
+const v1 = async <T>(p: string): Promise<T> => {
+  const res = await fetch(`${server.url}/v1${p}`, { headers: { authorization: `Bearer ${key}` } });
+  expect(res.status, p).toBe(200);
+  return (p.includes('.csv') ? await res.text() : await res.json()) as T;
+};
+
+async function scan(code: string, ua: string, ip: string, country: string, referer?: string): Promise<void> {
+  const res = await fetch(`${server.url}/r/${code}`, {
+    redirect: 'manual',
+    headers: { 'user-agent': ua, 'x-forwarded-for': ip, 'cf-ipcountry': country, ...(referer ? { referer } : {}) },
+  });
+  expect(res.status).toBe(302);
+}
+
+/** Sets the instance up through its first-run link and returns an API key made with the session. */
+async function setUp(): Promise<string> {
+  for (let i = 0; i < 200 && !/\/app\/setup\//.test(server.output()); i++) await new Promise((r) => setTimeout(r, 50));
+  const token = /\/app\/setup\/(\S+)/.exec(server.output())?.[1] as string;
+  const res = await fetch(`${server.url}/v1/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, accountName: 'Acme', ...OWNER }),
+  });
+  expect(res.status, await res.clone().text()).toBeLessThan(300);
+  const session = (await res.json()) as { csrfToken: string };
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const made = await fetch(`${server.url}/v1/account/keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': session.csrfToken },
+    body: JSON.stringify({ name: 'test', scopes: ['qr:read', 'qr:write'] }),
+  });
+  expect(made.status).toBe(201);
+  return ((await made.json()) as { secret: string }).secret;
+}
+
+async function create(title: string): Promise<{ id: string; code: string }> {
+  const res = await fetch(`${server.url}/v1/qr`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ title, url: `https://example.com/${encodeURIComponent(title)}` }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { item: { id: string; code: string } }).item;
+}
+
+async function newPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, timezoneId: TZ, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('request', (r) => {
+    if (!r.url().startsWith(server.url)) problems.push(`fetched from outside: ${r.url()}`);
+  });
+  await page.goto(`${server.url}/app/sign-in`);
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/app\/codes$/);
+  // Reading the session before signing in answers 401 by design: only what follows counts.
+  problems.length = 0;
+  return { context, page, problems };
+}
+
+async function checkPage(page: Page, problems: string[], name: string): Promise<void> {
+  expect(await axeViolations(page), `${name}: accessibility`).toEqual([]);
+  expect(problems, `${name}: console`).toEqual([]);
+  await screenshots(page, name);
+}
+
+const numberIn = async (page: Page, selector: string) => Number(((await page.locator(selector).textContent()) ?? '').replace(/[^\d]/g, ''));
+
+/** The breakdown rows a panel shows, as {value, scans}. */
+async function barRows(page: Page, panel: string): Promise<Breakdown[]> {
+  return page.locator(`[data-breakdown="${panel}"] .bars__row`).evaluateAll((rows) =>
+    rows.map((r) => ({ value: (r as HTMLElement).dataset.value as string, scans: Number((r as HTMLElement).dataset.scans) })),
+  );
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
+  beforeAll(async () => {
+    server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'dash.db')}`, COUNTRY_HEADER: 'cf-ipcountry', TRUST_PROXY: 'true' });
+    key = await setUp();
+    menu = await create('Spring menu');
+    poster = await create('Poster');
+    await scan(menu.code, IPHONE, '198.51.100.1', 'DE');
+    await scan(menu.code, IPHONE, '198.51.100.1', 'DE'); // the same visitor again: a scan, not a unique one
+    await scan(menu.code, IPHONE, '198.51.100.2', 'DE', 'https://www.instagram.com/p/x');
+    await scan(menu.code, ANDROID, '198.51.100.3', 'US');
+    await scan(menu.code, SAMSUNG, '198.51.100.4', 'US', 'https://t.co/abc');
+    await scan(menu.code, DESKTOP, '198.51.100.5', 'FR');
+    await scan(menu.code, WHATSAPP, '198.51.100.6', 'DE'); // a link preview: a bot scan
+    await scan(poster.code, IPAD, '198.51.100.7', 'GB');
+    browser = await launch();
+    console.log(`screenshots in ${SHOTS_DIR}`);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("shows a code's totals, chart, breakdowns and map as the API counts them, for each range", { timeout: 120_000 }, async () => {
+    const { context, page, problems } = await newPage();
+    await page.getByRole('link', { name: 'Spring menu' }).click();
+    await page.waitForURL(new RegExp(`/app/codes/${menu.id}$`));
+    await page.locator('.daily-table tbody tr').first().waitFor({ state: 'attached' });
+
+    const api = await v1<CodeStats>(`/qr/${menu.id}/stats?days=30&tz=${encodeURIComponent(TZ)}`);
+    expect(api.totals).toMatchObject({ scans: 6, uniqueScans: 5, botScans: 1, scansInRange: 6 });
+    expect(await numberIn(page, '[data-total="scansInRange"] .totals__value')).toBe(api.totals.scansInRange);
+    expect(await numberIn(page, '[data-total="uniqueScansInRange"] .totals__value')).toBe(api.totals.uniqueScansInRange);
+    expect(await numberIn(page, '[data-total="botScans"] .totals__value')).toBe(api.totals.botScans);
+    expect(await page.locator('[data-total="uniqueScansInRange"]').textContent()).toMatch(/same phone/);
+    expect(await page.locator('[data-total="botScans"]').textContent()).toMatch(/link previews/);
+
+    // The chart's points: the table beside it, and the value uPlot shows on hover over today.
+    const rows = await page.locator('.daily-table tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)),
+    );
+    expect(rows).toEqual(api.daily.map((d) => [d.date, String(d.scans), String(d.uniqueScans)]));
+    const over = page.locator('.chart .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2, { steps: 4 });
+    await expect.poll(() => page.locator('.chart .u-legend .u-series').nth(1).locator('.u-value').textContent()).toBe(String(api.daily.at(-1)!.scans));
+
+    for (const [panel, dim] of [['devices', 'device'], ['operating systems', 'os'], ['browsers', 'browser'], ['countries', 'country'], ['referrers', 'referrer']] as const) {
+      expect(await barRows(page, panel), panel).toEqual(api.breakdown[dim]);
+    }
+
+    // The map: each country with scans is coloured, the busiest in the darkest step.
+    await page.locator('.map path[data-country="DE"]').waitFor();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.locator('.map').screenshot({ path: '/tmp/dash/map-el.png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    const coloured = await page.locator('.map path[data-scans]').evaluateAll((ps) =>
+      ps.map((p) => ({ value: (p as SVGPathElement).dataset.country as string, scans: Number((p as SVGPathElement).dataset.scans) })),
+    );
+    expect(coloured.sort((a, b) => b.scans - a.scans || a.value.localeCompare(b.value))).toEqual(api.breakdown.country);
+    expect(await page.locator('.map path[data-country="DE"]').getAttribute('class')).toContain('map__l5');
+    expect(await page.locator('.map path[data-country="FR"]').getAttribute('class')).toContain('map__l2');
+    expect(await page.locator('.map path[data-country="CN"]').getAttribute('class')).toContain('map__l0');
+    await checkPage(page, problems, 'code-stats-30');
+
+    await page.getByRole('button', { name: '7 days' }).click();
+    await expect.poll(() => page.locator('.daily-table tbody tr').count()).toBe(7);
+    expect(await page.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
+    const week = await v1<CodeStats>(`/qr/${menu.id}/stats?days=7&tz=${encodeURIComponent(TZ)}`);
+    expect(await page.locator('.daily-table tbody tr td:first-child').allTextContents()).toEqual(week.daily.map((d) => d.date));
+    await page.getByRole('button', { name: '90 days' }).click();
+    await expect.poll(() => page.locator('.daily-table tbody tr').count()).toBe(90);
+    await context.close();
+  });
+
+  it('downloads the CSV the API gives', { timeout: 60_000 }, async () => {
+    const { context, page } = await newPage();
+    await page.goto(`${server.url}/app/codes/${menu.id}`);
+    for (const [label, part] of [[/Daily scans/, 'daily'], [/Breakdowns/, 'breakdown']] as const) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: label }).click()]);
+      const text = fs.readFileSync((await download.path())!, 'utf8');
+      expect(text).toBe(await v1<string>(`/qr/${menu.id}/stats.csv?days=30&tz=${encodeURIComponent(TZ)}&part=${part}`));
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^qrtrack-${menu.code}-${part}-`));
+    }
+    await context.close();
+  });
+
+  it('adds a new scan to recent scans and the totals while the page is open', { timeout: 60_000 }, async () => {
+    const { context, page } = await newPage();
+    await page.goto(`${server.url}/app/codes/${poster.id}`);
+    await page.locator('.recent-table tbody tr').first().waitFor();
+    expect(await page.locator('.recent-table tbody tr').count()).toBe(1);
+    await scan(poster.code, ANDROID, '198.51.100.8', 'NL');
+    await expect.poll(() => page.locator('.recent-table tbody tr').count(), { timeout: 25_000 }).toBe(2);
+    await expect.poll(() => numberIn(page, '[data-total="scansInRange"] .totals__value'), { timeout: 10_000 }).toBe(2);
+    expect(await page.locator('.recent-table tbody tr').first().textContent()).toMatch(/Android/);
+    await context.close();
+  });
+
+  it('shows the account overview: series, top codes, countries and devices as the API counts them', { timeout: 90_000 }, async () => {
+    const { context, page, problems } = await newPage();
+    await page.getByRole('link', { name: 'Overview', exact: true }).click();
+    await page.waitForURL(/\/app\/overview$/);
+    await page.locator('.top-codes li').first().waitFor();
+    const api = await v1<AccountStats>(`/stats?days=30&tz=${encodeURIComponent(TZ)}`);
+    expect(await numberIn(page, '[data-total="scansInRange"] .totals__value')).toBe(api.totals.scansInRange);
+    expect(await numberIn(page, '[data-total="botScansInRange"] .totals__value')).toBe(api.totals.botScansInRange);
+    const top = await page.locator('.top-codes li').evaluateAll((lis) => lis.map((li) => ({ code: (li as HTMLElement).dataset.code, scans: Number((li as HTMLElement).dataset.scans) })));
+    expect(top).toEqual(api.topCodes.map((c) => ({ code: c.code, scans: c.scans })));
+    expect(top[0]).toEqual({ code: menu.code, scans: 6 });
+    expect(await barRows(page, 'countries')).toEqual(api.breakdown.country);
+    expect(await barRows(page, 'devices')).toEqual(api.breakdown.device);
+    const rows = await page.locator('.daily-table tbody tr td:nth-child(2)').allTextContents();
+    expect(rows.map(Number)).toEqual(api.daily.map((d) => d.scans));
+    await page.locator('.map path[data-country="GB"]').waitFor();
+    expect(await page.locator('.map path[data-scans]').count()).toBe(api.breakdown.country.filter((c) => c.value !== 'unknown').length);
+    await checkPage(page, problems, 'overview-30');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Top 100 codes/ }).click()]);
+    expect(fs.readFileSync((await download.path())!, 'utf8')).toBe(await v1<string>(`/stats.csv?days=30&tz=${encodeURIComponent(TZ)}&part=top`));
+
+    await page.getByRole('button', { name: '14 days' }).click();
+    await expect.poll(() => page.locator('.daily-table tbody tr').count()).toBe(14);
+    await context.close();
+  });
+
+  it('stays readable in dark mode', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, timezoneId: TZ, colorScheme: 'dark' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/app/sign-in`);
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/app\/codes$/);
+    await page.goto(`${server.url}/app/codes/${menu.id}`);
+    await page.locator('.map path[data-country="DE"]').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshots(page, 'code-stats-dark');
+    await context.close();
+  });
+});

@@ -1,0 +1,69 @@
+// One code's dashboard: totals (with what "unique" and "bot" mean), a daily chart over
+// 7/14/30/90 days cut at the browser's midnight, breakdowns, a map, recent scans kept
+// live, and CSV downloads. Everything comes from /v1 through api.ts.
+import { useEffect, useState } from 'preact/hooks';
+import { type QrItem, api } from '../../api.ts';
+import { AppLayout } from '../../components/layout.tsx';
+import { Spinner, When } from '../../components/ui.tsx';
+import { Link } from '../../router.ts';
+import { Breakdowns } from './breakdowns.tsx';
+import { CountryMap } from './country-map.tsx';
+import { CsvLinks } from './csv-links.tsx';
+import { DailyChart } from './daily-chart.tsx';
+import { RangePicker } from './range-picker.tsx';
+import { RecentScans } from './recent-scans.tsx';
+import { TotalsPanel } from './totals-panel.tsx';
+import { type Range, browserTimeZone, useStats } from './use-stats.ts';
+import './stats.css';
+
+export default function CodeStatsPage({ id }: { id: string }) {
+  const [days, setDays] = useState<Range>(30);
+  const [refresh, setRefresh] = useState(0);
+  const [item, setItem] = useState<QrItem | null>(null);
+  useEffect(() => {
+    api.getCode(id).then(setItem, () => setItem(null));
+  }, [id]);
+  const { data, error, busy } = useStats((d, tz) => api.codeStats(id, d, tz), days, refresh);
+  const tz = browserTimeZone();
+  const title = item ? item.title : 'Code statistics';
+
+  return (
+    <AppLayout title={title} actions={<RangePicker value={days} onChange={setDays} />}>
+      <p class="crumbs">
+        <Link href="/codes">Codes</Link> › {item ? <code>{item.shortUrl.replace(/^https?:\/\//, '')}</code> : null}
+      </p>
+      {error ? <p class="form-error" role="alert">{error}</p> : null}
+      {!data ? (
+        error ? null : <Spinner />
+      ) : (
+        <div class="stats" aria-busy={busy ? 'true' : undefined}>
+          <p class="small muted">
+            {data.from} to {data.to}, days cut at midnight in {tz}.
+          </p>
+          <TotalsPanel
+            totals={[
+              { id: 'scansInRange', label: `Scans, last ${data.days} days`, value: data.totals.scansInRange, help: 'People who opened the link; bots and link previews are not counted.' },
+              { id: 'uniqueScansInRange', label: 'Unique scans', value: data.totals.uniqueScansInRange, help: 'Different people per day: the same phone scanning twice on one day counts once.' },
+              { id: 'scans', label: 'All-time scans', value: data.totals.scans, help: 'Every human scan since the code was made.' },
+              { id: 'botScans', label: 'Bot scans', value: data.totals.botScans, help: 'Crawlers and chat apps fetching link previews (WhatsApp, Slack, …): recorded apart, never in the scan counts.' },
+              { id: 'firstScanAt', label: 'First scan', value: data.totals.firstScanAt ? '' : 'never', help: <When iso={data.totals.firstScanAt} empty="" /> },
+              { id: 'lastScanAt', label: 'Last scan', value: data.totals.lastScanAt ? '' : 'never', help: <When iso={data.totals.lastScanAt} empty="" /> },
+            ]}
+          />
+          <DailyChart daily={data.daily} />
+          <div class="grid grid--wide">
+            <CountryMap rows={data.breakdown.country} />
+          </div>
+          <Breakdowns breakdown={data.breakdown} />
+          <RecentScans id={id} initial={data.recent} scanCount={data.totals.scans} onChange={() => setRefresh((n) => n + 1)} />
+          <CsvLinks
+            links={[
+              { label: `Daily scans, ${data.from} to ${data.to} (CSV)`, href: api.codeStatsCsvUrl(id, days, tz, 'daily') },
+              { label: 'Breakdowns for the range (CSV)', href: api.codeStatsCsvUrl(id, days, tz, 'breakdown') },
+            ]}
+          />
+        </div>
+      )}
+    </AppLayout>
+  );
+}
