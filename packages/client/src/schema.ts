@@ -56,6 +56,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/qr/{id}/stats.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An item's daily series or breakdowns as CSV (the same numbers as /stats) */
+        get: operations["getQrStatsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/qr/{id}/recent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An item's counters and newest human scans: a cheap poll for a live view
+         * @description Answers the item's counters and its 20 newest human scans, or only those after `since`. Costs one row and one short index walk, so a page may poll it every few seconds and reload the full stats only when scanCount changes.
+         */
+        get: operations["getQrRecentScans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's scans over a range across all its codes: daily series, top codes and breakdowns
+         * @description Scans of deleted codes stay in the series, totals and breakdowns (they happened); top codes list live codes only. Unique scans are the sum of each code's unique scans. The cost does not grow with the number of scans.
+         */
+        get: operations["getAccountStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's daily series, breakdowns or top codes as CSV (the same numbers as /stats) */
+        get: operations["getAccountStatsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/qr/{id}/image.svg": {
         parameters: {
             query?: never;
@@ -2731,6 +2805,26 @@ export interface components {
             /** @enum {unknown} */
             role: "owner" | "editor" | "viewer";
         };
+        AccountStats: {
+            days: number;
+            tz: string;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            totals: {
+                /** @description Live (not deleted) codes of the account */
+                codes: number;
+                scansInRange: number;
+                /** @description Sum of each code's unique scans: a visitor of two codes counts twice */
+                uniqueScansInRange: number;
+                botScansInRange: number;
+            };
+            daily: components["schemas"]["StatsDay"][];
+            /** @description Live codes with the most scans in the range, most first; codes without scans are left out */
+            topCodes: components["schemas"]["TopCode"][];
+            breakdown: components["schemas"]["StatsBreakdown"];
+        };
         ApiKey: {
             id: string;
             name: string;
@@ -3171,6 +3265,13 @@ export interface components {
             country: string | null;
             referrer: string | null;
         };
+        RecentScans: {
+            scanCount: number;
+            uniqueScanCount: number;
+            botScanCount: number;
+            lastScanAt: string | null;
+            recent: components["schemas"]["RecentScan"][];
+        };
         RenameTagRequest: {
             /** @description The new name; a code that has both keeps one */
             name: string;
@@ -3258,6 +3359,17 @@ export interface components {
                 /** @description Codes with this tag */
                 count: number;
             }[];
+        };
+        TopCode: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            title: string;
+            active: boolean;
+            /** @description Human scans on the UTC days overlapping the range (as the breakdowns) */
+            scans: number;
+            /** @description Unique scans on the same days */
+            uniqueScans: number;
         };
         UpdateQrRequest: {
             title?: string;
@@ -3356,6 +3468,7 @@ export interface components {
 }
 export type AcceptInviteRequest = components['schemas']['AcceptInviteRequest'];
 export type AccountResponse = components['schemas']['AccountResponse'];
+export type AccountStats = components['schemas']['AccountStats'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type ApiKeysResponse = components['schemas']['ApiKeysResponse'];
 export type BatchCreateRequest = components['schemas']['BatchCreateRequest'];
@@ -3395,6 +3508,7 @@ export type QrItemResponse = components['schemas']['QrItemResponse'];
 export type QrItemWithWarnings = components['schemas']['QrItemWithWarnings'];
 export type QrStats = components['schemas']['QrStats'];
 export type RecentScan = components['schemas']['RecentScan'];
+export type RecentScans = components['schemas']['RecentScans'];
 export type RenameTagRequest = components['schemas']['RenameTagRequest'];
 export type ResetPasswordRequest = components['schemas']['ResetPasswordRequest'];
 export type ResetPreviewResponse = components['schemas']['ResetPreviewResponse'];
@@ -3407,6 +3521,7 @@ export type StatsDay = components['schemas']['StatsDay'];
 export type StatsTotals = components['schemas']['StatsTotals'];
 export type SwitchAccountRequest = components['schemas']['SwitchAccountRequest'];
 export type TagList = components['schemas']['TagList'];
+export type TopCode = components['schemas']['TopCode'];
 export type UpdateQrRequest = components['schemas']['UpdateQrRequest'];
 export type WifiEncryption = components['schemas']['WifiEncryption'];
 export type $defs = Record<string, never>;
@@ -3871,6 +3986,276 @@ export interface operations {
             };
             /** @description No such item in this account (deleted, or never existed) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQrStatsCsv: {
+        parameters: {
+            query?: {
+                /** @description Days in the series, default 14 */
+                days?: number;
+                /** @description IANA time zone, default UTC */
+                tz?: string;
+                /** @description daily: date,scans,unique_scans (default); breakdown: dimension,value,scans */
+                part?: "daily" | "breakdown";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV (RFC 4180) with a header row; cells that a spreadsheet would run as a formula are prefixed with an apostrophe */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such item in this account (deleted, or never existed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQrRecentScans: {
+        parameters: {
+            query?: {
+                /** @description Only scans after this instant (exclusive) */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecentScans"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such item in this account (deleted, or never existed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountStats: {
+        parameters: {
+            query?: {
+                /** @description Days in the series, default 14 */
+                days?: number;
+                /** @description IANA time zone, default UTC */
+                tz?: string;
+                /** @description How many top codes, default 10 */
+                top?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountStats"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountStatsCsv: {
+        parameters: {
+            query?: {
+                /** @description Days in the series, default 14 */
+                days?: number;
+                /** @description IANA time zone, default UTC */
+                tz?: string;
+                /** @description daily (default), breakdown, or top: id,code,title,scans,unique_scans (top 100) */
+                part?: "daily" | "breakdown" | "top";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV (RFC 4180) with a header row; cells that a spreadsheet would run as a formula are prefixed with an apostrophe */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
