@@ -14,10 +14,13 @@ export default defineConfig({
     globalSetup: ['test/support/build-web.ts'],
     projects: [
       { extends: true as const, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/web/**'] } },
-      // Browser files run one after another: two Chromiums and two app servers at once starved
-      // each other on a 2-core machine (a page waited 45 s for its first paint). A test that a
-      // loaded machine still starves gets two more tries.
-      { extends: true as const, test: { name: 'browser', include: ['test/web/**/*.test.ts'], poolOptions: { forks: { singleFork: true } }, retry: 2 } },
+      // Browser files run one after another, and after every other project (groupOrder): a
+      // Chromium and its app server beside the rest of the suite on a 2-core machine waited 45 s
+      // and more for a page's first paint. A test a loaded machine still starves gets two more tries.
+      {
+        extends: true as const,
+        test: { name: 'browser', include: ['test/web/**/*.test.ts'], poolOptions: { forks: { singleFork: true } }, retry: 2, sequence: { groupOrder: 1 } },
+      },
       ...(postgres
         ? [
             {

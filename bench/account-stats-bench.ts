@@ -10,60 +10,23 @@ import { ApiKeysRepository } from '../src/db/api-keys-repository.ts';
 import { QrItemsRepository } from '../src/db/qr-items-repository.ts';
 import { type ScanWriter, createScanWriter } from '../src/db/scan-writer.ts';
 import { resolveDesign } from '../src/domain/design.ts';
-import type { ScanEvent } from '../src/domain/scans/scan-batch.ts';
 import { accountStats } from '../src/domain/stats/account-stats.ts';
-import type { ResultRow } from './result-row.ts';
+import { type ResultRow, percentile } from './result-row.ts';
+import { type ScanMix, recordScans, syntheticScans } from './scan-seed.ts';
 import { settle } from './settle.ts';
 
-const DEVICES = ['mobile', 'mobile', 'mobile', 'tablet', 'desktop', 'other'];
-const OSES = ['iOS', 'Android', 'Android', 'Windows', 'macOS', 'Linux', 'iPadOS', null];
-const BROWSERS = ['Safari', 'Chrome', 'Samsung Internet', 'Instagram', 'Edge', 'Firefox', 'Facebook', 'Opera', null];
-const COUNTRIES = [
-  'DE', 'US', 'FR', 'GB', 'NL', 'ES', 'IT', 'PL', 'SE', 'AT', 'CH', 'BE', 'DK', 'NO', 'FI', 'IE', 'PT', 'CZ', 'HU', 'RO',
-  'GR', 'TR', 'BR', 'MX', 'AR', 'CA', 'AU', 'NZ', 'JP', 'KR', 'IN', 'ID', 'TH', 'VN', 'ZA', 'NG', 'EG', 'MA', 'AE', null,
-];
-const REFERRERS = [null, null, null, 'www.instagram.com', 't.co', 'www.facebook.com', 'l.instagram.com', 'www.google.com', 'www.linkedin.com', 'web.whatsapp.com'];
-const SPAN_DAYS = 120;
-
-function* scansFor(itemIds: readonly string[], accountId: string, count: number): Generator<ScanEvent> {
-  const now = Date.now();
-  let seed = 7;
-  const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
-  const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)] as T;
-  for (let i = 0; i < count; i++) {
-    // Every code at least once per round of the codes, the rest skewed towards the first codes.
-    const itemId = i < itemIds.length ? itemIds[i]! : itemIds[Math.floor(itemIds.length * rnd() ** 3)]!;
-    yield {
-      itemId,
-      accountId,
-      scannedAt: new Date(now - Math.floor(rnd() * SPAN_DAYS * 86_400_000)).toISOString(),
-      isBot: rnd() < 0.05,
-      device: pick(DEVICES),
-      os: pick(OSES),
-      browser: pick(BROWSERS),
-      country: pick(COUNTRIES),
-      referrer: pick(REFERRERS),
-      visitorHash: Math.floor(rnd() * count * 0.6).toString(16),
-    };
-  }
-}
-
-async function seed(writer: ScanWriter, itemIds: readonly string[], accountId: string, count: number): Promise<void> {
-  const CHUNK = 5_000;
-  let chunk: Promise<void>[] = [];
-  for (const s of scansFor(itemIds, accountId, count)) {
-    chunk.push(writer.record(s));
-    if (chunk.length === CHUNK) {
-      await Promise.all(chunk);
-      chunk = [];
-    }
-  }
-  await Promise.all(chunk);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
+const MIX: ScanMix = {
+  seed: 7,
+  spanDays: 120,
+  devices: ['mobile', 'mobile', 'mobile', 'tablet', 'desktop', 'other'],
+  oses: ['iOS', 'Android', 'Android', 'Windows', 'macOS', 'Linux', 'iPadOS', null],
+  browsers: ['Safari', 'Chrome', 'Samsung Internet', 'Instagram', 'Edge', 'Firefox', 'Facebook', 'Opera', null],
+  countries: [
+    'DE', 'US', 'FR', 'GB', 'NL', 'ES', 'IT', 'PL', 'SE', 'AT', 'CH', 'BE', 'DK', 'NO', 'FI', 'IE', 'PT', 'CZ', 'HU', 'RO',
+    'GR', 'TR', 'BR', 'MX', 'AR', 'CA', 'AU', 'NZ', 'JP', 'KR', 'IN', 'ID', 'TH', 'VN', 'ZA', 'NG', 'EG', 'MA', 'AE', null,
+  ],
+  referrers: [null, null, null, 'www.instagram.com', 't.co', 'www.facebook.com', 'l.instagram.com', 'www.google.com', 'www.linkedin.com', 'web.whatsapp.com'],
+};
 
 async function timeAccountStats(db: Db, accountId: string, days: number, tz: string, runs: number) {
   const source = new AccountStatsRepository(db);
@@ -89,7 +52,7 @@ async function makeAccount(db: Db, codes: number, scans: number, writer: ScanWri
     ids.push((await items.create(accountId, { title: `code ${i}`, contentType: 'url', payload: `https://example.com/${i}`, fields: {}, design })).id);
   }
   const t0 = Date.now();
-  await seed(writer, ids, accountId, scans);
+  await recordScans(writer, syntheticScans(ids, accountId, scans, MIX));
   return { accountId, seeded: (Date.now() - t0) / 1000 };
 }
 

@@ -1,12 +1,13 @@
 // Lists and search at 10k and at 1M codes in one account: every filter and `q` (a
 // common word, a rare one, a miss, a two-letter query) through GET /v1/qr. The page must
-// cost the same at both sizes: the 10k account is the baseline for the 1M one.
+// cost the same at both sizes: the 10k account is the baseline for the 1M one. The newest
+// 200 codes of each are scanned in every quarter hour of 14 days, for the sparklines' rows.
 import { buildApp } from '../src/app.ts';
 import { type DatabaseConfig, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { generateApiKey, parseScopes } from '../src/domain/api-key.ts';
-import { seedCodes } from './list-seed.ts';
-import type { ResultRow } from './result-row.ts';
+import { seedBusyBuckets, seedCodes } from './list-seed.ts';
+import { type ResultRow, percentile } from './result-row.ts';
 
 const QUERIES: [string, string][] = [
   ['list', ''],
@@ -20,11 +21,12 @@ const QUERIES: [string, string][] = [
   ['q miss', 'q=zebra'],
   ['q two letters', 'q=ga'],
   ['q hit + active=false', 'q=autumn&active=false'],
+  // Every code on the page scanned in every quarter hour of the 14 days: the most roll-up rows a page can read.
+  ['include=sparkline, busiest codes', 'include=sparkline&tz=Europe%2FBerlin'],
+  ['include=sparkline&limit=200, busiest codes', 'include=sparkline&tz=Europe%2FBerlin&limit=200'],
+  ['limit=200 (the baseline of the line above)', 'limit=200'],
 ];
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
 export async function runListBench(database: DatabaseConfig, databaseUrl: string, label: string, sizes: [number, number], runs = 500): Promise<ResultRow[]> {
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench.test', RATE_LIMIT_PER_MINUTE: '1000000' });
@@ -37,6 +39,7 @@ export async function runListBench(database: DatabaseConfig, databaseUrl: string
     const accountId = await services.keys.ensureAccount(`list-bench-${n}`);
     const t0 = Date.now();
     await seedCodes(db, accountId, n, i === 0 ? 'a' : 'b');
+    await seedBusyBuckets(db, accountId, 200, 14);
     seeded.push((Date.now() - t0) / 1000);
     const k = generateApiKey();
     await services.keys.createKey({ accountId, name: 'bench', prefix: k.prefix, hash: k.hash, scopes: parseScopes('qr:read') });

@@ -59,3 +59,20 @@ export async function seedCodes(db: Db, accountId: string, count: number, tag: s
     ) r`.execute(db.kysely);
   await sql`analyze qr_items`.execute(db.kysely);
 }
+
+/**
+ * The worst case for the list's sparklines: each of the account's `codes` newest codes has
+ * scans in every quarter hour of the last `days` days (96 roll-up rows a day per code).
+ */
+export async function seedBusyBuckets(db: Db, accountId: string, codes: number, days: number): Promise<void> {
+  const last = Math.floor(Date.now() / 900_000);
+  const first = last - days * 96 + 1;
+  const newest = sql`select id from qr_items where account_id = ${accountId} and deleted_at is null order by created_at desc, id desc limit ${codes}`;
+  const buckets =
+    db.codec.dialect === 'sqlite'
+      ? sql`with recursive b(bucket) as (select ${sql.lit(first)} union all select bucket + 1 from b where bucket < ${sql.lit(last)}) select bucket from b`
+      : sql`select generate_series(${sql.lit(first)}::bigint, ${sql.lit(last)}::bigint) as bucket`;
+  await sql`
+    insert into scan_buckets (item_id, bucket, scans, unique_scans, bot_scans)
+    select q.id, b.bucket, 2, 1, 0 from (${newest}) q cross join (${buckets}) b`.execute(db.kysely);
+}

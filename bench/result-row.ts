@@ -25,3 +25,8 @@ export function printResults(rows: readonly ResultRow[]): void {
     2,
   );
 }
+
+/** The p-th percentile of times sorted ascending. */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}

@@ -1,10 +1,11 @@
-// npm run bench [-- --db postgres] [-- --quick] [-- --only redirect,stats,overview,lists,batch,render,mixed]
+// npm run bench [-- --db postgres] [-- --quick] [-- --only redirect,stats,overview,lists,batch,render,mixed,studio]
 // One run measures every hot path against a baseline taken in the same run:
 // the redirect against a bare http server, stats at 10k against 1M scans, the account
 // overview at 10k codes / 1M scans against 100 codes / 10k scans, rendering against
 // the plain qrcode package, the redirect while images
 // render against the redirect alone, lists at 10k against 1M codes, and bulk
-// create against one-at-a-time create.
+// create against one-at-a-time create, and the studio's in-browser preview against the
+// server's preview route.
 import { parseArgs } from 'node:util';
 import { type RedirectTarget, runRedirectBench } from './redirect-bench.ts';
 import { type ResultRow, printResults } from './result-row.ts';
@@ -14,7 +15,7 @@ import { freshPostgres } from './postgres.ts';
 const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
 const withPostgres = values.db === 'postgres' || values.db === 'both';
 const quick = values.quick;
-const only = values.only ?? 'redirect,stats,overview,lists,batch,render,mixed';
+const only = values.only ?? 'redirect,stats,overview,lists,batch,render,mixed,studio';
 const load = { connections: 50, durationSeconds: quick ? 3 : 10 };
 const rows: ResultRow[] = [];
 
@@ -87,6 +88,11 @@ if (only.includes('render')) {
 if (only.includes('mixed')) {
   const { runMixedBench } = await import('./mixed-bench.ts');
   rows.push(...(await runMixedBench({ ...load, rounds: quick ? 1 : 3, renderConnections: 4 })));
+}
+
+if (only.includes('studio')) {
+  const { runStudioBench } = await import('./studio-bench.ts');
+  rows.push(...(await runStudioBench()));
 }
 
 printResults(rows);

@@ -10,54 +10,19 @@ import { ApiKeysRepository } from '../src/db/api-keys-repository.ts';
 import { QrItemsRepository } from '../src/db/qr-items-repository.ts';
 import { StatsRepository } from '../src/db/stats-repository.ts';
 import { resolveDesign } from '../src/domain/design.ts';
-import type { ScanEvent } from '../src/domain/scans/scan-batch.ts';
 import { itemStats } from '../src/domain/stats/item-stats.ts';
-import type { ResultRow } from './result-row.ts';
+import { type ResultRow, percentile } from './result-row.ts';
+import { type ScanMix, recordScans, syntheticScans } from './scan-seed.ts';
 
-const DEVICES = ['mobile', 'mobile', 'mobile', 'tablet', 'desktop'];
-const OSES = ['iOS', 'Android', 'Android', 'Windows', 'macOS'];
-const BROWSERS = ['Safari', 'Chrome', 'Samsung Internet', 'Instagram', 'Edge'];
-const COUNTRIES = ['DE', 'US', 'FR', 'GB', 'NL', 'ES', 'IT', 'PL', 'SE', null];
-const REFERRERS = [null, null, 'www.instagram.com', 't.co', 'www.facebook.com'];
-
-/** Deterministic pseudo-random scans over the last 90 days (humans and some bots). */
-function* scansFor(itemId: string, accountId: string, count: number): Generator<ScanEvent> {
-  const now = Date.now();
-  let seed = 42;
-  const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
-  for (let i = 0; i < count; i++) {
-    const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)] as T;
-    yield {
-      itemId,
-      accountId,
-      scannedAt: new Date(now - Math.floor(rnd() * 90 * 86_400_000)).toISOString(),
-      isBot: rnd() < 0.05,
-      device: pick(DEVICES),
-      os: pick(OSES),
-      browser: pick(BROWSERS),
-      country: pick(COUNTRIES),
-      referrer: pick(REFERRERS),
-      visitorHash: Math.floor(rnd() * count * 0.6).toString(16),
-    };
-  }
-}
-
-async function seed(writer: ScanWriter, itemId: string, accountId: string, count: number): Promise<void> {
-  const CHUNK = 5_000;
-  let chunk: Promise<void>[] = [];
-  for (const s of scansFor(itemId, accountId, count)) {
-    chunk.push(writer.record(s));
-    if (chunk.length === CHUNK) {
-      await Promise.all(chunk);
-      chunk = [];
-    }
-  }
-  await Promise.all(chunk);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
+const MIX: ScanMix = {
+  seed: 42,
+  spanDays: 90,
+  devices: ['mobile', 'mobile', 'mobile', 'tablet', 'desktop'],
+  oses: ['iOS', 'Android', 'Android', 'Windows', 'macOS'],
+  browsers: ['Safari', 'Chrome', 'Samsung Internet', 'Instagram', 'Edge'],
+  countries: ['DE', 'US', 'FR', 'GB', 'NL', 'ES', 'IT', 'PL', 'SE', null],
+  referrers: [null, null, 'www.instagram.com', 't.co', 'www.facebook.com'],
+};
 
 async function timeStats(db: Db, accountId: string, itemId: string, days: number, tz: string, runs: number) {
   const source = new StatsRepository(db);
@@ -82,7 +47,7 @@ export async function runStatsBench(database: DatabaseConfig, label: string, siz
   for (const n of sizes) {
     const item = await items.create(accountId, { title: `stats ${n}`, contentType: 'url', payload: 'https://example.com', fields: {}, design: resolveDesign(undefined) });
     const t0 = Date.now();
-    await seed(writer, item.id, accountId, n);
+    await recordScans(writer, syntheticScans([item.id], accountId, n, MIX));
     const seeded = (Date.now() - t0) / 1000;
     for (const [days, tz] of [[14, 'UTC'], [90, 'UTC'], [90, 'America/New_York']] as const) {
       const { p50, p99 } = await timeStats(db, accountId, item.id, days, tz, 200);

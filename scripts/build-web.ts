@@ -1,5 +1,6 @@
 // Builds the browser app into dist/web when its build is missing or stale. A stamp
-// file holds a hash of everything the build reads (web/ sources, the lockfile), so a
+// file holds a hash of everything the build reads (web/ sources, the renderer and domain
+// code the studio bundles, the lockfile), so a
 // fresh build costs one directory walk: `npm start` runs this first on every start.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,6 +21,10 @@ function sourcesHash(): string {
     }
   };
   walk(WEB);
+  // The studio bundles the server's renderer and domain rules: a change there must rebuild
+  // the app, or the browser's preview would drift from the server's image.
+  walk(path.join(ROOT, 'src', 'render'));
+  walk(path.join(ROOT, 'src', 'domain'));
   h.update(fs.readFileSync(path.join(ROOT, 'package-lock.json')));
   return h.digest('hex');
 }

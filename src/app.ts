@@ -20,7 +20,9 @@ import { loggerOptions } from './http/log-options.ts';
 import { hoistNamedSchemas } from './http/openapi-components.ts';
 import { imageRoutes } from './http/routes/images.ts';
 import { qrBatchRoutes } from './http/routes/qr-batch.ts';
+import { qrBulkRoutes } from './http/routes/qr-bulk.ts';
 import { tagRoutes } from './http/routes/tags.ts';
+import { designRoutes } from './http/routes/designs.ts';
 import { qrTransferRoutes } from './http/routes/qr-transfer.ts';
 import { qrItemsRoutes } from './http/routes/qr-items.ts';
 import { shortLinkRoutes } from './http/routes/short-links.ts';
@@ -129,7 +131,9 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
     async (v1) => {
       await v1.register(cookie);
       // A signed-in session or a bearer key, on the same routes; session-only routes refuse keys.
-      v1.addHook('onRequest', createAccessHook(createAuthHook(services.keys, new AuthThrottle(config.authFailuresPerMinute)), services));
+      // One failure count per address for guessed keys and guessed session cookies alike.
+      const throttle = new AuthThrottle(config.authFailuresPerMinute);
+      v1.addHook('onRequest', createAccessHook(createAuthHook(services.keys, throttle), services, throttle));
       await v1.register(rateLimit, {
         global: true,
         hook: 'preParsing',
@@ -146,7 +150,9 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       await v1.register(webAccountRoutes, { services });
       // Big accounts: bulk create, tags, import and export.
       await v1.register(qrBatchRoutes, { services });
+      await v1.register(qrBulkRoutes, { services });
       await v1.register(tagRoutes, { services });
+      await v1.register(designRoutes, { services });
       await v1.register(qrTransferRoutes, { services });
     },
     { prefix: '/v1' },

@@ -42,8 +42,8 @@ export interface AppServices {
   onboarding: OnboardingRepository;
   /** Failed sign-ins per address and per email, in this process. */
   signInLimiter: AttemptLimiter;
-  /** Called after an item was created, changed, paused, resumed or deleted, so cached short links are dropped. */
-  onItemChanged(code: string): void;
+  /** Called after items were created, changed, paused, resumed or deleted, so their cached short links are dropped. */
+  onItemsChanged(codes: readonly string[]): void;
   warningsFor(design: QrDesign): string[];
 }
 
@@ -72,7 +72,7 @@ export function createServices(config: Config, db: Db): AppServices {
     oneTimeLinks: new OneTimeLinksRepository(db),
     onboarding: new OnboardingRepository(db),
     signInLimiter: new AttemptLimiter(),
-    onItemChanged: (code) => links.invalidate(code),
+    onItemsChanged: (codes) => links.invalidate(codes),
     warningsFor: designWarnings,
   };
 }

@@ -14,17 +14,33 @@ import type {
   SessionView,
 } from '../src/http/account-schemas.ts';
 import type { Static } from 'typebox';
-import type { ListResponse, StatsResponse } from '../src/http/schemas.ts';
+import type { BulkActionResponse, CreateQrBody, ItemWithWarningsResponse, ListResponse, StatsResponse, TagListResponse, UpdateQrBody } from '../src/http/schemas.ts';
 import type { AccountStatsResponse, RecentResponse } from '../src/http/stats-schemas.ts';
+import type { SavedDesign as SavedDesignSchema } from '../src/http/design-schemas.ts';
+import type { QrDesign } from '../src/domain/design-options.ts';
+import type { ContentType } from '../src/domain/payload.ts';
 
+export type { ContentType };
 export type { ApiKeyListItem, CreatedInvite, CreatedKey, InstanceView, InvitePreview, InviteView, LinkView, MemberView, ResetPreview, SessionView };
 export type Role = SessionView['account']['role'];
 export type Scope = SessionView['scopes'][number];
 export type QrList = Static<typeof ListResponse>;
 export type QrItem = QrList['items'][number];
+/** A QrItem with its enums typed (the schema's reach TypeScript as unknown; the domain's types say what they are). */
+export type CodeItem = Omit<QrItem, 'design' | 'contentType'> & { design: QrDesign; contentType: ContentType };
+export type Sparklines = NonNullable<QrList['sparklines']>;
+export type BulkAction = 'pause' | 'resume' | 'delete';
+export type BulkResult = Static<typeof BulkActionResponse>;
+export type TagCount = Static<typeof TagListResponse>['tags'][number];
+/** The list's filters, as GET /v1/qr takes them. */
+export type CodesFilter = { q?: string; contentType?: ContentType; active?: boolean; tag?: string };
 export type CodeStats = Static<typeof StatsResponse>;
 export type AccountStats = Static<typeof AccountStatsResponse>;
 export type RecentScans = Static<typeof RecentResponse>;
+export type CreateQrRequest = Static<typeof CreateQrBody>;
+export type UpdateQrRequest = Static<typeof UpdateQrBody>;
+export type SavedQr = Omit<Static<typeof ItemWithWarningsResponse>, 'item'> & { item: CodeItem };
+export type SavedDesign = Omit<Static<typeof SavedDesignSchema>, 'design'> & { design: QrDesign };
 export type RecentScan = CodeStats['recent'][number];
 export type StatsBreakdown = CodeStats['breakdown'];
 
@@ -118,13 +134,28 @@ export const api = {
   createKey: (name: string, scopes: Scope[]) => call<CreatedKey>('POST', '/account/keys', { name, scopes }),
   revokeKey: (id: string) => call<{ ok: boolean }>('DELETE', `/account/keys/${id}`),
 
-  listCodes: (params: { limit?: number; cursor?: string; q?: string } = {}) => {
+  listCodes: (params: CodesFilter & { limit?: number; cursor?: string; include?: 'sparkline'; tz?: string } = {}) => {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') qs.set(k, String(v));
     const s = qs.toString();
     return call<QrList>('GET', `/qr${s ? `?${s}` : ''}`);
   },
-  getCode: (id: string) => call<{ item: QrItem }>('GET', `/qr/${encodeURIComponent(id)}`).then((r) => r.item),
+  getCode: (id: string) => call<{ item: CodeItem }>('GET', `/qr/${encodeURIComponent(id)}`).then((r) => r.item),
+  createCode: (body: CreateQrRequest) => call<SavedQr>('POST', '/qr', body),
+  updateCode: (id: string, body: UpdateQrRequest) => call<SavedQr>('PATCH', `/qr/${encodeURIComponent(id)}`, body),
+  listDesigns: () => call<{ designs: SavedDesign[] }>('GET', '/designs').then((r) => r.designs),
+  createDesign: (name: string, design: QrDesign) => call<{ design: SavedDesign }>('POST', '/designs', { name, design }).then((r) => r.design),
+  deleteDesign: (id: string) => call<{ ok: boolean }>('DELETE', `/designs/${encodeURIComponent(id)}`),
+  /** The server's own image of a code (exactly what image.png / image.svg give); a link, read with the session cookie. */
+  codeImageUrl: (id: string, format: 'svg' | 'png', size?: number) => `/v1/qr/${encodeURIComponent(id)}/image.${format}${size === undefined ? '' : `?size=${size}`}`,
+  /** Pauses, resumes or deletes up to 200 codes in one request. */
+  bulkCodes: (action: BulkAction, ids: string[]) => call<BulkResult>('POST', '/qr/bulk', { action, ids }),
+  tags: () => call<{ tags: TagCount[] }>('GET', '/tags').then((r) => r.tags),
+  /**
+   * A list thumbnail: a link, not a fetch, so an <img> loads it with the session cookie and the
+   * browser caches it. `version` (the item's updatedAt) gives an edited design a new address.
+   */
+  codeThumbnailUrl: (id: string, version: string) => `/v1/qr/${encodeURIComponent(id)}/image.svg?v=${encodeURIComponent(version)}`,
   codeStats: (id: string, days: number, tz: string) => call<CodeStats>('GET', `/qr/${encodeURIComponent(id)}/stats?${statsQuery(days, tz)}`),
   recentScans: (id: string, since?: string) =>
     call<RecentScans>('GET', `/qr/${encodeURIComponent(id)}/recent${since ? `?since=${encodeURIComponent(since)}` : ''}`),

@@ -33,6 +33,7 @@ function lazyPage(load: Loader): PageComponent {
 }
 
 const Codes = lazyPage(() => import('./pages/codes/codes-page.tsx'));
+const Studio = lazyPage(() => import('./pages/studio/studio-page.tsx'));
 const Keys = lazyPage(() => import('./pages/account/keys-page.tsx'));
 const Members = lazyPage(() => import('./pages/account/members-page.tsx'));
 const Profile = lazyPage(() => import('./pages/account/profile-page.tsx'));
@@ -42,6 +43,9 @@ const Overview = lazyPage(() => import('./pages/stats/overview-page.tsx'));
 /** Pages that need a session; parts 2 and 3 (studio, dashboard) add theirs here. */
 const PRIVATE: Array<[string, PageComponent]> = [
   ['/codes', Codes],
+  // Before '/codes/:id', which would take "new" for an id.
+  ['/codes/new', Studio],
+  ['/codes/:id/edit', Studio],
   ['/codes/:id', CodeStats],
   ['/overview', Overview],
   ['/account/keys', Keys],

@@ -11,24 +11,58 @@ export function currentPath(): string {
   return p === '' ? '/' : p;
 }
 
-export function navigate(to: string, opts: { replace?: boolean } = {}): void {
+/** Asks before leaving the page (e.g. unsaved changes); true lets the navigation happen. */
+type LeaveGuard = () => boolean;
+let leaveGuard: LeaveGuard | null = null;
+let shownPath = typeof location === 'undefined' ? '/' : currentPath();
+
+/** Installs the page's guard; returns its removal. One page at a time holds it. */
+export function setLeaveGuard(guard: LeaveGuard): () => void {
+  leaveGuard = guard;
+  return () => {
+    if (leaveGuard === guard) leaveGuard = null;
+  };
+}
+
+export function navigate(to: string, opts: { replace?: boolean; force?: boolean } = {}): void {
+  if (!opts.force && leaveGuard && to !== shownPath && !leaveGuard()) return;
+  shownPath = to.split('?')[0] ?? to;
   if (opts.replace) history.replaceState(null, '', BASE + to);
   else history.pushState(null, '', BASE + to);
   for (const l of listeners) l();
 }
 
-export function usePath(): string {
-  const [path, setPath] = useState(currentPath);
+/** A part of the address, kept current on in-app navigation and Back/Forward. */
+function useAddress(read: () => string): string {
+  const [value, setValue] = useState(read);
   useEffect(() => {
-    const update = () => setPath(currentPath());
+    const update = () => setValue(read());
+    const back = () => {
+      // The browser has already moved; a refused leave puts the page's address back.
+      if (leaveGuard && currentPath() !== shownPath && !leaveGuard()) {
+        history.pushState(null, '', BASE + shownPath);
+        return;
+      }
+      shownPath = currentPath();
+      update();
+    };
     listeners.add(update);
-    addEventListener('popstate', update);
+    addEventListener('popstate', back);
     return () => {
       listeners.delete(update);
-      removeEventListener('popstate', update);
+      removeEventListener('popstate', back);
     };
   }, []);
-  return path;
+  return value;
+}
+
+export function usePath(): string {
+  return useAddress(currentPath);
+}
+
+/** The query string of the address (e.g. a list's filters). */
+export function useSearch(): string {
+  return useAddress(() => location.search);
 }
 
 /** '/invite/:token' against '/invite/abc' → { token: 'abc' }; null when it does not match. */

@@ -10,6 +10,13 @@ export default defineConfig({
   root: here,
   base: '/app/',
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
+  resolve: {
+    alias: {
+      // The renderer (shared with the server) imports opentype.js's default export, which only
+      // its CommonJS build has; Node loads that one, so the browser bundle takes it too.
+      'opentype.js': path.join(here, '..', 'node_modules', 'opentype.js', 'dist', 'opentype.js'),
+    },
+  },
   build: {
     outDir: path.join(here, '..', 'dist', 'web'),
     emptyOutDir: true,

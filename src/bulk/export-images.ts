@@ -10,6 +10,7 @@ import { type ListQuery, QrItemsRepository } from '../db/qr-items-repository.ts'
 import { DomainError } from '../domain/errors.ts';
 import type { QrItemRecord } from '../domain/qr-item.ts';
 import { shortUrlFor } from '../domain/short-code.ts';
+import { titleSlug } from '../domain/title-slug.ts';
 import type { RenderPool } from '../render-pool/render-pool.ts';
 import type { ExportFilter } from './export-codes.ts';
 
@@ -95,13 +96,7 @@ async function draw(renderer: RenderPool, item: QrItemRecord, publicBaseUrl: str
 
 /** `spring-menu-Ab3dE9z.png`: readable, and unique through the code. */
 function fileName(item: QrItemRecord, ext: ImageFormat, taken: Set<string>): string {
-  const slug = item.title
-    .normalize('NFKD')
-    .replace(/[^\w\s-]/g, '')
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_-]+/g, '-')
-    .slice(0, 60);
+  const slug = titleSlug(item.title);
   let name = `${slug ? `${slug}-` : ''}${item.code}.${ext}`;
   for (let i = 2; taken.has(name); i++) name = `${slug}-${item.code}-${i}.${ext}`;
   taken.add(name);

@@ -1,13 +1,25 @@
 // Reads for the account overview. Like the item stats, every query is bounded by the
-// range (quarter hours and breakdown rows of the range) or by the account's codes scanned
-// in it (one probe each into their running totals); none reads raw scans.
-import { type RawBuilder, sql } from 'kysely';
+// range (quarter hours and breakdown rows of the range) or by the account's codes (one
+// probe each into their running totals, for as few of them as the top list needs); none
+// reads raw scans.
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AccountDayRow, AccountStatsSource, TopCode } from '../domain/stats/account-stats.ts';
 import type { DimRow } from '../domain/stats/build-stats.ts';
 import { BUCKETS_PER_DAY } from '../domain/stats/scan-buckets.ts';
 import type { OffsetSegment } from '../domain/stats/time-zones.ts';
 import { readBool } from './codec.ts';
 import type { Db } from './database.ts';
+import type { Database } from './schema.ts';
+
+/** The walk for the top codes reads this many codes first, then twice as many a page, up to the most. */
+const TOP_WALK_FIRST_PAGE = 100;
+const TOP_WALK_MAX_PAGE = 1_600;
+
+/** Where the walk stopped: codes after it have fewer scans, or as many and a greater id. */
+interface WalkCursor {
+  total: number;
+  id: string;
+}
 
 export class AccountStatsRepository implements AccountStatsSource {
   constructor(private readonly db: Db) {}
@@ -59,75 +71,81 @@ export class AccountStatsRepository implements AccountStatsSource {
   }
 
   /**
-   * A code's scans since `fromDay` are its latest running total (its counter) less its last
-   * running total before `fromDay`: one or two index probes per code, whatever its scans.
+   * A code's scans since `fromDay` are its total less its last running total before
+   * `fromDay` (one index probe). No code can have more scans in the range than in all, so
+   * the account's codes are walked from the most scanned down (item_scan_totals' index), a
+   * page at a time, and the walk stops once the last of the top list has more scans in the
+   * range than the next code has in all: usually after a page or two, at worst after every
+   * code scanned at all, never after more. One snapshot for the whole walk.
    */
   async topCodes(accountId: string, fromDay: string, limit: number): Promise<TopCode[]> {
-    const before = (column: 'scans' | 'unique_scans') =>
-      sql<number>`coalesce((select r.${sql.ref(column)} from item_running_totals r
-          where r.item_id = q.id and r.day < ${fromDay} order by r.day desc limit 1), 0)`;
-    const top =
-      this.db.codec.dialect === 'postgres'
-        ? await this.topOnPostgres(accountId, fromDay, limit, before('scans'))
-        : await this.topOnSqlite(accountId, fromDay, limit, before('scans'));
-    const ids = top.filter((r) => Number(r.scans) > 0).map((r) => r.id);
-    if (ids.length === 0) return [];
-    // Names and unique scans only for the few codes shown.
-    const shown = await this.db.kysely
-      .selectFrom('qr_items as q')
-      .select(['q.id', 'q.code', 'q.title', 'q.active', sql<number>`q.unique_scan_count - ${before('unique_scans')}`.as('unique_scans')])
-      .where('q.id', 'in', ids)
-      .execute();
-    const byId = new Map(shown.map((r) => [r.id, r]));
-    return top.flatMap((t) => {
-      const r = byId.get(t.id);
-      if (!r) return [];
-      return [{ id: r.id, code: r.code, title: r.title, active: readBool(r.active), scans: Number(t.scans), uniqueScans: Number(r.unique_scans) }];
+    // A SQLite transaction is a snapshot already; PostgreSQL's default takes one per statement.
+    const transaction = this.db.kysely.transaction();
+    return (this.db.codec.dialect === 'postgres' ? transaction.setIsolationLevel('repeatable read') : transaction).execute(async (trx) => {
+      // Deleting a code drops its total, but a scan batch committed just after can write it
+      // again: such a code is left out and the walk done again without it.
+      const skipped = new Set<string>();
+      for (;;) {
+        const best = await walkTop(trx, accountId, fromDay, limit, skipped);
+        if (best.length === 0) return [];
+        // Names and unique scans only for the few codes shown.
+        const shown = await trx
+          .selectFrom('qr_items as q')
+          .select(['q.id', 'q.code', 'q.title', 'q.active', sql<number>`q.unique_scan_count - ${before('q.id', fromDay, 'unique_scans')}`.as('unique_scans')])
+          .where('q.id', 'in', best.map((b) => b.id))
+          .where('q.deleted_at', 'is', null)
+          .execute();
+        const byId = new Map(shown.map((r) => [r.id, r]));
+        const gone = best.filter((b) => !byId.has(b.id));
+        if (gone.length > 0) {
+          for (const b of gone) skipped.add(b.id);
+          continue;
+        }
+        return best.map((t) => {
+          const r = byId.get(t.id)!;
+          return { id: r.id, code: r.code, title: r.title, active: readBool(r.active), scans: t.scans, uniqueScans: Number(r.unique_scans) };
+        });
+      }
     });
   }
+}
 
-  /**
-   * SQLite reads only the partial index of live codes and the running totals (a WITHOUT ROWID
-   * table: one seek a probe), never the codes' rows, which can be large (a custom logo lives in
-   * the design) and would be read through their overflow pages.
-   */
-  private topOnSqlite(accountId: string, fromDay: string, limit: number, before: RawBuilder<number>) {
-    const latest = sql<number>`coalesce((select r.scans from item_running_totals r
-        where r.item_id = q.id and r.day >= ${fromDay} order by r.day desc limit 1), 0)`;
-    return this.db.kysely
-      .selectFrom('qr_items as q')
-      .select(['q.id', sql<number>`${latest} - ${before}`.as('scans')])
-      .where('q.account_id', '=', accountId)
-      .where('q.deleted_at', 'is', null)
-      .orderBy('scans', 'desc')
-      .orderBy('q.id')
-      .limit(integer(limit))
-      .execute();
-  }
+/** A code's running total of `column` at the end of the last day before `fromDay` it was scanned on (0 if none). */
+function before(itemId: 'q.id' | 't.item_id', fromDay: string, column: 'scans' | 'unique_scans'): RawBuilder<number> {
+  return sql<number>`coalesce((select r.${sql.ref(column)} from item_running_totals r
+      where r.item_id = ${sql.ref(itemId)} and r.day < ${fromDay} order by r.day desc limit 1), 0)`;
+}
 
-  /**
-   * PostgreSQL reads the codes' rows anyway (a table updated on every scan gets no index-only
-   * scans; large designs live out of line in TOAST and are not read): the counter is there, and
-   * so is the last scan, which skips codes not scanned in the range, leaving one probe per code
-   * scanned in it. JIT is off: the planner prices 10,000 probes high enough to compile the
-   * query, which costs more than running it.
-   */
-  private topOnPostgres(accountId: string, fromDay: string, limit: number, before: RawBuilder<number>) {
-    const since = this.db.codec.time(`${fromDay}T00:00:00.000Z`);
-    return this.db.kysely.transaction().execute(async (trx) => {
-      await sql`set local jit = off`.execute(trx);
-      return trx
-        .selectFrom('qr_items as q')
-        .select(['q.id', sql<number>`q.scan_count - ${before}`.as('scans')])
-        .where('q.account_id', '=', accountId)
-        .where('q.deleted_at', 'is', null)
-        .where('q.last_scan_at', '>=', since)
-        .orderBy('scans', 'desc')
-        .orderBy('q.id')
-        .limit(integer(limit))
-        .execute();
-    });
+/** The walk (see topCodes): the `limit` codes with the most scans since `fromDay`, most first, ties by id. */
+async function walkTop(trx: Kysely<Database>, accountId: string, fromDay: string, limit: number, skipped: ReadonlySet<string>) {
+  const best: { id: string; scans: number }[] = [];
+  let after: WalkCursor | null = null;
+  for (let page = TOP_WALK_FIRST_PAGE; ; page = Math.min(page * 2, TOP_WALK_MAX_PAGE)) {
+    const rows = await walkPage(trx, accountId, fromDay, after, page);
+    for (const r of rows) if (r.scans > 0 && !skipped.has(r.id)) best.push({ id: r.id, scans: r.scans });
+    best.sort((a, b) => b.scans - a.scans || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    best.length = Math.min(best.length, limit);
+    const last = rows.at(-1);
+    if (!last || rows.length < page) return best;
+    after = { total: last.total, id: last.id };
+    // Every code further down has at most `after.total` scans in all, so in the range too.
+    if (after.total <= 0 || (best.length === limit && best[limit - 1]!.scans > after.total)) return best;
   }
+}
+
+/** One page of the walk: the account's next codes by scans in all, each with its scans since `fromDay`. */
+async function walkPage(trx: Kysely<Database>, accountId: string, fromDay: string, after: WalkCursor | null, page: number) {
+  const rows = await trx
+    .selectFrom('item_scan_totals as t')
+    .select(['t.item_id as id', 't.scans as total', sql<number>`t.scans - ${before('t.item_id', fromDay, 'scans')}`.as('scans')])
+    .where('t.account_id', '=', accountId)
+    // scans <= total bounds the index scan; the ties at total already walked are filtered.
+    .$if(after !== null, (qb) => qb.where('t.scans', '<=', after!.total).where((eb) => eb.or([eb('t.scans', '<', after!.total), eb('t.item_id', '>', after!.id)])))
+    .orderBy('t.scans', 'desc')
+    .orderBy('t.item_id')
+    .limit(integer(page))
+    .execute();
+  return rows.map((r) => ({ id: r.id, total: Number(r.total), scans: Number(r.scans) }));
 }
 
 function integer(n: number): number {

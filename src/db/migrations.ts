@@ -4,6 +4,8 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } fr
 import type { Dialect } from './codec.ts';
 import { bigAccounts } from './migrations/0003-big-accounts.ts';
 import { accountRollups } from './migrations/0004-account-rollups.ts';
+import { designs } from './migrations/0005-designs.ts';
+import { itemScanTotals } from './migrations/0006-item-scan-totals.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -169,6 +171,8 @@ class InCodeMigrations implements MigrationProvider {
       '0002_web_accounts': webAccounts(this.dialect),
       '0003_big_accounts': bigAccounts(this.dialect),
       '0004_account_rollups': accountRollups(this.dialect),
+      '0005_designs': designs(this.dialect),
+      '0006_item_scan_totals': itemScanTotals(this.dialect),
     };
   }
 }

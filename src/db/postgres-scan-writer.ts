@@ -122,11 +122,27 @@ export function batchParameters(batch: readonly ScanEvent[]): string[] {
     text(accountDims, (d) => d.accountId), text(accountDims, (d) => d.day), text(accountDims, (d) => d.dim), text(accountDims, (d) => d.value),
     int(accountDims, (d) => d.scans),
     text(itemDays, (d) => d.itemId), text(itemDays, (d) => d.day), int(itemDays, (d) => d.scans),
+    text(items, (i) => i.accountId),
   ];
 }
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const BUCKET_COUNTERS = ['scans', 'unique_scans', 'bot_scans'];
+
+/**
+ * The upsert that adds a batch's sums to a roll-up (per item or per account, buckets or
+ * breakdowns alike): rows in key order, counters only ever incremented in place.
+ */
+function addToRollup(table: string, keys: readonly string[], counters: readonly string[], rows: string): string {
+  const add = counters.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ');
+  return `
+      insert into ${table} (${[...keys, ...counters].join(', ')})${rows}
+      order by ${keys.map((_, i) => i + 1).join(', ')}
+      on conflict (${keys.join(', ')}) do update set ${add}
+    `;
 }
 
 // unnest() of array parameters is estimated at a few rows, so the planner looks rows up by
@@ -155,36 +171,18 @@ const RECORD_BATCH = `
     uq as (
       select f.item_id, f.bucket, f.day, f.account_id, count(*) as n from firsts f join nv using (item_id, day, visitor_hash) group by 1, 2, 3, 4
     ),
-    ub as (
-      insert into scan_buckets (item_id, bucket, scans, unique_scans, bot_scans)
+    ub as (${addToRollup('scan_buckets', ['item_id', 'bucket'], BUCKET_COUNTERS, `
       select b.item_id, b.bucket, b.scans, coalesce(uq.n, 0), b.bots
       from unnest($14::text[], $15::bigint[], $16::bigint[], $17::bigint[]) as b(item_id, bucket, scans, bots)
-        left join uq using (item_id, bucket)
-      order by 1, 2
-      on conflict (item_id, bucket) do update set scans = scan_buckets.scans + excluded.scans,
-        unique_scans = scan_buckets.unique_scans + excluded.unique_scans, bot_scans = scan_buckets.bot_scans + excluded.bot_scans
-    ),
-    ud as (
-      insert into scan_dims_daily (item_id, day, dim, value, scans)
-      select * from unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::bigint[]) as d(item_id, day, dim, value, n)
-      order by 1, 2, 3, 4
-      on conflict (item_id, day, dim, value) do update set scans = scan_dims_daily.scans + excluded.scans
-    ),
-    ua as (
-      insert into account_buckets (account_id, bucket, scans, unique_scans, bot_scans)
+        left join uq using (item_id, bucket)`)}),
+    ud as (${addToRollup('scan_dims_daily', ['item_id', 'day', 'dim', 'value'], ['scans'], `
+      select * from unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::bigint[]) as d(item_id, day, dim, value, n)`)}),
+    ua as (${addToRollup('account_buckets', ['account_id', 'bucket'], BUCKET_COUNTERS, `
       select a.account_id, a.bucket, a.scans, coalesce(u.n, 0), a.bots
       from unnest($29::text[], $30::bigint[], $31::bigint[], $32::bigint[]) as a(account_id, bucket, scans, bots)
-        left join (select account_id, bucket, sum(n) as n from uq group by 1, 2) u using (account_id, bucket)
-      order by 1, 2
-      on conflict (account_id, bucket) do update set scans = account_buckets.scans + excluded.scans,
-        unique_scans = account_buckets.unique_scans + excluded.unique_scans, bot_scans = account_buckets.bot_scans + excluded.bot_scans
-    ),
-    uad as (
-      insert into account_dims_daily (account_id, day, dim, value, scans)
-      select * from unnest($33::text[], $34::text[], $35::text[], $36::text[], $37::bigint[]) as d(account_id, day, dim, value, n)
-      order by 1, 2, 3, 4
-      on conflict (account_id, day, dim, value) do update set scans = account_dims_daily.scans + excluded.scans
-    ),
+        left join (select account_id, bucket, sum(n) as n from uq group by 1, 2) u using (account_id, bucket)`)}),
+    uad as (${addToRollup('account_dims_daily', ['account_id', 'day', 'dim', 'value'], ['scans'], `
+      select * from unnest($33::text[], $34::text[], $35::text[], $36::text[], $37::bigint[]) as d(account_id, day, dim, value, n)`)}),
     bd as (
       select d.item_id, d.day, d.n, coalesce(u.n, 0) as u
       from unnest($38::text[], $39::text[], $40::bigint[]) as d(item_id, day, n)
@@ -212,6 +210,13 @@ const RECORD_BATCH = `
       on conflict (item_id, day) do update set
         scans = item_running_totals.scans + (select sum(b2.n) from bd b2 where b2.item_id = excluded.item_id and b2.day <= excluded.day),
         unique_scans = item_running_totals.unique_scans + (select sum(b2.u) from bd b2 where b2.item_id = excluded.item_id and b2.day <= excluded.day)
+    ),
+    ut as (
+      insert into item_scan_totals (item_id, account_id, scans)
+      select item_id, account_id, scans from unnest($23::text[], $41::text[], $24::bigint[]) as i(item_id, account_id, scans)
+      where scans > 0
+      order by 1
+      on conflict (item_id) do update set scans = item_scan_totals.scans + excluded.scans
     ),
     iu as (select item_id, sum(n) as n from uq group by 1)
     update qr_items q set scan_count = q.scan_count + i.scans, unique_scan_count = q.unique_scan_count + coalesce(iu.n, 0),

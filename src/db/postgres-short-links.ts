@@ -11,6 +11,25 @@ import type { ShortLinkResolver } from './short-link-cache.ts';
 export const LINKS_CHANNEL = 'qrtrack_links';
 const MAX_ENTRIES = 50_000;
 const RECONNECT_MS = 1_000;
+/** Short codes are letters and digits, so a space cannot be part of one. */
+const SEPARATOR = ' ';
+/** A notification's payload must stay under 8,000 bytes. */
+const MAX_PAYLOAD = 7_000;
+
+/** The codes joined by spaces into payloads of at most MAX_PAYLOAD characters. */
+export function packCodes(codes: readonly string[]): string[] {
+  const payloads: string[] = [];
+  let current = '';
+  for (const code of codes) {
+    if (current && current.length + SEPARATOR.length + code.length > MAX_PAYLOAD) {
+      payloads.push(current);
+      current = '';
+    }
+    current = current ? current + SEPARATOR + code : code;
+  }
+  if (current) payloads.push(current);
+  return payloads;
+}
 
 export class PostgresShortLinks implements ShortLinkResolver {
   private readonly entries = new Map<string, ShortLinkTarget | null>();
@@ -43,10 +62,15 @@ export class PostgresShortLinks implements ShortLinkResolver {
     return target;
   }
 
-  /** Local drop at once, and an announcement to every other process. */
-  invalidate(code: string): void {
-    this.drop(code);
-    this.pool.query('select pg_notify($1, $2)', [LINKS_CHANNEL, code]).catch(() => this.reset());
+  /**
+   * Local drop at once, and an announcement to every other process: one statement whatever
+   * the number of codes (a batch create changes a thousand), the codes packed into as few
+   * notifications as fit.
+   */
+  invalidate(codes: readonly string[]): void {
+    if (codes.length === 0) return;
+    for (const code of codes) this.drop(code);
+    this.pool.query('select pg_notify($1, p) from unnest($2::text[]) p', [LINKS_CHANNEL, packCodes(codes)]).catch(() => this.reset());
   }
 
   async close(): Promise<void> {
@@ -71,7 +95,7 @@ export class PostgresShortLinks implements ShortLinkResolver {
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('notification', (msg) => {
-      if (msg.channel === LINKS_CHANNEL && msg.payload) this.drop(msg.payload);
+      if (msg.channel === LINKS_CHANNEL && msg.payload) for (const code of msg.payload.split(SEPARATOR)) this.drop(code);
     });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));

@@ -30,11 +30,18 @@ export type ShortLinkTarget = Pick<QrItemRecord, 'id' | 'title' | 'code' | 'cont
   accountId: string;
 };
 
+/** An item by its id and short code: what a bulk change answers, so callers can drop cached short links. */
+export type ItemRef = Pick<QrItemRecord, 'id' | 'code'>;
+
 const CODE_ATTEMPTS = 8;
-/** Rows per INSERT: 20 columns each stays far below both databases' limits on parameters. */
+/** Rows per INSERT: 20 columns each stays far below SQLite's limit on parameters. */
 const INSERT_CHUNK = 500;
+/** PostgreSQL gets a column an array parameter: a whole batch is one statement. */
+const INSERT_CHUNK_POSTGRES = 5_000;
 /** How many of the newest codes a text search reads in order before it asks the trigram index. */
 const WALK_BUDGET = 1_000;
+/** How many of the newest codes tell which words of a text search are rare (PostgreSQL). */
+const RARITY_SAMPLE = 200;
 
 /** Every column but the folded search copies, which only queries need. */
 const ITEM_COLUMNS = [
@@ -75,9 +82,10 @@ export class QrItemsRepository {
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > CODE_ATTEMPTS) throw new Error('create: no free short code found');
       const stored = new Set<string>();
-      for (let i = 0; i < pending.length; i += INSERT_CHUNK) {
-        const chunk = pending.slice(i, i + INSERT_CHUNK);
-        for (const id of await this.insertRows(chunk)) stored.add(id);
+      const size = this.db.codec.dialect === 'postgres' ? INSERT_CHUNK_POSTGRES : INSERT_CHUNK;
+      for (let i = 0; i < pending.length; i += size) {
+        const chunk = pending.slice(i, i + size);
+        for (const id of await this.insertRows(accountId, chunk)) stored.add(id);
       }
       pending = pending.filter((r) => !stored.has(r.id));
       for (const r of pending) r.code = generateShortCode();
@@ -87,9 +95,9 @@ export class QrItemsRepository {
     return records;
   }
 
-  private async insertRows(rows: (Insertable<QrItemsTable> & ItemRow)[]): Promise<string[]> {
+  private async insertRows(accountId: string, rows: (Insertable<QrItemsTable> & ItemRow)[]): Promise<string[]> {
     if (this.db.codec.dialect === 'postgres') {
-      return insertItemsPostgres(this.db, rows.map((r) => ({ ...r, active: readBool(r.active), created_at: readTime(r.created_at) })));
+      return insertItemsPostgres(this.db, accountId, rows.map((r) => ({ ...r, active: readBool(r.active), created_at: readTime(r.created_at) })));
     }
     const done = await this.db.kysely.insertInto('qr_items').values(rows).onConflict((oc) => oc.column('code').doNothing()).returning('id').execute();
     return done.map((r) => r.id);
@@ -194,12 +202,33 @@ export class QrItemsRepository {
         .limit(take)
         .execute();
     }
-    const pattern = '%' + q.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+    const part = await this.rarestPart(accountId, query, q);
+    const pattern = '%' + part.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
     return this.page(accountId, query)
       .select(ITEM_COLUMNS)
       .where((eb) => eb.or([eb('search_title', 'like', pattern), eb('search_payload', 'like', pattern)]))
+      .$if(part !== q, (b) => b.where(this.contains(q)))
       .limit(take)
       .execute();
+  }
+
+  /**
+   * What pg_trgm is asked for. GIN reads every posting list of every trigram it is given, so
+   * `ticket 1234` reads the lists of `tic`, `ick`, … that hold every code of every account
+   * (≈ 65 ms at a million codes), while `1234` alone reads a few entries. So when some word of
+   * the query is in none of the account's newest codes (a sample of them), the longest such
+   * word is asked for and the whole query checked on the rows found; otherwise every word is
+   * common here and the whole query is asked for, as their trigrams together are the rarest.
+   */
+  private async rarestPart(accountId: string, query: ListQuery, q: string): Promise<string> {
+    const words = [...new Set(q.split(/\s+/))].filter(searchableByTrigrams);
+    if (words.length < 2) return q;
+    const row: Record<string, unknown> = await this.db.kysely
+      .selectFrom(this.page(accountId, query).select(['search_title', 'search_payload']).limit(RARITY_SAMPLE).as('w'))
+      .select(words.map((w, i) => sql<number>`count(*) filter (where ${this.contains(w)})`.as(`n${i}`)))
+      .executeTakeFirstOrThrow();
+    const unseen = words.filter((_, i) => Number(row[`n${i}`]) === 0).sort((a, b) => b.length - a.length);
+    return unseen[0] ?? q;
   }
 
   /** The account's live items under the list filters, from the cursor on, newest first. */
@@ -258,19 +287,43 @@ export class QrItemsRepository {
 
   /** Marks the item deleted; the row stays so its code is never handed out again. */
   async softDelete(accountId: string, id: string): Promise<boolean> {
-    if (!this.db.kysely.isTransaction) return inTransaction(this.db, (tx) => new QrItemsRepository(tx).softDelete(accountId, id));
+    return (await this.softDeleteMany(accountId, [id])).length > 0;
+  }
+
+  /** Deletes the account's live items among `ids` in one transaction; answers those it deleted. */
+  async softDeleteMany(accountId: string, ids: readonly string[]): Promise<ItemRef[]> {
+    if (ids.length === 0) return [];
+    if (!this.db.kysely.isTransaction) return inTransaction(this.db, (tx) => new QrItemsRepository(tx).softDeleteMany(accountId, ids));
     const now = this.db.codec.time(new Date().toISOString());
-    const res = await this.db.kysely
+    const done = await this.db.kysely
       .updateTable('qr_items')
       .set({ deleted_at: now, updated_at: now, active: this.db.codec.bool(false) })
       .where('account_id', '=', accountId)
-      .where('id', '=', id)
+      .where('id', 'in', ids)
       .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) return false;
-    // A deleted code leaves its tags: it is in no list, so it must count in none.
-    await this.tags.removeAllOf(id);
-    return true;
+      .returning(['id', 'code'])
+      .execute();
+    // A deleted code leaves its tags: it is in no list, so it must count in none. Nor is it
+    // among the top codes, which are walked from its scan total.
+    await this.tags.removeAllOf(done.map((r) => r.id));
+    if (done.length > 0) await this.db.kysely.deleteFrom('item_scan_totals').where('item_id', 'in', done.map((r) => r.id)).execute();
+    return done;
+  }
+
+  /**
+   * Pauses or resumes the account's live items among `ids` in one statement; answers every
+   * one found (also those already in that state), so the caller can tell found from missing.
+   */
+  async setActiveMany(accountId: string, ids: readonly string[], active: boolean): Promise<ItemRef[]> {
+    if (ids.length === 0) return [];
+    return this.db.kysely
+      .updateTable('qr_items')
+      .set({ active: this.db.codec.bool(active), updated_at: this.db.codec.time(new Date().toISOString()) })
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .returning(['id', 'code'])
+      .execute();
   }
 
   async findByCode(code: string): Promise<ShortLinkTarget | null> {

@@ -164,6 +164,23 @@ export interface ItemRunningTotalsTable {
   unique_scans: number;
 }
 
+/** A saved design of an account (a "template"); design_json holds every option. */
+export interface DesignsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  design_json: string;
+  created_at: DbTime;
+  updated_at: DbTime;
+}
+
+/** A code's human scans (its scan_count), apart so the top codes are read by an index. */
+export interface ItemScanTotalsTable {
+  item_id: string;
+  account_id: string;
+  scans: number;
+}
+
 export interface SaltsTable {
   day: string; // 'YYYY-MM-DD' UTC
   salt: string; // hex
@@ -208,4 +225,6 @@ export interface Database {
   account_buckets: AccountBucketsTable;
   account_dims_daily: AccountDimsDailyTable;
   item_running_totals: ItemRunningTotalsTable;
+  designs: DesignsTable;
+  item_scan_totals: ItemScanTotalsTable;
 }

@@ -8,7 +8,8 @@ const MAX_ENTRIES = 50_000;
 
 export interface ShortLinkResolver {
   resolve(code: string): Promise<ShortLinkTarget | null>;
-  invalidate(code: string): void;
+  /** Drops the codes (created, changed, paused, resumed or deleted) wherever they are cached. */
+  invalidate(codes: readonly string[]): void;
   start?(): Promise<void>;
   close?(): Promise<void>;
 }
@@ -28,7 +29,7 @@ export class CachedShortLinks implements ShortLinkResolver {
     return target;
   }
 
-  invalidate(code: string): void {
-    this.entries.delete(code);
+  invalidate(codes: readonly string[]): void {
+    for (const code of codes) this.entries.delete(code);
   }
 }

@@ -46,6 +46,10 @@ export class SqliteScanWriter implements ScanWriter {
          last_scan_at = case when ? is null then last_scan_at else max(coalesce(last_scan_at, ''), ?) end
        where id = ?`,
     );
+    const addToTotal = sqlite.prepare(
+      `insert into item_scan_totals (item_id, account_id, scans) values (?, ?, ?)
+       on conflict (item_id) do update set scans = scans + excluded.scans`,
+    );
     const upsertAccountBucket = sqlite.prepare(
       `insert into account_buckets (account_id, bucket, scans, unique_scans, bot_scans) values (?, ?, ?, ?, ?)
        on conflict (account_id, bucket) do update set scans = scans + excluded.scans,
@@ -77,7 +81,10 @@ export class SqliteScanWriter implements ScanWriter {
       const deltas = sumBatch(scans, isNew);
       for (const b of deltas.buckets) upsertBucket.run(b.itemId, b.bucket, b.scans, b.uniqueScans, b.botScans);
       for (const d of deltas.dims) upsertDim.run(d.itemId, d.day, d.dim, d.value, d.scans);
-      for (const i of deltas.items) updateItem.run(i.scans, i.uniqueScans, i.botScans, i.first, i.last, i.last, i.itemId);
+      for (const i of deltas.items) {
+        updateItem.run(i.scans, i.uniqueScans, i.botScans, i.first, i.last, i.last, i.itemId);
+        if (i.scans > 0) addToTotal.run(i.itemId, i.accountId, i.scans);
+      }
       for (const d of deltas.itemDays) {
         if (addToDay.run(d.scans, d.uniqueScans, d.itemId, d.day).changes === 0) {
           startDay.run({ item: d.itemId, day: d.day, scans: d.scans, uniques: d.uniqueScans });

@@ -3,6 +3,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DimRow, ItemCounters, LocalDayRow, RecentScan } from '../domain/stats/build-stats.ts';
 import { BUCKETS_PER_DAY } from '../domain/stats/scan-buckets.ts';
+import type { ItemLocalDayRow } from '../domain/stats/sparklines.ts';
 import type { OffsetSegment } from '../domain/stats/time-zones.ts';
 import { readBool, readTime, readTimeOrNull } from './codec.ts';
 import type { Db } from './database.ts';
@@ -33,25 +34,37 @@ export class StatsRepository {
 
   /** At most one row per local day and segment (a 90-day range is ~90 rows, not 8,640 buckets). */
   async localDays(itemId: string, segments: readonly OffsetSegment[]): Promise<LocalDayRow[]> {
+    const rows = await this.localDaysOfItems([itemId], segments);
+    return rows.map(({ day, scans, uniqueScans }) => ({ day, scans, uniqueScans }));
+  }
+
+  /**
+   * The same for many items in one query per segment: at most one row per item, local day and
+   * segment, each read by a range of the (item_id, bucket) primary key, so a page of 200 codes
+   * costs 200 short index ranges however many scans they have in all.
+   */
+  async localDaysOfItems(itemIds: readonly string[], segments: readonly OffsetSegment[]): Promise<ItemLocalDayRow[]> {
+    if (itemIds.length === 0) return [];
     const parts = await Promise.all(
       segments.map((seg) =>
         this.db.kysely
           .selectFrom('scan_buckets')
           .select([
+            'item_id',
             // Integer arithmetic in both engines (SQLite binds JS numbers as REAL, so these are
             // literals; they are integers we computed). bucket + offset > 0, so division floors.
             sql<number>`(bucket + ${sql.lit(integer(seg.offsetBuckets))}) / ${sql.lit(BUCKETS_PER_DAY)}`.as('day'),
             (eb) => eb.fn.sum<number>('scans').as('scans'),
             (eb) => eb.fn.sum<number>('unique_scans').as('unique_scans'),
           ])
-          .where('item_id', '=', itemId)
+          .where('item_id', 'in', itemIds)
           .where('bucket', '>=', seg.fromBucket)
           .where('bucket', '<', seg.toBucket)
-          .groupBy(sql`1`)
+          .groupBy([sql`1`, sql`2`])
           .execute(),
       ),
     );
-    return parts.flat().map((r) => ({ day: Number(r.day), scans: Number(r.scans), uniqueScans: Number(r.unique_scans) }));
+    return parts.flat().map((r) => ({ itemId: r.item_id, day: Number(r.day), scans: Number(r.scans), uniqueScans: Number(r.unique_scans) }));
   }
 
   async dims(itemId: string, fromDay: string, toDay: string): Promise<DimRow[]> {

@@ -39,8 +39,9 @@ export class TagsRepository {
     for (let i = 0; i < rows.length; i += 2_000) await this.db.kysely.insertInto('qr_tags').values(rows.slice(i, i + 2_000)).execute();
   }
 
-  async removeAllOf(itemId: string): Promise<void> {
-    await this.db.kysely.deleteFrom('qr_tags').where('tagged_item_id', '=', itemId).execute();
+  async removeAllOf(itemIds: readonly string[]): Promise<void> {
+    if (itemIds.length === 0) return;
+    await this.db.kysely.deleteFrom('qr_tags').where('tagged_item_id', 'in', itemIds).execute();
   }
 
   /** Every tag of the account with its number of codes, by name. */

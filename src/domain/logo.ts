@@ -2,6 +2,7 @@
 // are checked by media type, size and magic bytes; SVG logos are re-built from an
 // allow-list, and only the sanitized SVG is ever stored or drawn.
 import { sanitizeSvg, SvgRejected } from '../render/svg-sanitizer.ts';
+import { decodeBase64 as base64Bytes, encodeBase64 } from './base64.ts';
 import { ValidationError } from './errors.ts';
 import { checkRasterSize } from './raster-size.ts';
 
@@ -10,7 +11,7 @@ type RasterType = Exclude<LogoMediaType, 'image/svg+xml'>;
 
 export interface ParsedLogo {
   mediaType: LogoMediaType;
-  bytes: Buffer;
+  bytes: Uint8Array;
   dataUrl: string;
 }
 
@@ -20,11 +21,16 @@ const MEDIA_TYPES: readonly LogoMediaType[] = ['image/png', 'image/jpeg', 'image
 /** One character class and a bounded tail: linear on any input. */
 const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
 
-const MAGIC: Record<RasterType, (b: Buffer) => boolean> = {
-  'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const MAGIC: Record<RasterType, (b: Uint8Array) => boolean> = {
+  'image/png': (b) => PNG_SIGNATURE.every((v, i) => b[i] === v),
   'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  'image/webp': (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  'image/webp': (b) => latin1(b, 0, 4) === 'RIFF' && latin1(b, 8, 12) === 'WEBP',
 };
+
+function latin1(b: Uint8Array, start: number, end: number): string {
+  return String.fromCharCode(...b.subarray(start, end));
+}
 
 export function parseLogoDataUrl(field: string, value: string): ParsedLogo {
   const fail = (rule: string): never => {
@@ -46,7 +52,7 @@ export function parseLogoDataUrl(field: string, value: string): ParsedLogo {
   if (typeof size === 'string') fail(size);
   // The PNG rasterizer (resvg 2.6) cannot draw WebP: refusing it beats an image silently without its logo.
   if (mediaType === 'image/webp') fail('WebP logos are not supported yet; use PNG, JPEG or SVG');
-  return { mediaType, bytes, dataUrl: `data:${mediaType};base64,${bytes.toString('base64')}` };
+  return { mediaType, bytes, dataUrl: `data:${mediaType};base64,${encodeBase64(bytes)}` };
 }
 
 /** `data:<type>[;param=value]*[;base64],<data>`, read with indexOf (no regex to backtrack). */
@@ -59,28 +65,30 @@ function splitDataUrl(url: string): { rawType: string; base64Flag: boolean; payl
   return { rawType: params[0]!, base64Flag, payload: url.slice(comma + 1) };
 }
 
-function decodeBase64(payload: string, fail: (rule: string) => never): Buffer {
+function decodeBase64(payload: string, fail: (rule: string) => never): Uint8Array {
   const clean = payload.replace(/\s+/g, '');
   if (!BASE64_RE.test(clean) || clean.length % 4 === 1) fail('must be valid base64');
-  return Buffer.from(clean, 'base64');
+  return base64Bytes(clean);
 }
 
 /** Only SVG may come as text (percent-encoded UTF-8). */
-function decodeText(mediaType: LogoMediaType, payload: string, fail: (rule: string) => never): Buffer {
+function decodeText(mediaType: LogoMediaType, payload: string, fail: (rule: string) => never): Uint8Array {
   if (mediaType !== 'image/svg+xml') fail('raster images must be base64-encoded');
   try {
-    return Buffer.from(decodeURIComponent(payload), 'utf8');
+    return utf8.encode(decodeURIComponent(payload));
   } catch {
     return fail('must be valid percent-encoded UTF-8');
   }
 }
 
-function sanitized(bytes: Buffer, fail: (rule: string) => never): ParsedLogo {
+const utf8 = new TextEncoder();
+
+function sanitized(bytes: Uint8Array, fail: (rule: string) => never): ParsedLogo {
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   try {
-    const svg = Buffer.from(sanitizeSvg(text), 'utf8');
+    const svg = utf8.encode(sanitizeSvg(text));
     if (svg.length > MAX_BYTES) fail('the image must be at most 512 KiB');
-    return { mediaType: 'image/svg+xml', bytes: svg, dataUrl: `data:image/svg+xml;base64,${svg.toString('base64')}` };
+    return { mediaType: 'image/svg+xml', bytes: svg, dataUrl: `data:image/svg+xml;base64,${encodeBase64(svg)}` };
   } catch (err) {
     if (err instanceof SvgRejected) fail(`SVG rejected: ${err.message}`);
     throw err;

@@ -1,7 +1,7 @@
 // QR items: what a create or update request means, independent of HTTP and storage.
 // The request body arrives shape-checked; these functions apply the product rules
 // (defaults, payload assembly, design merging, PATCH semantics) and return plain values.
-import { type DesignPatch, DESIGN_FIELDS, type QrDesign, normalizeDesignPatch, resolveDesign } from './design.ts';
+import { type DesignPatch, DESIGN_FIELDS, type QrDesign, checkFrameText, normalizeDesignPatch, resolveDesign } from './design.ts';
 import { ValidationError } from './errors.ts';
 import { type ContentType, type TypedFields, TYPED_FIELDS, assemblePayload, foreignFieldWarnings, validatePayload } from './payload.ts';
 import { isOwnShortLink, shortUrlFor } from './short-code.ts';
@@ -169,6 +169,8 @@ function typedFieldsOf(req: QrItemRequest): TypedFields {
 
 /** Flat and nested design merged; for the same option the nested `design` value wins. */
 export function designPatchOf(req: DesignPatch & { design?: DesignPatch }): DesignPatch {
+  // Checked where it was given, so the error names the field the client sent.
+  if (req.design?.frameText !== undefined) checkFrameText('design.frameText', req.design.frameText);
   const flat: Record<string, unknown> = {};
   for (const f of DESIGN_FIELDS) if (req[f] !== undefined) flat[f] = req[f];
   const merged = { ...(flat as DesignPatch), ...stripUndefined(req.design ?? {}) };

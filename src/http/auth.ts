@@ -75,7 +75,8 @@ function unauthorized(reply: FastifyReply, message: string) {
   return reply.code(401).header('WWW-Authenticate', 'Bearer realm="qrtrack"').send({ error: message });
 }
 
-function tooManyFailures(reply: FastifyReply, retryAfter: number) {
+/** 429 for an address past its failed authentications (keys or session cookies). */
+export function tooManyFailures(reply: FastifyReply, retryAfter: number) {
   return reply
     .code(429)
     .header('retry-after', String(retryAfter))

@@ -15,6 +15,8 @@ import {
 } from '../domain/design.ts';
 import { CONTENT_TYPES } from '../domain/payload.ts';
 import { BATCH_MAX_ITEMS } from '../domain/qr-batch.ts';
+import { BULK_ACTIONS, BULK_MAX_IDS } from '../domain/qr-bulk.ts';
+import { SPARKLINE_DAYS } from '../domain/stats/sparklines.ts';
 import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../domain/tags.ts';
 import { TITLE_MAX } from '../domain/qr-item.ts';
 import { named } from './openapi-components.ts';
@@ -203,15 +205,32 @@ export const ListQuery = Type.Object(
     contentType: Type.Optional(ContentType),
     q: Type.Optional(Text(200, 'Case-insensitive substring of title or payload')),
     tag: Type.Optional(Text(TAG_MAX_LENGTH, 'Only codes with this tag (exact name)')),
+    include: Type.Optional(Enum(['sparkline'] as const, `sparkline: also answer each code's human scans per day over the last ${SPARKLINE_DAYS} days`)),
+    tz: Type.Optional(Type.String({ maxLength: 64, rule: 'must be an IANA time zone such as Europe/Berlin', description: 'Where the sparklines\' days start (IANA time zone, default UTC)' })),
   },
   { additionalProperties: false },
 );
+
+export const Sparklines = named('Sparklines', Type.Object({
+  days: Type.Integer({ description: `Always ${SPARKLINE_DAYS}` }),
+  tz: Type.String(),
+  from: Type.String({ format: 'date' }),
+  to: Type.String({ format: 'date' }),
+  series: Type.Array(
+    named('Sparkline', Type.Object({
+      id: Type.String({ format: 'uuid' }),
+      scans: Type.Array(Type.Integer({ minimum: 0 }), { description: 'Human scans per local day, oldest first, zero-filled; each equals that day in /qr/{id}/stats' }),
+    })),
+    { description: 'One per item of the page, in the same order' },
+  ),
+}, { description: 'Present when include=sparkline was asked for' }));
 
 export const ListResponse = named(
   'QrItemList',
   Type.Object({
     items: Type.Array(QrItem),
     nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page' }),
+    sparklines: Type.Optional(Sparklines),
   }, { description: 'One page of items, newest first' }),
 );
 
@@ -300,6 +319,25 @@ export const BatchCreateBody = named('BatchCreateRequest', Type.Object(
 
 export const BatchCreateResponse = named('BatchCreateResponse', Type.Object({
   items: Type.Array(ItemWithWarningsResponse, { description: 'One answer per item, in the order sent' }),
+}));
+
+// Bulk pause, resume and delete.
+export const BulkActionBody = named('BulkActionRequest', Type.Object(
+  {
+    action: Enum(BULK_ACTIONS, 'delete cannot be undone: each short link then answers 410'),
+    ids: Type.Array(Type.String({ format: 'uuid' }), {
+      minItems: 1,
+      maxItems: BULK_MAX_IDS,
+      rule: `must be an array of 1 to ${BULK_MAX_IDS} UUIDs`,
+      description: 'The codes to change; duplicates count once',
+    }),
+  },
+  { additionalProperties: false, rule: 'must be a JSON object' },
+));
+
+export const BulkActionResponse = named('BulkActionResponse', Type.Object({
+  done: Type.Array(named('QrItemRef', Type.Object({ id: Type.String({ format: 'uuid' }), code: Type.String() })), { description: 'The codes changed, in the order sent' }),
+  notFound: Type.Array(Type.String({ format: 'uuid' }), { description: 'Ids that are no live code of this account; nothing was done to them' }),
 }));
 
 // Tags.

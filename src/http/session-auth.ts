@@ -10,6 +10,8 @@ import { type Role, scopesOfRole } from '../domain/accounts/roles.ts';
 import { hashSecretToken, looksLikeSecretToken, newSecretToken } from '../domain/accounts/secret-token.ts';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS, csrfTokenFor, sessionAlive } from '../domain/accounts/session-policy.ts';
 import type { AppServices } from '../services.ts';
+import { tooManyFailures } from './auth.ts';
+import type { AuthThrottle } from './auth-throttle.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -42,7 +44,7 @@ function isHttps(config: Config): boolean {
 type HookFn = (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply, done: () => void) => unknown;
 
 /** The /v1 onRequest hook: session-only routes, sessions on scoped routes, otherwise the bearer-key hook. */
-export function createAccessHook(bearer: onRequestHookHandler, services: AppServices): onRequestHookHandler {
+export function createAccessHook(bearer: onRequestHookHandler, services: AppServices, throttle: AuthThrottle): onRequestHookHandler {
   const bearerFn = bearer as unknown as HookFn;
   const name = cookieName(services.config);
   return async function access(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
@@ -51,14 +53,14 @@ export function createAccessHook(bearer: onRequestHookHandler, services: AppServ
       if (req.headers.authorization !== undefined) {
         return reply.code(403).send({ error: 'this route needs a signed-in session: API keys cannot manage keys, members or invites' });
       }
-      const member = await authenticateSession(req, reply, services, name);
+      const member = await authenticateSession(req, reply, services, name, throttle);
       if (member === null) return reply;
       if (session === 'owner' && member.role !== 'owner') return reply.code(403).send({ error: `role: only an owner of the account can do this (your role is ${member.role})` });
       return;
     }
     if (scope === undefined) return;
     if (req.headers.authorization === undefined && req.cookies[name] !== undefined) {
-      const member = await authenticateSession(req, reply, services, name);
+      const member = await authenticateSession(req, reply, services, name, throttle);
       if (member === null) return reply;
       if (!req.auth?.scopes.includes(scope)) return reply.code(403).send({ error: `insufficient scope: requires ${scope} (your role is ${member.role})` });
       return;
@@ -68,7 +70,13 @@ export function createAccessHook(bearer: onRequestHookHandler, services: AppServ
 }
 
 /** Sets req.auth from the session cookie, or answers 401/403 and returns null. */
-async function authenticateSession(req: FastifyRequest, reply: FastifyReply, services: AppServices, name: string): Promise<SessionMember | null> {
+async function authenticateSession(req: FastifyRequest, reply: FastifyReply, services: AppServices, name: string, throttle: AuthThrottle): Promise<SessionMember | null> {
+  // An address that guessed too many session ids waits before another is even looked up.
+  const wait = throttle.retryAfter(req.ip);
+  if (wait > 0) {
+    void tooManyFailures(reply, wait);
+    return null;
+  }
   const token = req.cookies[name];
   if (token === undefined || !looksLikeSecretToken(token)) {
     if (token !== undefined) clearSessionCookie(reply, services.config);
@@ -79,7 +87,9 @@ async function authenticateSession(req: FastifyRequest, reply: FastifyReply, ser
   const record = await services.sessions.find(idHash);
   const now = Date.now();
   if (record === null || record.role === null || !sessionAlive(record.createdAt, record.lastSeenAt, now)) {
-    if (record !== null) await services.sessions.delete(idHash);
+    // An id we never issued (or already deleted) is a guess; an expired one is a returning member.
+    if (record === null) throttle.recordFailure(req.ip);
+    else await services.sessions.delete(idHash);
     clearSessionCookie(reply, services.config);
     void reply.code(401).send({ error: 'session: has expired or was ended; sign in again' });
     return null;

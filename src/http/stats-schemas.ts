@@ -41,7 +41,7 @@ export const AccountStatsResponse = named('AccountStats', Type.Object({
     botScansInRange: Count,
   }),
   daily: StatsResponse.properties.daily,
-  topCodes: Type.Array(TopCode, { description: 'Live codes with the most scans in the range, most first; codes without scans are left out' }),
+  topCodes: Type.Array(TopCode, { description: 'Live codes with the most scans in the range, most first (ties by id); codes without scans are left out' }),
   breakdown: StatsResponse.properties.breakdown,
 }));
 

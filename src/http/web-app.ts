@@ -10,7 +10,8 @@ export const DEFAULT_WEB_DIR = path.resolve(import.meta.dirname, '../../dist/web
 
 export const APP_CSP = [
   "default-src 'none'",
-  "script-src 'self'",
+  // WebAssembly (the studio's scan check) may compile; eval of JavaScript stays forbidden.
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "font-src 'self'",

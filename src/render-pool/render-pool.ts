@@ -12,14 +12,13 @@
 // returns: V8 cannot interrupt native code. Such a thread keeps a core busy after its
 // job was answered, so the pool counts these threads (each job's MessagePort closes when
 // its thread has really exited) and refuses new work while `workers` of them still run.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RenderConfig } from '../config.ts';
 import { DomainError, ServiceBusyError, ValidationError } from '../domain/errors.ts';
 import type { ParsedLogo } from '../domain/logo.ts';
 import { type RenderJob, type RenderOutcome, type RenderTask, SIGNAL, threadCpuNs } from './render-worker.ts';
+import { renderWorkerFile } from './worker-bundle.ts';
 
 export type { RenderJob } from './render-worker.ts';
 
@@ -57,7 +56,7 @@ export class RenderPool {
   private readonly pending = new Set<PendingJob>();
   /** Jobs stopped over budget whose threads have not exited yet. */
   private readonly abandoned = new Set<PendingJob>();
-  private readonly submitted: Record<RenderJob['kind'], number> = { svg: 0, png: 0, logo: 0 };
+  private readonly submitted: Record<RenderJob['kind'], number> = { svg: 0, png: 0, pdf: 0, logo: 0 };
   private watch: NodeJS.Timeout | null = null;
   private readonly watchEveryMs: number;
   private readonly retryAfterSeconds: number;
@@ -65,10 +64,9 @@ export class RenderPool {
 
   constructor(private readonly config: RenderConfig) {
     this.pool = new Piscina({
-      filename: new URL('./render-worker.ts', import.meta.url).href,
-      // The project runs its TypeScript through tsx, in `npm start` and in Vitest alike;
-      // a worker thread needs it loaded explicitly.
-      execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href],
+      // Plain JavaScript bundled from the TypeScript (see worker-bundle.ts), on every Node.
+      filename: renderWorkerFile(),
+      execArgv: [],
       minThreads: 0,
       maxThreads: config.workers,
       // A worker costs about 0.2 s to start (tsx compiles the renderer): keep it a while.
@@ -210,5 +208,6 @@ export class RenderPool {
 function tooExpensive(job: RenderJob): ValidationError {
   if (job.kind === 'logo') return new ValidationError(`${job.field}: the logo is too expensive to draw`);
   if (job.design.customLogoUrl !== null) return new ValidationError(LOGO_TOO_EXPENSIVE);
+  if (job.kind === 'pdf') return new ValidationError(`size: the image is too expensive to draw at ${job.widthMm} mm`);
   return new ValidationError(`size: the image is too expensive to draw at ${job.width} px`);
 }

@@ -7,10 +7,12 @@ import type { MessagePort } from 'node:worker_threads';
 import type { QrDesign } from '../domain/design.ts';
 import { DomainError } from '../domain/errors.ts';
 import { parseLogoDataUrl } from '../domain/logo.ts';
-import { renderLogoTrial, renderPng, renderSvg } from '../render/index.ts';
+import { renderLogoTrial, renderPdf, renderPng, renderSvg } from '../render/index.ts';
 
 export type RenderJob =
   | { kind: 'svg' | 'png'; data: string; design: QrDesign; width: number }
+  /** A print-ready PDF `widthMm` millimetres wide. */
+  | { kind: 'pdf'; data: string; design: QrDesign; widthMm: number }
   /**
    * A custom logo as a request gives it: parsed and sanitized, and with `trialWidth`
    * drawn alone at the largest size an image that wide gives a logo. Answers the
@@ -49,7 +51,7 @@ export function threadCpuNs(dir: string): bigint {
   }
 }
 
-export default function render(task: RenderTask): RenderOutcome {
+export default function render(task: RenderTask): RenderOutcome | Promise<RenderOutcome> {
   const { job, signal } = task;
   Atomics.store(signal, SIGNAL.threadId, osThreadId);
   Atomics.store(signal, SIGNAL.cpuNsAtStart, osThreadId === 0n ? -1n : threadCpuNs('/proc/thread-self'));
@@ -58,11 +60,16 @@ export default function render(task: RenderTask): RenderOutcome {
   try {
     if (job.kind === 'logo') return { ok: true, body: parsedLogo(job.field, job.logo, job.trialWidth) };
     if (job.kind === 'svg') return { ok: true, body: renderSvg(job.data, job.design, { size: job.width }) };
+    if (job.kind === 'pdf') return renderPdf(job.data, job.design, job.widthMm).then((body) => ({ ok: true, body }), failed);
     return { ok: true, body: renderPng(job.data, job.design, { size: job.width }) };
   } catch (err) {
-    if (err instanceof DomainError) return { ok: false, status: err.status, message: err.message };
-    throw err;
+    return failed(err);
   }
+}
+
+function failed(err: unknown): RenderOutcome {
+  if (err instanceof DomainError) return { ok: false, status: err.status, message: err.message };
+  throw err;
 }
 
 function parsedLogo(field: string, logo: string, trialWidth: number | null): string {

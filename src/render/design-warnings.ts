@@ -1,13 +1,25 @@
 // Plain-language warnings for designs that phones may fail to scan (or people fail
 // to read). Contrast follows WCAG 2: relative luminance, ratio (L1 + 0.05) / (L2 + 0.05).
 import type { QrDesign } from '../domain/design.ts';
+import { frameTextWarning } from './frame-text.ts';
 import { parseHex, type Rgba } from './paint.ts';
 
 /** Below this, camera scanners start to miss modules in ordinary light. */
 export const MIN_CONTRAST = 3;
+/**
+ * Below this (WCAG's AA figure), codes still scan in good light, but the camera test
+ * (npm run scan-lab) shows them failing more often than darker codes once the picture
+ * is small, tilted, noisy or unevenly lit.
+ */
+export const COMFORTABLE_CONTRAST = 4.5;
 const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
 
 export function designWarnings(design: QrDesign): string[] {
+  return [...colourWarnings(design), ...styleWarnings(design), ...frameWarnings(design)];
+}
+
+/** Contrast of the code against its background, and inverted codes. */
+export function colourWarnings(design: QrDesign): string[] {
   const warnings: string[] = [];
   // A transparent code is printed or shown on something; assume white paper.
   const bg = design.bgTransparent ? WHITE : over(parseHex(design.bgColor), WHITE);
@@ -19,12 +31,31 @@ export function designWarnings(design: QrDesign): string[] {
       warnings.push(
         `The ${label} ${color} has a contrast of ${ratio.toFixed(1)}:1 against the background ${bgName}; phones need at least ${MIN_CONTRAST}:1 to scan reliably.`,
       );
+    } else if (ratio < COMFORTABLE_CONTRAST) {
+      warnings.push(
+        `The ${label} ${color} has a contrast of only ${ratio.toFixed(1)}:1 against the background ${bgName}; it scans in good light, but phones often miss it in dim or uneven light or from a distance. A darker colour (${COMFORTABLE_CONTRAST}:1 or more) scans reliably.`,
+      );
     }
   }
   if (foregrounds(design).some(([, c]) => luminance(over(parseHex(c), bg)) > luminance(bg))) {
     warnings.push('The code is lighter than its background; many phone scanners cannot read inverted codes. Use a dark code on a light background.');
   }
-  warnings.push(...frameWarnings(design));
+  return warnings;
+}
+
+/** Styles that the camera test (npm run scan-lab) finds clearly less reliable than the rest. */
+function styleWarnings(design: QrDesign): string[] {
+  const warnings: string[] = [];
+  if (design.dotsStyle === 'dots') {
+    warnings.push(
+      "Round dots ('dots') leave gaps between modules that phones misread when the code is printed small or seen at an angle; 'rounded' or 'extra-rounded' dots keep a soft look and scan more reliably.",
+    );
+  }
+  if (design.cornerSquare === 'dot') {
+    warnings.push(
+      "Circular corner squares ('dot') are harder for phone scanners to find when the code is small or seen at an angle; 'extra-rounded' corner squares keep a soft look and scan more reliably.",
+    );
+  }
   return warnings;
 }
 
@@ -37,11 +68,13 @@ function foregrounds(design: QrDesign): [string, string][] {
 
 function frameWarnings(design: QrDesign): string[] {
   if (design.frameStyle === 'none') return [];
+  const tooLong = frameTextWarning(design);
   const frame = over(parseHex(design.frameColor), WHITE);
   const text = over(parseHex(design.frameTextColor), frame);
   const ratio = contrastRatio(text, frame);
-  if (ratio >= MIN_CONTRAST || !design.frameText.trim()) return [];
+  if (ratio >= MIN_CONTRAST || !design.frameText.trim()) return tooLong ? [tooLong] : [];
   return [
+    ...(tooLong ? [tooLong] : []),
     `The frame text colour ${design.frameTextColor} has a contrast of ${ratio.toFixed(1)}:1 against the frame colour ${design.frameColor}; the text will be hard to read.`,
   ];
 }

@@ -6,11 +6,11 @@ import { ValidationError } from '../domain/errors.ts';
 import { dotsPath, type DotGrid } from './dot-shapes.ts';
 import { eyesPath } from './eye-shapes.ts';
 import { frameLayout, type Box } from './frames.ts';
+import { frameTextMarkup } from './frame-text.ts';
 import { hasLogo, logoBox, logoMarkup, type LogoBox } from './logo-layer.ts';
 import { fillAttrs, gradientDef, shortHash } from './paint.ts';
 import { num } from './path-builder.ts';
 import { createQrMatrix, isInFinder, type QrMatrix } from './qr-matrix.ts';
-import { textOutline } from './text-paths.ts';
 
 export interface RenderOptions {
   /** Output width in pixels; defaults to design.resolution. */
@@ -29,7 +29,7 @@ export function renderSvg(data: string, design: QrDesign, opts: RenderOptions = 
   const defs: string[] = [];
   if (!design.bgTransparent) parts.push(`<rect width="${width}" height="${frame.height}"${fillAttrs(design.bgColor)}/>`);
   if (frame.path) parts.push(`<path d="${frame.path}"${fillAttrs(design.frameColor)}/>`);
-  if (frame.text) parts.push(framedText(design.frameText, frame.text, design.frameTextColor));
+  if (frame.text) parts.push(frameTextMarkup(design.frameText, frame.text, design.frameTextColor));
   parts.push(codeLayer(matrix, design, frame.code, width, defs));
   const head = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${frame.height}" viewBox="0 0 ${width} ${frame.height}">`;
   return head + (defs.length ? `<defs>${defs.join('')}</defs>` : '') + parts.join('') + '</svg>';
@@ -101,17 +101,3 @@ function dotGrid(matrix: QrMatrix, hidden: LogoBox | null): DotGrid {
 function inBox(b: LogoBox, x: number, y: number): boolean {
   return x >= b.start && y >= b.start && x < b.start + b.side && y < b.start + b.side;
 }
-
-/** Text fitted to its band: as large as the band allows, shrunk until it fits the width. */
-function framedText(text: string, band: Box, color: string): string {
-  const outline = textOutline(text.trim());
-  if (!outline.d || outline.width <= 0) return '';
-  const capRatio = outline.capHeight / outline.unitsPerEm;
-  const fontSize = Math.min((band.h * 0.4) / capRatio, (band.w / outline.width) * outline.unitsPerEm);
-  const k = fontSize / outline.unitsPerEm;
-  const x = band.x + (band.w - outline.width * k) / 2;
-  const baseline = band.y + band.h / 2 + (outline.capHeight * k) / 2;
-  const transform = `translate(${num(x)} ${num(baseline)}) scale(${num(k)})`;
-  return `<path transform="${transform}" d="${outline.d}"${fillAttrs(color)}/>`;
-}
-

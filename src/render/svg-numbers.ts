@@ -32,20 +32,7 @@ export function numberLength(s: string, i: number): number {
 
 /** The list of numbers in `s` (separated by spaces and/or commas), or null if anything else is there. */
 export function numberList(s: string): number[] | null {
-  const out: number[] = [];
-  let i = 0;
-  while (i < s.length) {
-    const c = s.charCodeAt(i);
-    if (isSpace(c) || c === 44) {
-      i++;
-      continue;
-    }
-    const n = numberLength(s, i);
-    if (n === 0) return null;
-    out.push(Number(s.slice(i, i + n)));
-    i += n;
-  }
-  return out;
+  return scanNumbers(s, null);
 }
 
 /** A unit-less or px length greater than 0, else null. */
@@ -75,6 +62,11 @@ export function isPercentage(value: string): boolean {
  * `viewport`; null when a number has another unit (mm, in, em… would multiply it).
  */
 export function geometryNumbers(value: string, viewport = 100): number[] | null {
+  return scanNumbers(value, viewport);
+}
+
+/** One pass over a number list; with a `viewport`, `px` and `%` units are read too. */
+function scanNumbers(value: string, viewport: number | null): number[] | null {
   const out: number[] = [];
   let i = 0;
   while (i < value.length) {
@@ -87,12 +79,13 @@ export function geometryNumbers(value: string, viewport = 100): number[] | null 
     if (n === 0) return null;
     let x = Number(value.slice(i, i + n));
     i += n;
-    if (value[i] === '%') {
+    if (viewport !== null && value[i] === '%') {
       x = (x / 100) * viewport;
       i++;
-    } else if (value.slice(i, i + 2).toLowerCase() === 'px') {
+    } else if (viewport !== null && value.slice(i, i + 2).toLowerCase() === 'px') {
       i += 2;
     }
+    // A number ends at a separator or where the next one starts ("1-2" is two numbers).
     const next = value.charCodeAt(i);
     if (i < value.length && !isSpace(next) && next !== 44 && next !== 45 && next !== 43 && next !== 46) return null;
     out.push(x);

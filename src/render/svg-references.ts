@@ -6,6 +6,7 @@
 // href inheritance — with budgets on the expanded size, the nesting and the layers, while
 // tracking how many device pixels a user unit can become at each point. The walk stops
 // as soon as a budget is spent, so it is linear in the budget, not in the expansion.
+import { decodeBase64 } from '../domain/base64.ts';
 import { checkRasterSize, MAX_LOGO_PIXELS } from '../domain/raster-size.ts';
 import { cleanValue, mayMatch, type Rule } from './svg-css.ts';
 import { clampNumbers, geometryNumbers, isPercentage, numberLength, numberList, pathExtent, plainLength, transformBounds, transformScale } from './svg-numbers.ts';
@@ -76,7 +77,7 @@ export function checkReferences(root: SvgNode, sheet: Rule[], maxDrawPx: number)
     let n = pixelCache.get(node);
     if (n === undefined) {
       const href = node.attrs.get('href');
-      const size = href === undefined ? { width: 0, height: 0 } : checkRasterSize(Buffer.from(href.slice(href.indexOf(',') + 1), 'base64'));
+      const size = href === undefined ? { width: 0, height: 0 } : checkRasterSize(decodeBase64(href.slice(href.indexOf(',') + 1)));
       n = typeof size === 'string' ? MAX_LOGO_PIXELS + 1 : size.width * size.height;
       pixelCache.set(node, n);
     }

@@ -3,6 +3,7 @@
 // inert is dropped, and the tree is serialized afresh. Nothing of the input's text
 // reaches the output unparsed, so tricks of encoding or comments cannot slip through.
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { decodeBase64 } from '../domain/base64.ts';
 import { checkRasterSize } from '../domain/raster-size.ts';
 import { cleanDeclarations, cleanStyleSheet, cleanValue, type Rule, serializeDeclarations, serializeStyleSheet } from './svg-css.ts';
 import { clampNumbers, geometryNumbers, isPercentage, numberList, plainLength, transformScale } from './svg-numbers.ts';
@@ -157,7 +158,7 @@ function cleanHref(element: string, value: string): string | null {
   if (type === undefined) return null;
   const payload = v.slice(comma + 1).replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload)) return null;
-  const size = checkRasterSize(Buffer.from(payload, 'base64'));
+  const size = checkRasterSize(decodeBase64(payload));
   if (typeof size === 'string') throw new SvgRejected(`an embedded image: ${size}`);
   return `data:image/${type};base64,${payload}`;
 }

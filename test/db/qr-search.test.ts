@@ -68,7 +68,9 @@ async function seedCorpus(db: Db): Promise<Corpus> {
 
 function queries(corpus: Corpus): string[] {
   const r = prng(11);
-  const out = ['é', 'É', 'e\u0301', 'σ', 'ς', 'ΟΔΟΣ', 'i̇', '%', '_', '"', '\\', '://', 'zzzz', 'TICKET', 'ticket 1', '漢字', '😀', 'Zanzibar', 'ab', 'x', '0%', 'A_B'];
+  const out = ['é', 'É', 'e\u0301', 'σ', 'ς', 'ΟΔΟΣ', 'i̇', '%', '_', '"', '\\', '://', 'zzzz', 'TICKET', 'ticket 1', '漢字', '😀', 'Zanzibar', 'ab', 'x', '0%', 'A_B',
+    // A common word with a rare one (PostgreSQL asks its index for the rare one only), and words that are all common.
+    'zanzibar OLDEST', 'ticket zanzibar', 'rare words only here', 'ticket 4567', 'gala menu', 'ticket ab 123'];
   for (let i = 0; i < 40; i++) {
     const item = r.pick(corpus.items);
     const text = r.next() < 0.5 ? item.title : item.payload;

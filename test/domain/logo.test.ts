@@ -35,7 +35,7 @@ describe('parseLogoDataUrl', () => {
       const bytes = sized(magic, 1024);
       const logo = parseLogoDataUrl('customLogoUrl', dataUrl(type, bytes));
       expect(logo.mediaType).toBe(type);
-      expect(logo.bytes.equals(bytes)).toBe(true);
+      expect(Buffer.from(logo.bytes).equals(bytes)).toBe(true);
       expect(logo.dataUrl).toBe(dataUrl(type, bytes));
     }
   });
@@ -89,7 +89,7 @@ describe('parseLogoDataUrl', () => {
       const logo = parseLogoDataUrl('customLogoUrl', form);
       expect(logo.mediaType).toBe('image/svg+xml');
       expect(logo.dataUrl.startsWith('data:image/svg+xml;base64,')).toBe(true);
-      expect(logo.bytes.toString()).toContain('<circle cx="5" cy="5" r="4" fill="#f00"/>');
+      expect(new TextDecoder().decode(logo.bytes)).toContain('<circle cx="5" cy="5" r="4" fill="#f00"/>');
     }
   });
 

@@ -107,8 +107,8 @@ describe('summing a batch of scans', () => {
     const scans = [scan({}), scan({ scannedAt: '2026-11-23T10:05:00.000Z' }), scan({ isBot: true, device: 'other' }), scan({ itemId: 'b', scannedAt: '2026-11-23T11:00:00.000Z' })];
     const d = sumBatch(scans, [true, false, false, true]);
     expect(d.items).toEqual([
-      { itemId: 'a', scans: 2, uniqueScans: 1, botScans: 1, first: '2026-11-23T10:00:00.000Z', last: '2026-11-23T10:05:00.000Z' },
-      { itemId: 'b', scans: 1, uniqueScans: 1, botScans: 0, first: '2026-11-23T11:00:00.000Z', last: '2026-11-23T11:00:00.000Z' },
+      { itemId: 'a', accountId: 'acc', scans: 2, uniqueScans: 1, botScans: 1, first: '2026-11-23T10:00:00.000Z', last: '2026-11-23T10:05:00.000Z' },
+      { itemId: 'b', accountId: 'acc', scans: 1, uniqueScans: 1, botScans: 0, first: '2026-11-23T11:00:00.000Z', last: '2026-11-23T11:00:00.000Z' },
     ]);
     expect(d.buckets).toHaveLength(2);
     expect(d.buckets[0]).toMatchObject({ itemId: 'a', scans: 2, uniqueScans: 1, botScans: 1 });

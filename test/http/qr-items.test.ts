@@ -37,6 +37,16 @@ describe('creating QR items', () => {
     expect(item.updatedAt).toBe(item.createdAt);
   });
 
+  it('stores a risky design and says in plain sentences why phones may fail to scan it', async () => {
+    const res = await create({ title: 'Risky', url: 'https://example.com', design: { color1: '#949494', cornerSquare: 'dot' } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().warnings).toEqual([
+      expect.stringMatching(/^The code colour #949494 has a contrast of only 3\.0:1 against the background #ffffff/),
+      expect.stringMatching(/^Circular corner squares \('dot'\) are harder for phone scanners to find/),
+    ]);
+    expect(res.json().item.design).toMatchObject({ color1: '#949494', cornerSquare: 'dot' });
+  });
+
   it('assembles a payload for each of the six content kinds', async () => {
     const cases: [object, string | RegExp][] = [
       [{ contentType: 'url', url: 'example.com/x' }, 'https://example.com/x'],
@@ -312,7 +322,10 @@ describe('updating, pausing, resuming and deleting', () => {
     expect(updated.title).toBe('orig');
     expect(updated.design).toMatchObject({ dotsStyle: 'dots', color1: '#222222' });
     expect(updated.code).toBe(item.code);
-    expect(res.json().warnings).toEqual([]);
+    // The merged design still has round dots, which the camera test finds risky.
+    expect(res.json().warnings).toEqual([expect.stringMatching(/^Round dots \('dots'\)/)]);
+    const calmer = await patch(item.id, { dotsStyle: 'rounded' });
+    expect(calmer.json().warnings).toEqual([]);
     expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(item.updatedAt));
   });
 

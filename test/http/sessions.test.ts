@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashSecretToken } from '../../src/domain/accounts/secret-token.ts';
+import { hashSecretToken, newSecretToken } from '../../src/domain/accounts/secret-token.ts';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../src/domain/accounts/session-policy.ts';
 import { PASSWORD, type SignedIn, sessionFrom, setupOwner, setupToken, signIn } from '../support/sessions.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
@@ -169,6 +169,26 @@ describe('sign in and out', () => {
     expect(limited.statusCode).toBe(429);
     const elsewhere = await t.request({ method: 'POST', url: '/v1/session', remoteAddress: '10.9.8.7', payload: { email: 'o@example.com', password: PASSWORD } });
     expect(elsewhere.statusCode).toBe(200);
+  });
+
+  it('limits guessed session cookies per address, like guessed API keys, but not an expired session', async () => {
+    await t.close();
+    t = await makeTestApp({ AUTH_FAILURES_PER_MINUTE: '3' });
+    const s = await setupOwner(t, 'o@example.com');
+    // A member coming back with an expired session is not guessing: no failures counted.
+    const old = await signIn(t, 'o@example.com');
+    await t.db.kysely.updateTable('sessions').set({ last_seen_at: ago(SESSION_IDLE_MS + 1000) }).where('id_hash', '=', hashSecretToken(old.cookie.split('=')[1] as string)).execute();
+    // (The answer deletes the session and clears the cookie, so a browser does not send it again.)
+    expect((await old.request({ method: 'GET', url: '/v1/qr' })).statusCode).toBe(401);
+    const guess = () => t.request({ method: 'GET', url: '/v1/qr', headers: { cookie: `qrtrack_session=${newSecretToken()}` } });
+    for (let i = 0; i < 3; i++) expect((await guess()).statusCode).toBe(401);
+    const limited = await guess();
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json().error).toMatch(/^too many failed authentication attempts from this address/);
+    // Guessed keys count against the same window; another address is not affected.
+    expect((await t.request({ method: 'GET', url: '/v1/qr', headers: { authorization: 'Bearer qrt_nope' } })).statusCode).toBe(429);
+    expect((await s.request({ method: 'GET', url: '/v1/qr', remoteAddress: '10.9.8.7' })).statusCode).toBe(200);
   });
 
   it('changes the password: the old one stops working, other sessions end, this one stays', async () => {

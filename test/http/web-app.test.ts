@@ -28,6 +28,7 @@ describe('the web app under /app/', () => {
       expect(csp).toContain("default-src 'none'");
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toContain('unsafe-inline');
+      expect(csp).not.toMatch(/'unsafe-eval'/);
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['x-frame-options']).toBe('DENY');
     }

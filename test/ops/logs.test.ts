@@ -17,6 +17,8 @@ afterEach(async () => {
 describe('server logs', () => {
   it('are JSON lines when stdout is not a terminal', async () => {
     server = await startServer({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info' });
+    // The server answers /healthz before its log line has crossed the pipe to us.
+    await expect.poll(() => server!.output(), { timeout: 10_000 }).toContain('Server listening');
     // The first run also prints its setup link as a plain line for the person starting it.
     const lines = server.output().trim().split('\n').filter((l) => l.startsWith('{'));
     expect(lines.length).toBeGreaterThan(0);
@@ -26,6 +28,7 @@ describe('server logs', () => {
 
   it('are readable lines when LOG_FORMAT=pretty', async () => {
     server = await startServer({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
+    await expect.poll(() => server!.output(), { timeout: 10_000 }).toContain('Server listening');
     expect(server.output()).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*Server listening at http:\/\/127\.0\.0\.1:\d+/m);
     expect(() => JSON.parse(server!.output().split('\n')[0]!)).toThrow();
   });

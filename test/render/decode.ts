@@ -8,7 +8,8 @@ import { prepareZXingModule, readBarcodes, type ReaderOptions } from 'zxing-wasm
 const require = createRequire(import.meta.url);
 let prepared = false;
 
-function prepare(): void {
+/** Loads zxing's wasm from the installed package (once); every zxing decode in the tests goes through here. */
+export function prepareZxing(): void {
   if (prepared) return;
   const wasm = readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'));
   prepareZXingModule({
@@ -22,7 +23,7 @@ const OPTIONS: ReaderOptions = { formats: ['QRCode'], maxNumberOfSymbols: 1, try
 
 /** Text of the one QR code in the PNG, or null. Transparent PNGs are seen on white paper. */
 export async function decodePng(png: Buffer, transparent = false): Promise<string | null> {
-  prepare();
+  prepareZxing();
   const input = transparent ? onWhite(png) : new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
   const results = await readBarcodes(input, OPTIONS);
   const hit = results.find((r) => r.isValid);

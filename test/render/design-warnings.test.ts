@@ -46,4 +46,24 @@ describe('designWarnings', () => {
     expect(designWarnings(design({ frameStyle: 'phone', frameColor: '#000000', frameTextColor: '#333333' }))[0]).toMatch(/frame text colour #333333/);
     expect(designWarnings(design({ frameStyle: 'none', frameColor: '#000000', frameTextColor: '#333333' }))).toEqual([]);
   });
+
+  it('warns, more mildly, about a colour between 3:1 and 4.5:1 and names the colour that scans reliably', () => {
+    const [w] = designWarnings(design({ color1: '#777777' }));
+    expect(w).toMatch(/^The code colour #777777 has a contrast of only 4\.5:1 against the background #ffffff; it scans in good light/);
+    expect(w).toMatch(/4\.5:1 or more/);
+    expect(designWarnings(design({ color1: '#767676' }))).toEqual([]); // 4.54:1, the first grey above the line
+    expect(designWarnings(design({ color1: '#949494' }))).toHaveLength(1); // 3.0:1: the milder warning, not the stronger one
+    expect(designWarnings(design({ color1: '#949494' }))[0]).toMatch(/contrast of only 3\.0:1/);
+  });
+
+  it('warns about round dots and circular corner squares, and about nothing else in the style', () => {
+    expect(designWarnings(design({ dotsStyle: 'dots' }))).toEqual([expect.stringMatching(/^Round dots \('dots'\) leave gaps/)]);
+    expect(designWarnings(design({ cornerSquare: 'dot' }))).toEqual([expect.stringMatching(/^Circular corner squares \('dot'\)/)]);
+    expect(designWarnings(design({ dotsStyle: 'dots', cornerSquare: 'dot' }))).toHaveLength(2);
+    for (const dotsStyle of ['square', 'rounded', 'extra-rounded', 'classy', 'classy-rounded'] as const) {
+      for (const cornerSquare of ['square', 'extra-rounded', 'classy', 'classy-rounded'] as const) {
+        expect(designWarnings(design({ dotsStyle, cornerSquare, cornerDot: 'dot' }))).toEqual([]);
+      }
+    }
+  });
 });

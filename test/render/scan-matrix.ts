@@ -37,7 +37,9 @@ const LOGO_MARGINS = [0, 10, 30, 60, 100];
 const RESOLUTIONS = [1000, 1000, 1200, 2500, 800];
 /** Short links of different lengths, so several QR versions are drawn. */
 export const SHORT_URLS = ['http://localhost:3000/r/Ab3dE9z', 'https://qr.example.com/r/Zx81Qp0', 'https://links.a-rather-long-company-domain.example/r/k9T2mQa'];
-const FRAME_TEXTS = ['Scan me', 'SCAN FOR THE MENU', 'Über Straße – café', 'Сканируй меня', 'x'.repeat(64), '</text><script>alert(1)</script>&"'];
+// Long text that still reads (two lines); 64 characters with no space is too small to read and
+// warns (test/render/frame-text.test.ts). Other scripts: test/render/frame-text.test.ts.
+const FRAME_TEXTS = ['Scan me', 'SCAN FOR THE MENU', 'Über Straße – café', 'Сканируй меня', 'Scan to see our whole spring menu and order at your table', '</text><script>alert(1)</script>&"', 'امسح · 扫码 · स्कैन'];
 
 export interface MatrixCase {
   name: string;
@@ -46,7 +48,7 @@ export interface MatrixCase {
 }
 
 export function decodeMatrix(extraRows: number): MatrixCase[] {
-  const rows = pairwiseRows(0x5eed, extraRows);
+  const rows = pairwiseRows(FACTORS.map((f) => f.length), 0x5eed, extraRows);
   return rows.map((row, i) => toCase(row, i));
 }
 
@@ -79,15 +81,21 @@ function toCase(row: Row, i: number): MatrixCase {
   return { name: `#${i} ${parts.join(', ')}`, data: SHORT_URLS[i % SHORT_URLS.length]!, design };
 }
 
-/** Greedy pairwise covering array, then `extra` more seeded-random rows. */
-function pairwiseRows(seed: number, extra: number): Row[] {
+/**
+ * Greedy pairwise covering array over factors with `sizes[f]` values each, then `extra`
+ * more seeded-random rows. A row holds one value index per factor.
+ */
+export function pairwiseRows(sizes: readonly number[], seed: number, extra: number): Row[] {
   const rand = mulberry32(seed);
+  const forEachPair = (fn: (f1: number, f2: number) => void) => {
+    for (let f1 = 0; f1 < sizes.length; f1++) for (let f2 = f1 + 1; f2 < sizes.length; f2++) fn(f1, f2);
+  };
   const uncovered = new Set<string>();
   const key = (f1: number, v1: number, f2: number, v2: number) => `${f1}:${v1}|${f2}:${v2}`;
   forEachPair((f1, f2) => {
-    for (let a = 0; a < FACTORS[f1]!.length; a++) for (let b = 0; b < FACTORS[f2]!.length; b++) uncovered.add(key(f1, a, f2, b));
+    for (let a = 0; a < sizes[f1]!; a++) for (let b = 0; b < sizes[f2]!; b++) uncovered.add(key(f1, a, f2, b));
   });
-  const randomRow = (): Row => FACTORS.map((f) => Math.floor(rand() * f.length));
+  const randomRow = (): Row => sizes.map((n) => Math.floor(rand() * n));
   const gain = (row: Row) => {
     let g = 0;
     forEachPair((f1, f2) => {
@@ -120,11 +128,8 @@ function rowForPair(pair: string, row: Row): Row {
   return row;
 }
 
-function forEachPair(fn: (f1: number, f2: number) => void): void {
-  for (let f1 = 0; f1 < FACTORS.length; f1++) for (let f2 = f1 + 1; f2 < FACTORS.length; f2++) fn(f1, f2);
-}
-
-function mulberry32(seed: number): () => number {
+/** A small seeded generator: the same cases on every run. */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

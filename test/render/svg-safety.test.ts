@@ -78,7 +78,7 @@ const svgUrl = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).to
 describe('SVG logo sanitizing', () => {
   it.each(Object.entries(HOSTILE_LOGOS))('%s: leaves no active content or external reference', (_, hostile) => {
     const logo = parseLogoDataUrl('customLogoUrl', svgUrl(hostile));
-    const clean = logo.bytes.toString('utf8');
+    const clean = new TextDecoder().decode(logo.bytes);
     expect(activeContent(clean)).toEqual([]);
     expect(wellFormed(clean)).toBe(true);
     const rendered = renderSvg(SHORT_URL, { ...DEFAULT_DESIGN, customLogoUrl: logo.dataUrl }, { size: 500 });
@@ -90,19 +90,19 @@ describe('SVG logo sanitizing', () => {
   });
 
   it('caps huge declared sizes and drops absurd viewBoxes', () => {
-    const clean = parseLogoDataUrl('f', svgUrl(HOSTILE_LOGOS['huge dimensions']!)).bytes.toString();
+    const clean = new TextDecoder().decode(parseLogoDataUrl('f', svgUrl(HOSTILE_LOGOS['huge dimensions']!)).bytes);
     expect(clean).toMatch(/<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="2048" height="2048"/);
     expect(clean).not.toContain('1e12');
     expect(clean).toContain('stdDeviation="100"');
   });
 
   it('keeps uses of uses while the expanded drawing stays within budget', () => {
-    const clean = parseLogoDataUrl('f', svgUrl(HOSTILE_LOGOS['use bomb']!)).bytes.toString();
+    const clean = new TextDecoder().decode(parseLogoDataUrl('f', svgUrl(HOSTILE_LOGOS['use bomb']!)).bytes);
     expect(clean.match(/<use /g)).toHaveLength(5);
   });
 
   it('keeps inline raster images and internal references', () => {
-    const clean = parseLogoDataUrl('f', svgUrl(HOSTILE_LOGOS['raster image kept']!)).bytes.toString();
+    const clean = new TextDecoder().decode(parseLogoDataUrl('f', svgUrl(HOSTILE_LOGOS['raster image kept']!)).bytes);
     expect(clean).toContain(`href="data:image/png;base64,${PNG_1PX}"`);
   });
 
@@ -252,7 +252,7 @@ describe('costly logos', () => {
 describe('ordinary logos', () => {
   it.each(Object.entries(ORDINARY_LOGOS))('%s: survives sanitizing and draws', (_, svg) => {
     const logo = parseLogoDataUrl('customLogoUrl', svgUrl(svg));
-    const clean = logo.bytes.toString();
+    const clean = new TextDecoder().decode(logo.bytes);
     expect(activeContent(clean)).toEqual([]);
     const png = renderPng(SHORT_URL, { ...DEFAULT_DESIGN, errorCorrectionLevel: 'H', logoSize: 0.5, customLogoUrl: logo.dataUrl }, { size: 500 });
     expect(png.subarray(1, 4).toString()).toBe('PNG');

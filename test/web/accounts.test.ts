@@ -10,7 +10,10 @@ import { CHROMIUM, HAVE_CHROMIUM, SHOTS_DIR, axeViolations, launch, newContext, 
 if (!HAVE_CHROMIUM) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
 const OWNER = { email: 'owner@example.com', password: 'owner password 1' };
-const VIEWER = { email: 'viewer@example.com', password: 'viewer password 1' };
+const VIEWER_PASSWORD = 'viewer password 1';
+// A loaded machine can starve a page past its waits; the project retries such a test on the
+// same server, so a test that creates something names it afresh on each try.
+let tries = 0;
 
 let server: RunningServer;
 let browser: Browser;
@@ -89,6 +92,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
   });
 
   it('the owner creates a key in the UI, it works against /v1, and revoking it makes it 401', { timeout: 180_000 }, async () => {
+    const keyName = `Website ${++tries}`;
     const { context, page, problems } = await newContext(browser);
     await signIn(page, OWNER);
     await page.goto(`${server.url}/app/account/keys`);
@@ -97,7 +101,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     await expect.poll(() => page.locator('#f-name-error').textContent()).toMatch(/Enter a name for the key/);
     expect(await page.locator('#f-scopes-error').textContent()).toMatch(/Tick at least one scope/);
-    await page.getByLabel('Name').fill('Website');
+    await page.getByLabel('Name').fill(keyName);
     await page.getByRole('checkbox', { name: /qr:read/ }).check();
     await page.getByRole('checkbox', { name: /qr:write/ }).check();
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -110,25 +114,23 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     const created = await api('/v1/qr', { method: 'POST', key: secret, body: JSON.stringify({ title: 'Spring menu', url: 'https://example.com/menu' }) });
     expect(created.status).toBe(201);
     await page.getByRole('button', { name: 'Done' }).click();
-    const row = page.getByRole('row', { name: /Website/ });
+    const row = page.getByRole('row', { name: new RegExp(keyName) });
     await expect.poll(() => row.textContent()).toContain(`by ${OWNER.email}`);
 
-    await page.getByRole('button', { name: 'Revoke Website' }).click();
+    await page.getByRole('button', { name: `Revoke ${keyName}` }).click();
     await page.getByRole('button', { name: 'Revoke key' }).click();
     await row.getByText('Revoked').waitFor();
     expect((await api('/v1/qr', { key: secret })).status).toBe(401);
     await checkPage(page, problems, 'keys-revoked');
 
     await page.getByRole('link', { name: 'Codes', exact: true }).click();
-    await page.getByRole('cell', { name: 'Spring menu' }).waitFor();
+    await page.getByRole('link', { name: 'Spring menu', exact: true }).waitFor();
     await checkPage(page, problems, 'codes-list');
     await context.close();
   });
 
-  // Skipped for now: in CI runs (about one Node in two) one of this test's page loads in a
-  // signed-in context stalls for 45 s+, at a different step each time, also on retry; the cause
-  // is not found yet. The role limits it shows are covered over HTTP in test/http/account.test.ts.
-  it.skip('the owner invites a viewer, who signs in with the link and cannot create or manage keys', { timeout: 240_000 }, async () => {
+  it('the owner invites a viewer, who signs in with the link and cannot create or manage keys', { timeout: 240_000 }, async () => {
+    const VIEWER = { email: `viewer${++tries}@example.com`, password: VIEWER_PASSWORD };
     const owner = await newContext(browser);
     await signIn(owner.page, OWNER);
     await owner.page.goto(`${server.url}/app/account/members`);
@@ -148,7 +150,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     await viewer.page.getByLabel('Password').fill(VIEWER.password);
     await viewer.page.getByRole('button', { name: 'Join Acme' }).click();
     await viewer.page.waitForURL(/\/app\/codes$/);
-    await viewer.page.getByRole('cell', { name: 'Spring menu' }).waitFor();
+    await viewer.page.getByRole('link', { name: 'Spring menu', exact: true }).waitFor();
 
     // A viewer's session reads but cannot create; the account area has no keys for them.
     const status = await viewer.page.evaluate(async () => {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, type Request, chromium } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
@@ -31,7 +31,27 @@ export async function newContext(browser: Browser, opts: { dark?: boolean } = {}
     if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  watchSlowRequests(context);
   return { context, page, problems };
+}
+
+/**
+ * Logs every request of the context still unanswered after 10 s (each one once), so a test a
+ * loaded machine stalls says which request it waited for.
+ */
+export function watchSlowRequests(context: BrowserContext): void {
+  const pending = new Map<Request, number>();
+  context.on('request', (r) => pending.set(r, Date.now()));
+  context.on('requestfinished', (r) => pending.delete(r));
+  context.on('requestfailed', (r) => pending.delete(r));
+  const timer = setInterval(() => {
+    for (const [r, at] of pending) {
+      if (Date.now() - at < 10_000) continue;
+      console.log(`slow request: ${r.method()} ${r.url()} unanswered after ${Math.round((Date.now() - at) / 1000)} s`);
+      pending.delete(r);
+    }
+  }, 2_000);
+  context.on('close', () => clearInterval(timer));
 }
 
 interface AxeViolation {
@@ -64,4 +84,41 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
   }
   await page.setViewportSize({ width: 390, height: 844 });
   return files;
+}
+
+/**
+ * Signs in through the sign-in page in a fresh profile (390 px wide) and waits for the codes
+ * list. `problems` collects console errors and any request to another host, from then on.
+ */
+export async function signedInPage(
+  browser: Browser,
+  serverUrl: string,
+  who: { email: string; password: string },
+  opts: { timezoneId?: string; dark?: boolean; acceptDownloads?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    timezoneId: opts.timezoneId,
+    colorScheme: opts.dark ? 'dark' : 'light',
+    acceptDownloads: opts.acceptDownloads,
+  });
+  context.setDefaultTimeout(45_000);
+  watchSlowRequests(context);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('request', (r) => {
+    if (!r.url().startsWith(serverUrl)) problems.push(`fetched from outside: ${r.url()}`);
+  });
+  await page.goto(`${serverUrl}/app/sign-in`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/app\/codes$/);
+  // Reading the session before signing in answers 401 by design: only what follows counts.
+  problems.length = 0;
+  return { context, page, problems };
 }

@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, SHOTS_DIR, axeViolations, launch, screenshots } from './browser.ts';
+import { HAVE_CHROMIUM, SHOTS_DIR, axeViolations, launch, screenshots, signedInPage } from './browser.ts';
 
 const OWNER = { email: 'owner@example.com', password: 'owner password 1' };
 const TZ = 'Europe/Berlin';
@@ -84,25 +84,8 @@ async function create(title: string): Promise<{ id: string; code: string }> {
   return ((await res.json()) as { item: { id: string; code: string } }).item;
 }
 
-async function newPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, timezoneId: TZ, acceptDownloads: true });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('request', (r) => {
-    if (!r.url().startsWith(server.url)) problems.push(`fetched from outside: ${r.url()}`);
-  });
-  await page.goto(`${server.url}/app/sign-in`);
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/app\/codes$/);
-  // Reading the session before signing in answers 401 by design: only what follows counts.
-  problems.length = 0;
-  return { context, page, problems };
+function newPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  return signedInPage(browser, server.url, OWNER, { timezoneId: TZ, acceptDownloads: true });
 }
 
 async function checkPage(page: Page, problems: string[], name: string): Promise<void> {
@@ -144,7 +127,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
 
   it("shows a code's totals, chart, breakdowns and map as the API counts them, for each range", { timeout: 120_000 }, async () => {
     const { context, page, problems } = await newPage();
-    await page.getByRole('link', { name: 'Spring menu' }).click();
+    await page.getByRole('link', { name: 'Spring menu', exact: true }).click();
     await page.waitForURL(new RegExp(`/app/codes/${menu.id}$`));
     await page.locator('.daily-table tbody tr').first().waitFor({ state: 'attached' });
 

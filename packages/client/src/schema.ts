@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List QR codes, newest first */
+        /**
+         * List QR codes, newest first
+         * @description With include=sparkline the answer also carries each listed code's human scans per day over the last 14 days (in `tz`), read for the whole page at once from the daily roll-ups: its cost grows with the page size, not with the number of scans.
+         */
         get: operations["listQr"];
         put?: never;
         /** Create a tracked QR code */
@@ -156,6 +159,23 @@ export interface paths {
         };
         /** The item's QR code as PNG, drawn with its design; encodes exactly its shortUrl */
         get: operations["getQrImagePng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/qr/{id}/image.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The item's QR code as a print-ready vector PDF of an exact width in millimetres; encodes exactly its shortUrl */
+        get: operations["getQrImagePdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2284,6 +2304,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/qr/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause, resume or delete up to 200 codes at once
+         * @description Applies the action to every listed code of the account in one transaction and answers which were changed and which ids are no live code of the account. Deleting cannot be undone: each deleted short link answers 410 from then on and its code is never reused.
+         */
+        post: operations["bulkQrAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tags": {
         parameters: {
             query?: never;
@@ -2519,6 +2559,43 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/v1/designs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the saved designs of the account, newest first */
+        get: operations["listDesigns"];
+        put?: never;
+        /** Save a design under a name (at most 200 per account); options not given take their defaults */
+        post: operations["createDesign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/designs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one saved design */
+        get: operations["getDesign"];
+        put?: never;
+        post?: never;
+        /** Delete a saved design (codes made from it keep their design) */
+        delete: operations["deleteDesign"];
+        options?: never;
+        head?: never;
+        /** Rename a saved design or change its options (given options merge into the stored ones) */
+        patch: operations["updateDesign"];
         trace?: never;
     };
     "/v1/qr/export": {
@@ -2821,7 +2898,7 @@ export interface components {
                 botScansInRange: number;
             };
             daily: components["schemas"]["StatsDay"][];
-            /** @description Live codes with the most scans in the range, most first; codes without scans are left out */
+            /** @description Live codes with the most scans in the range, most first (ties by id); codes without scans are left out */
             topCodes: components["schemas"]["TopCode"][];
             breakdown: components["schemas"]["StatsBreakdown"];
         };
@@ -2856,6 +2933,21 @@ export interface components {
             value: string;
             scans: number;
         };
+        BulkActionRequest: {
+            /**
+             * @description delete cannot be undone: each short link then answers 410
+             * @enum {unknown}
+             */
+            action: "pause" | "resume" | "delete";
+            /** @description The codes to change; duplicates count once */
+            ids: string[];
+        };
+        BulkActionResponse: {
+            /** @description The codes changed, in the order sent */
+            done: components["schemas"]["QrItemRef"][];
+            /** @description Ids that are no live code of this account; nothing was done to them */
+            notFound: string[];
+        };
         ChangePasswordRequest: {
             currentPassword: string;
             newPassword: string;
@@ -2868,6 +2960,11 @@ export interface components {
         ContentType: "url" | "wifi" | "vcard" | "whatsapp" | "text" | "email";
         /** @enum {unknown} */
         CornerStyle: "square" | "dot" | "extra-rounded" | "classy" | "classy-rounded";
+        CreateDesignRequest: {
+            /** @description Shown in the studio */
+            name: string;
+            design: components["schemas"]["QrDesignInput"];
+        };
         CreateInviteRequest: {
             /** @enum {unknown} */
             role: "owner" | "editor" | "viewer";
@@ -3229,6 +3326,12 @@ export interface components {
             items: components["schemas"]["QrItem"][];
             /** @description Pass as cursor for the next page; null on the last page */
             nextCursor: string | null;
+            sparklines?: components["schemas"]["Sparklines"];
+        };
+        QrItemRef: {
+            /** Format: uuid */
+            id: string;
+            code: string;
         };
         /** @description The item */
         QrItemResponse: {
@@ -3284,6 +3387,24 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        /** @description A named design of the account, to start codes from */
+        SavedDesign: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            design: components["schemas"]["QrDesign"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SavedDesignList: {
+            /** @description Newest first */
+            designs: components["schemas"]["SavedDesign"][];
+        };
+        SavedDesignResponse: {
+            design: components["schemas"]["SavedDesign"];
+        };
         SessionResponse: {
             user: {
                 id: string;
@@ -3323,6 +3444,24 @@ export interface components {
             /** @example ada@example.com */
             email: string;
             password: string;
+        };
+        Sparkline: {
+            /** Format: uuid */
+            id: string;
+            /** @description Human scans per local day, oldest first, zero-filled; each equals that day in /qr/{id}/stats */
+            scans: number[];
+        };
+        /** @description Present when include=sparkline was asked for */
+        Sparklines: {
+            /** @description Always 14 */
+            days: number;
+            tz: string;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description One per item of the page, in the same order */
+            series: components["schemas"]["Sparkline"][];
         };
         StatsBreakdown: {
             device: components["schemas"]["BreakdownRow"][];
@@ -3370,6 +3509,11 @@ export interface components {
             scans: number;
             /** @description Unique scans on the same days */
             uniqueScans: number;
+        };
+        UpdateDesignRequest: {
+            /** @description Shown in the studio */
+            name?: string;
+            design?: components["schemas"]["QrDesignInput"];
         };
         UpdateQrRequest: {
             title?: string;
@@ -3474,10 +3618,13 @@ export type ApiKeysResponse = components['schemas']['ApiKeysResponse'];
 export type BatchCreateRequest = components['schemas']['BatchCreateRequest'];
 export type BatchCreateResponse = components['schemas']['BatchCreateResponse'];
 export type BreakdownRow = components['schemas']['BreakdownRow'];
+export type BulkActionRequest = components['schemas']['BulkActionRequest'];
+export type BulkActionResponse = components['schemas']['BulkActionResponse'];
 export type ChangePasswordRequest = components['schemas']['ChangePasswordRequest'];
 export type ChangeRoleRequest = components['schemas']['ChangeRoleRequest'];
 export type ContentType = components['schemas']['ContentType'];
 export type CornerStyle = components['schemas']['CornerStyle'];
+export type CreateDesignRequest = components['schemas']['CreateDesignRequest'];
 export type CreateInviteRequest = components['schemas']['CreateInviteRequest'];
 export type CreateKeyRequest = components['schemas']['CreateKeyRequest'];
 export type CreateQrRequest = components['schemas']['CreateQrRequest'];
@@ -3504,6 +3651,7 @@ export type QrDesign = components['schemas']['QrDesign'];
 export type QrDesignInput = components['schemas']['QrDesignInput'];
 export type QrItem = components['schemas']['QrItem'];
 export type QrItemList = components['schemas']['QrItemList'];
+export type QrItemRef = components['schemas']['QrItemRef'];
 export type QrItemResponse = components['schemas']['QrItemResponse'];
 export type QrItemWithWarnings = components['schemas']['QrItemWithWarnings'];
 export type QrStats = components['schemas']['QrStats'];
@@ -3512,16 +3660,22 @@ export type RecentScans = components['schemas']['RecentScans'];
 export type RenameTagRequest = components['schemas']['RenameTagRequest'];
 export type ResetPasswordRequest = components['schemas']['ResetPasswordRequest'];
 export type ResetPreviewResponse = components['schemas']['ResetPreviewResponse'];
+export type SavedDesign = components['schemas']['SavedDesign'];
+export type SavedDesignList = components['schemas']['SavedDesignList'];
+export type SavedDesignResponse = components['schemas']['SavedDesignResponse'];
 export type SessionResponse = components['schemas']['SessionResponse'];
 export type SetupRequest = components['schemas']['SetupRequest'];
 export type SignInRequest = components['schemas']['SignInRequest'];
 export type SignUpRequest = components['schemas']['SignUpRequest'];
+export type Sparkline = components['schemas']['Sparkline'];
+export type Sparklines = components['schemas']['Sparklines'];
 export type StatsBreakdown = components['schemas']['StatsBreakdown'];
 export type StatsDay = components['schemas']['StatsDay'];
 export type StatsTotals = components['schemas']['StatsTotals'];
 export type SwitchAccountRequest = components['schemas']['SwitchAccountRequest'];
 export type TagList = components['schemas']['TagList'];
 export type TopCode = components['schemas']['TopCode'];
+export type UpdateDesignRequest = components['schemas']['UpdateDesignRequest'];
 export type UpdateQrRequest = components['schemas']['UpdateQrRequest'];
 export type WifiEncryption = components['schemas']['WifiEncryption'];
 export type $defs = Record<string, never>;
@@ -3538,6 +3692,10 @@ export interface operations {
                 q?: string;
                 /** @description Only codes with this tag (exact name) */
                 tag?: string;
+                /** @description sparkline: also answer each code's human scans per day over the last 14 days */
+                include?: "sparkline";
+                /** @description Where the sparklines' days start (IANA time zone, default UTC) */
+                tz?: string;
             };
             header?: never;
             path?: never;
@@ -4277,8 +4435,12 @@ export interface operations {
     getQrImageSvg: {
         parameters: {
             query?: {
+                /** @description 1: answer with Content-Disposition: attachment and a file name made from the title */
+                download?: number;
                 /** @description Width in pixels; overrides the design resolution */
                 size?: number;
+                /** @description Not read: a version such as the item's updatedAt, so an edited design gets a new address and no cache shows the old image */
+                v?: string;
             };
             header?: never;
             path: {
@@ -4364,8 +4526,12 @@ export interface operations {
     getQrImagePng: {
         parameters: {
             query?: {
+                /** @description 1: answer with Content-Disposition: attachment and a file name made from the title */
+                download?: number;
                 /** @description Width in pixels; overrides the design resolution */
                 size?: number;
+                /** @description Not read: a version such as the item's updatedAt, so an edited design gets a new address and no cache shows the old image */
+                v?: string;
             };
             header?: never;
             path: {
@@ -4448,6 +4614,96 @@ export interface operations {
             };
         };
     };
+    getQrImagePdf: {
+        parameters: {
+            query?: {
+                /** @description 1: answer with Content-Disposition: attachment and a file name made from the title */
+                download?: number;
+                /** @description Page width in millimetres (default 50); the height follows the frame */
+                size?: number;
+                /** @description Not read: a version such as the item's updatedAt, so an edited design gets a new address and no cache shows the old image */
+                v?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A one-page PDF exactly `size` millimetres wide: the drawing of image.svg as vector paths (logos as images) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     previewQr: {
         parameters: {
             query?: {
@@ -4455,6 +4711,8 @@ export interface operations {
                 format?: "svg" | "png";
                 /** @description Width in pixels; overrides the design resolution */
                 size?: number;
+                /** @description 1: answer with Content-Disposition: attachment and a file name made from the title */
+                download?: number;
             };
             header?: never;
             path?: never;
@@ -4529,6 +4787,459 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkQrAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkActionRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkActionResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDesigns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedDesignList"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createDesign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDesignRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedDesignResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render queue is full; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDesign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedDesignResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such design in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteDesign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such design in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateDesign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDesignRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedDesignResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such design in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The render queue is full; retry after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -25,6 +25,7 @@ export interface ScanEvent {
 
 export interface ItemDelta {
   itemId: string;
+  accountId: string;
   scans: number;
   uniqueScans: number;
   botScans: number;
@@ -128,7 +129,7 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
     if (sums === undefined) {
       sums = {
         accountId: s.accountId,
-        delta: { itemId: s.itemId, scans: 0, uniqueScans: 0, botScans: 0, first: null, last: null },
+        delta: { itemId: s.itemId, accountId: s.accountId, scans: 0, uniqueScans: 0, botScans: 0, first: null, last: null },
         buckets: new Map(),
         days: new Map(),
       };

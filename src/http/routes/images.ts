@@ -1,4 +1,4 @@
-// QR images: GET /v1/qr/{id}/image.svg|png and POST /v1/qr/preview.
+// QR images: GET /v1/qr/{id}/image.svg|png|pdf and POST /v1/qr/preview.
 // The image encodes exactly the item's shortUrl; the ETag is a hash of everything
 // drawn, so an unchanged design answers 304 and a changed one never hits a stale cache.
 import { createHash } from 'node:crypto';
@@ -12,18 +12,29 @@ import { LruCache } from '../../domain/scans/lru-cache.ts';
 import { shortUrlFor } from '../../domain/short-code.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
+import { attachment } from '../content-disposition.ts';
 import { parseLogosInPool } from '../logo-prepass.ts';
 import { ErrorResponse, IdParams, PreviewBody, authErrors } from '../schemas.ts';
 
-type Format = 'svg' | 'png';
+type Format = 'svg' | 'png' | 'pdf';
 
 /** Bump when the renderer's output changes, so clients drop images cached under old ETags. */
-const RENDERER_VERSION = '1';
+const RENDERER_VERSION = '2';
 const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 const SAMPLE_CODE = 'AbCdE12';
+const PDF_WIDTH_MM = LIMITS.pdfWidthMm;
 
+const Download = Type.Optional(
+  Type.Integer({
+    minimum: 0,
+    maximum: 1,
+    rule: 'must be 0 or 1',
+    description: '1: answer with Content-Disposition: attachment and a file name made from the title',
+  }),
+);
 const SizeQuery = Type.Object(
   {
+    download: Download,
     size: Type.Optional(
       Type.Integer({
         minimum: LIMITS.resolution.min,
@@ -32,6 +43,28 @@ const SizeQuery = Type.Object(
         description: 'Width in pixels; overrides the design resolution',
       }),
     ),
+    v: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        rule: 'must be a string of at most 64 characters',
+        description: "Not read: a version such as the item's updatedAt, so an edited design gets a new address and no cache shows the old image",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const PdfQuery = Type.Object(
+  {
+    download: Download,
+    size: Type.Optional(
+      Type.Number({
+        minimum: PDF_WIDTH_MM.min,
+        maximum: PDF_WIDTH_MM.max,
+        rule: `must be a number of millimetres between ${PDF_WIDTH_MM.min} and ${PDF_WIDTH_MM.max}`,
+        description: `Page width in millimetres (default ${PDF_WIDTH_MM.default}); the height follows the frame`,
+      }),
+    ),
+    v: SizeQuery.properties.v,
   },
   { additionalProperties: false },
 );
@@ -39,9 +72,11 @@ const PreviewQuery = Type.Object(
   {
     format: Type.Optional(Type.Enum(['svg', 'png'], { rule: 'must be one of svg, png', description: 'Default svg' })),
     size: SizeQuery.properties.size,
+    download: Download,
   },
   { additionalProperties: false },
 );
+const CONTENT_TYPES: Record<Format, string> = { svg: 'image/svg+xml; charset=utf-8', png: 'image/png', pdf: 'application/pdf' };
 const imageResponses = {
   // Described by media type, so the document (and a client generated from it) knows these are not JSON.
   200: {
@@ -53,19 +88,39 @@ const imageResponses = {
   404: ErrorResponse,
   503: ErrorResponse,
 };
+const pdfResponses = {
+  ...imageResponses,
+  200: {
+    description: 'A one-page PDF exactly `size` millimetres wide: the drawing of image.svg as vector paths (logos as images)',
+    content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } },
+  },
+};
+
+/** What to draw and how the answer is named. */
+interface ImageRequest {
+  format: Format;
+  data: string;
+  design: QrDesign;
+  /** Pixels for svg and png, millimetres for pdf. */
+  size: number | undefined;
+  /** Title for the download file name, null for the preview. */
+  download: { title: string; fallback: string } | null;
+}
 
 export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   // Rendering a 2500 px PNG takes real CPU time; the same image is often asked for twice.
   const rendered = new LruCache<string, Buffer>(64);
 
-  const send = async (req: FastifyRequest, reply: FastifyReply, format: Format, data: string, design: QrDesign, size: number | undefined) => {
-    const width = size ?? design.resolution;
-    const etag = `"${createHash('sha256').update(JSON.stringify([RENDERER_VERSION, format, data, width, design])).digest('base64url').slice(0, 27)}"`;
+  const send = async (req: FastifyRequest, reply: FastifyReply, image: ImageRequest) => {
+    const { format, data, design } = image;
+    const size = image.size ?? (format === 'pdf' ? PDF_WIDTH_MM.default : design.resolution);
+    const etag = `"${createHash('sha256').update(JSON.stringify([RENDERER_VERSION, format, data, size, design])).digest('base64url').slice(0, 27)}"`;
     const fresh = matches(req.headers['if-none-match'], etag);
     let body = fresh ? undefined : rendered.get(etag);
     if (!fresh && !body) {
       // In a worker, within the render budget: a costly design never holds up the event loop.
-      const out = await services.renderer.render({ kind: format, data, design, width });
+      const job = format === 'pdf' ? { kind: format, data, design, widthMm: size } : { kind: format, data, design, width: size };
+      const out = await services.renderer.render(job);
       body = typeof out === 'string' ? Buffer.from(out, 'utf8') : out;
       rendered.set(etag, body);
     }
@@ -73,29 +128,40 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
       .header('etag', etag)
       .header('cache-control', 'private, max-age=300')
       .header('x-content-type-options', 'nosniff')
-      .header('content-type', format === 'svg' ? 'image/svg+xml; charset=utf-8' : 'image/png');
+      .header('content-type', CONTENT_TYPES[format]);
     if (format === 'svg') reply.header('content-security-policy', SVG_CSP);
+    if (image.download) reply.header('content-disposition', attachment(image.download.title, image.download.fallback, format));
     return fresh ? reply.code(304).send() : reply.send(body);
   };
 
-  for (const format of ['svg', 'png'] as const) {
+  for (const format of ['svg', 'png', 'pdf'] as const) {
     app.get(
       `/qr/:id/image.${format}`,
       {
         config: { scope: 'qr:read' },
         schema: {
-          operationId: `getQrImage${format === 'svg' ? 'Svg' : 'Png'}`,
-          summary: `The item's QR code as ${format.toUpperCase()}, drawn with its design; encodes exactly its shortUrl`,
+          operationId: `getQrImage${format[0]?.toUpperCase()}${format.slice(1)}`,
+          summary:
+            format === 'pdf'
+              ? "The item's QR code as a print-ready vector PDF of an exact width in millimetres; encodes exactly its shortUrl"
+              : `The item's QR code as ${format.toUpperCase()}, drawn with its design; encodes exactly its shortUrl`,
           tags: ['images'],
           params: IdParams,
-          querystring: SizeQuery,
-          response: imageResponses,
+          querystring: format === 'pdf' ? PdfQuery : SizeQuery,
+          response: format === 'pdf' ? pdfResponses : imageResponses,
         },
       },
       async (req, reply) => {
         const item = await services.items.find(accountOf(req), req.params.id);
         if (!item) throw new NotFoundError('QR item not found');
-        return send(req, reply, format, shortUrlFor(services.config.publicBaseUrl, item.code), item.design, req.query.size);
+        const query = req.query as { size?: number; download?: number };
+        return send(req, reply, {
+          format,
+          data: shortUrlFor(services.config.publicBaseUrl, item.code),
+          design: item.design,
+          size: query.size,
+          download: query.download === 1 ? { title: item.title, fallback: `qr-${item.code}` } : null,
+        });
       },
     );
   }
@@ -119,7 +185,8 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
       await parseLogosInPool(services.renderer, body, null);
       const design = resolveDesign(undefined, designPatchOf(body));
       const data = body.data ?? shortUrlFor(services.config.publicBaseUrl, SAMPLE_CODE);
-      return send(req, reply, (req.query.format ?? 'svg') as Format, data, design, req.query.size);
+      const download = req.query.download === 1 ? { title: 'QR preview', fallback: 'qr-preview' } : null;
+      return send(req, reply, { format: (req.query.format ?? 'svg') as Format, data, design, size: req.query.size, download });
     },
   );
 };

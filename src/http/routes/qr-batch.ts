@@ -14,7 +14,7 @@ import { BatchCreateBody, BatchCreateResponse, ErrorResponse, authErrors } from 
 export const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
 
 export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
-  const { config, onItemChanged, warningsFor } = services;
+  const { config, onItemsChanged, warningsFor } = services;
 
   app.post(
     '/qr/batch',
@@ -46,7 +46,7 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
           })),
         };
       });
-      for (const { item } of answer.items) onItemChanged(item.code);
+      onItemsChanged(answer.items.map(({ item }) => item.code));
       return reply;
     },
   );

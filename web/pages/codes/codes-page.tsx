@@ -1,79 +1,211 @@
-// The account's codes, newest first. A plain list for now: the studio (create and
-// design) and the dashboard (stats) are built on this page later.
-import { useEffect, useState } from 'preact/hooks';
-import { ApiError, type QrItem, api } from '../../api.ts';
+// The account's codes, newest first: thumbnail, title, kind, short link, status, total scans
+// and 14 days of scans per code; search and filters kept in the address; pause, resume and
+// delete one code or a selection at once. A viewer sees the list without any edit control.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError, type BulkAction, type TagCount, api } from '../../api.ts';
 import { AppLayout } from '../../components/layout.tsx';
-import { Button, Notice, Spinner, When } from '../../components/ui.tsx';
-import { Link } from '../../router.ts';
+import { Button, Notice, Spinner } from '../../components/ui.tsx';
+import { Link, useSearch } from '../../router.ts';
+import { can, useAppState } from '../../store.ts';
+import { BulkBar } from './bulk-bar.tsx';
+import { CodeRow } from './code-row.tsx';
+import { CodesFilters } from './codes-filters.tsx';
+import { isFiltered, parseQuery, toFilter } from './codes-query.ts';
+import { DeleteDialog } from './delete-dialog.tsx';
+import { useCodes } from './use-codes.ts';
+import './codes.css';
+
+/** POST /v1/qr/bulk takes at most this many ids; a larger selection goes in turns. */
+const BULK_CHUNK = 200;
+const DONE: Record<BulkAction, string> = { pause: 'Paused', resume: 'Resumed', delete: 'Deleted' };
 
 export default function CodesPage() {
-  const [items, setItems] = useState<QrItem[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { session } = useAppState();
+  const canEdit = can(session, 'write');
+  const search = useSearch();
+  const query = useMemo(() => parseQuery(search), [search]);
+  const filter = useMemo(() => toFilter(query), [query]);
+  const codes = useCodes(filter);
+  const [tags, setTags] = useState<TagCount[]>([]);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
+  const [deleting, setDeleting] = useState<string[] | null>(null);
+  const status = useRef<HTMLParagraphElement>(null);
 
-  const load = async (after?: string) => {
+  useEffect(() => {
+    api.tags().then(setTags, () => setTags([]));
+  }, []);
+  // Another filter shows other codes: a selection of codes no longer shown would surprise.
+  useEffect(() => setSelected(new Set()), [search]);
+
+  const items = codes.items ?? [];
+  const titleOf = (id: string) => items.find((i) => i.id === id)?.title ?? id;
+
+  const run = async (action: BulkAction, ids: string[]): Promise<void> => {
     setBusy(true);
+    setMessage(null);
+    const done = new Set<string>();
+    let missing = 0;
     try {
-      const page = await api.listCodes({ limit: 50, cursor: after });
-      setItems((old) => (after && old ? [...old, ...page.items] : page.items));
-      setCursor(page.nextCursor);
+      for (let i = 0; i < ids.length; i += BULK_CHUNK) {
+        const r = await api.bulkCodes(action, ids.slice(i, i + BULK_CHUNK));
+        for (const d of r.done) done.add(d.id);
+        missing += r.notFound.length;
+      }
+      const n = done.size;
+      setMessage({ text: `${DONE[action]} ${n === 1 ? `“${titleOf([...done][0] as string)}”` : `${n} codes`}.${missing ? ` ${missing} were already gone.` : ''}` });
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'The codes could not be loaded.');
+      setMessage({ text: err instanceof ApiError ? err.message : 'That did not work. Try again.', error: true });
     } finally {
+      codes.patch((list) =>
+        action === 'delete' ? list.filter((it) => !done.has(it.id)) : list.map((it) => (done.has(it.id) ? { ...it, active: action === 'resume' } : it)),
+      );
+      if (action === 'delete') {
+        setSelected((s) => new Set([...s].filter((id) => !done.has(id))));
+        // Deleted codes leave their tags: the tag filter's counts change.
+        api.tags().then(setTags, () => undefined);
+      }
       setBusy(false);
+      status.current?.focus();
     }
   };
-  useEffect(() => void load(), []);
+
+  const onBulk = (action: BulkAction) => {
+    const ids = [...selected];
+    if (action === 'delete') setDeleting(ids);
+    else void run(action, ids);
+  };
+
+  const allSelected = items.length > 0 && items.every((i) => selected.has(i.id));
+  const someSelected = !allSelected && items.some((i) => selected.has(i.id));
+  const selectAll = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (selectAll.current) selectAll.current.indeterminate = someSelected;
+  }, [someSelected]);
 
   return (
-    <AppLayout title="Codes">
-      {error ? <p class="form-error" role="alert">{error}</p> : null}
-      {items === null ? (
-        error ? null : <Spinner />
+    <AppLayout
+      title="Codes"
+      actions={
+        canEdit ? (
+          <Link href="/codes/new" class="btn btn--primary">
+            New code
+          </Link>
+        ) : null
+      }
+    >
+      <CodesFilters query={query} tags={tags} />
+      <p ref={status} tabIndex={-1} class={message?.error ? 'form-error' : 'codes-status'} role={message?.error ? 'alert' : 'status'}>
+        {message?.text ?? ''}
+      </p>
+      {canEdit ? <BulkBar count={selected.size} busy={busy} onAction={onBulk} onClear={() => setSelected(new Set())} /> : null}
+      {codes.error ? (
+        <p class="form-error" role="alert">
+          {codes.error}
+        </p>
+      ) : null}
+      {codes.items === null ? (
+        codes.error ? null : <Spinner />
       ) : items.length === 0 ? (
-        <Notice>No codes yet. Create them with the API (see the Account page for a key) — the studio comes soon.</Notice>
+        isFiltered(query) ? (
+          <Notice>No codes match these filters.</Notice>
+        ) : (
+          <Notice>
+            No codes yet.{' '}
+            {canEdit ? <Link href="/codes/new">Create your first code</Link> : 'Someone with the editor or owner role can create them.'}
+          </Notice>
+        )
       ) : (
-        <div class="table-wrap">
-          <table class="table">
+        <div class={`codes${codes.busy ? ' codes--loading' : ''}`} aria-busy={codes.busy ? 'true' : undefined}>
+          {canEdit ? (
+            <label class="check codes__select-all">
+              <input
+                ref={selectAll}
+                type="checkbox"
+                checked={allSelected}
+                onChange={(e) => setSelected(e.currentTarget.checked ? new Set(items.map((i) => i.id)) : new Set())}
+              />
+              Select all shown
+            </label>
+          ) : null}
+          <table class="codes__table">
             <caption class="visually-hidden">Your QR codes, newest first</caption>
             <thead>
               <tr>
-                <th scope="col">Title</th>
+                {canEdit ? (
+                  <th scope="col" class="code-row__sel">
+                    <span class="visually-hidden">Selected</span>
+                  </th>
+                ) : null}
+                <th scope="col" class="code-row__thumb">
+                  <span class="visually-hidden">Image</span>
+                </th>
+                <th scope="col">Code</th>
                 <th scope="col">Short link</th>
                 <th scope="col">Status</th>
-                <th scope="col" class="num">Scans</th>
-                <th scope="col">Created</th>
+                <th scope="col" class="num">
+                  Scans
+                </th>
+                <th scope="col">Last 14 days</th>
+                {canEdit ? (
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                ) : null}
               </tr>
             </thead>
             <tbody>
               {items.map((it) => (
-                <tr key={it.id}>
-                  <td data-label="Title">
-                    <Link href={`/codes/${it.id}`}>
-                      {it.title}
-                    </Link>
-                  </td>
-                  <td data-label="Short link">
-                    <code>{it.shortUrl.replace(/^https?:\/\//, '')}</code>
-                  </td>
-                  <td data-label="Status">{it.active ? 'Active' : 'Paused'}</td>
-                  <td data-label="Scans" class="num">
-                    {it.scanCount}
-                  </td>
-                  <td data-label="Created">
-                    <When iso={it.createdAt} />
-                  </td>
-                </tr>
+                <CodeRow
+                  key={it.id}
+                  item={it}
+                  scans={codes.sparks.get(it.id)}
+                  days={codes.days}
+                  actions={
+                    canEdit
+                      ? {
+                          selected: selected.has(it.id),
+                          busy,
+                          onSelect: (on) =>
+                            setSelected((s) => {
+                              const next = new Set(s);
+                              if (on) next.add(it.id);
+                              else next.delete(it.id);
+                              return next;
+                            }),
+                          onToggleActive: () => void run(it.active ? 'pause' : 'resume', [it.id]),
+                          onDelete: () => setDeleting([it.id]),
+                        }
+                      : null
+                  }
+                />
               ))}
             </tbody>
           </table>
         </div>
       )}
-      {cursor ? (
-        <Button variant="secondary" busy={busy} onClick={() => void load(cursor)}>
+      {codes.items && codes.items.length > 0 ? (
+        <p class="muted small codes__count">
+          {items.length === 1 ? '1 code shown' : `${items.length} codes shown`}
+          {codes.cursor ? ', more below' : ''}
+        </p>
+      ) : null}
+      {codes.cursor ? (
+        <Button variant="secondary" busy={codes.busy} onClick={() => void codes.more()}>
           Show more
         </Button>
+      ) : null}
+      {deleting ? (
+        <DeleteDialog
+          titles={deleting.map(titleOf)}
+          onClose={() => setDeleting(null)}
+          onConfirm={async () => {
+            const ids = deleting;
+            setDeleting(null);
+            await run('delete', ids);
+          }}
+        />
       ) : null}
     </AppLayout>
   );

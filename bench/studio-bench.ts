@@ -1,0 +1,140 @@
+// The studio in Chromium: how long a design change takes to show in the preview (change event
+// to the new image loaded; the renderer runs in the page), for every gallery design, against
+// the server's POST /v1/qr/preview round trip for the same designs in the same run; and the
+// JavaScript the studio ships, gzipped, against the sign-in page's.
+// Run alone: npx tsx bench/studio-bench.ts
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { ensureWebBuild, DIST_WEB } from '../scripts/build-web.ts';
+import { DOT_STYLES } from '../src/domain/design.ts';
+import { startServer } from '../test/support/processes.ts';
+import { tempDir } from '../test/support/test-app.ts';
+import { HAVE_CHROMIUM, launch } from '../test/web/browser.ts';
+import { BUILT_IN_DESIGNS } from '../web/pages/studio/design-file.ts';
+import { type ResultRow, printResults } from './result-row.ts';
+
+const OWNER = { email: 'bench@example.com', password: 'bench password 1' };
+const CHANGES_PER_DESIGN = 20;
+
+function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+const gzipped = (file: string) => gzipSync(fs.readFileSync(path.join(DIST_WEB, 'assets', file)), { level: 9 }).length / 1024;
+
+export async function runStudioBench(): Promise<ResultRow[]> {
+  if (!HAVE_CHROMIUM) return [];
+  await ensureWebBuild();
+  const server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'studio-bench.db')}` });
+  const browser = await launch();
+  try {
+    for (let i = 0; i < 200 && !/\/app\/setup\//.test(server.output()); i++) await new Promise((r) => setTimeout(r, 50));
+    const token = /\/app\/setup\/(\S+)/.exec(server.output())?.[1] as string;
+    const setup = await fetch(`${server.url}/v1/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, accountName: 'Bench', ...OWNER }) });
+    const csrf = ((await setup.json()) as { csrfToken: string }).csrfToken;
+    const cookie = (setup.headers.get('set-cookie') ?? '').split(';')[0] as string;
+
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    const scripts = new Set<string>();
+    page.on('response', (r) => {
+      const m = /\/app\/assets\/([^/?]+\.js)$/.exec(r.url());
+      if (m) scripts.add(m[1]!);
+    });
+    await page.goto(`${server.url}/app/sign-in`);
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/app\/codes$/);
+    const signInJs = [...scripts];
+    scripts.clear(); // a fresh page load: only what the studio itself needs from here
+    await page.goto(`${server.url}/app/codes/new`);
+    await page.locator('#scan-check[data-state="ok"]').waitFor({ timeout: 60_000 });
+
+    // Browser redraws: pick each gallery design, then step through the dot styles.
+    const redraws: number[] = [];
+    /** renderSvg alone, as the page measured it for each redraw. */
+    const renders: number[] = [];
+    for (const [i] of BUILT_IN_DESIGNS.entries()) {
+      await page.locator('#library-pick').selectOption(`builtin:${i}`);
+      await page.getByRole('button', { name: 'Use this design' }).click();
+      await page.locator('.preview__img').waitFor();
+      const times = await page.evaluate(
+        async ({ styles, n }) => {
+          const select = document.getElementById('d-dotsStyle') as HTMLSelectElement;
+          const img = document.querySelector('.preview__img') as HTMLImageElement;
+          const out: Array<[number, number]> = [];
+          const figure = document.querySelector('.preview__figure') as HTMLElement;
+          for (let k = 0; k < n; k++) {
+            const next = styles[(styles.indexOf(select.value) + 1) % styles.length]!;
+            const before = img.src;
+            const t0 = performance.now();
+            // No named function in here: tsx would wrap it in a helper the page does not have.
+            const done = new AbortController();
+            const loaded = new Promise<void>((resolve) => {
+              img.addEventListener(
+                'load',
+                () => {
+                  if (img.src === before) return;
+                  done.abort();
+                  resolve();
+                },
+                { signal: done.signal },
+              );
+            });
+            select.value = next;
+            select.dispatchEvent(new Event('change', { bubbles: true }));
+            await loaded;
+            out.push([performance.now() - t0, Number(figure.dataset.renderMs)]);
+          }
+          return out;
+        },
+        { styles: [...DOT_STYLES] as string[], n: CHANGES_PER_DESIGN },
+      );
+      redraws.push(...times.map((t) => t[0]));
+      renders.push(...times.map((t) => t[1]));
+    }
+
+    // Baseline: the same designs and changes drawn by the server's preview route.
+    const roundTrips: number[] = [];
+    for (const { design } of BUILT_IN_DESIGNS) {
+      for (let k = 0; k < CHANGES_PER_DESIGN; k++) {
+        const body = JSON.stringify({ design: { ...design, dotsStyle: DOT_STYLES[k % DOT_STYLES.length] }, data: `${server.url}/r/AbCdE12` });
+        const t0 = performance.now();
+        const res = await fetch(`${server.url}/v1/qr/preview?format=svg`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf }, body });
+        await res.text();
+        roundTrips.push(performance.now() - t0);
+      }
+    }
+
+    const lazy = (f: string) => /^(browser-renderer|scan-check)-/.test(f);
+    const studioJs = [...scripts].filter((f) => !lazy(f));
+    const kib = (files: string[]) => files.reduce((sum, f) => sum + gzipped(f), 0);
+    const baseKib = kib(signInJs);
+    const rendererFile = [...scripts].find((f) => f.startsWith('browser-renderer-'));
+    const scanFile = [...scripts].find((f) => f.startsWith('scan-check-'));
+    const wasm = fs.readdirSync(path.join(DIST_WEB, 'assets')).find((f) => f.endsWith('.wasm'));
+    const p50 = percentile(redraws, 50);
+    const p95 = percentile(redraws, 95);
+    const base50 = percentile(roundTrips, 50);
+    const base95 = percentile(roundTrips, 95);
+    const n = `${redraws.length} changes over ${BUILT_IN_DESIGNS.length} gallery designs`;
+    return [
+      { name: 'studio preview redraw in the browser, p50', value: p50, unit: 'ms', ratio: p50 / base50, baseline: `server preview round trip p50 ${base50.toFixed(1)} ms`, extra: n },
+      { name: 'studio preview redraw in the browser, p95', value: p95, unit: 'ms', ratio: p95 / base95, baseline: `server preview round trip p95 ${base95.toFixed(1)} ms`, extra: n },
+      { name: 'renderSvg alone in the browser, p50 / p95', value: percentile(renders, 50), unit: 'ms', extra: `p95 ${percentile(renders, 95).toFixed(1)} ms; the rest of a redraw is the page update and the image decode` },
+      { name: 'studio JS before the preview (gzipped)', value: kib(studioJs), unit: 'KiB', ratio: kib(studioJs) / baseKib, baseline: `sign-in page ${baseKib.toFixed(1)} KiB`, extra: studioJs.join(' ') },
+      { name: 'renderer chunk, lazy (gzipped)', value: rendererFile ? gzipped(rendererFile) : 0, unit: 'KiB', extra: 'loaded when the studio opens, not with the app' },
+      { name: 'scan-check chunk + zxing wasm, lazy (gzipped)', value: (scanFile ? gzipped(scanFile) : 0) + (wasm ? gzipped(wasm) : 0), unit: 'KiB', extra: 'loaded after the first preview' },
+    ];
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  printResults(await runStudioBench());
+}

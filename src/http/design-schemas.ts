@@ -1,0 +1,31 @@
+// Request and answer schemas of the saved designs (/v1/designs).
+import { Type } from 'typebox';
+import { DESIGN_NAME_MAX } from '../domain/saved-design.ts';
+import { named } from './openapi-components.ts';
+import { DesignInput, DesignView } from './schemas.ts';
+
+const Name = Type.String({ minLength: 1, maxLength: DESIGN_NAME_MAX, rule: `must be a string of 1 to ${DESIGN_NAME_MAX} characters`, description: 'Shown in the studio' });
+
+export const SavedDesign = named(
+  'SavedDesign',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    design: DesignView,
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  }, { description: 'A named design of the account, to start codes from' }),
+);
+
+export const SavedDesignResponse = named('SavedDesignResponse', Type.Object({ design: SavedDesign }));
+export const SavedDesignList = named('SavedDesignList', Type.Object({ designs: Type.Array(SavedDesign, { description: 'Newest first' }) }));
+
+export const CreateDesignBody = named(
+  'CreateDesignRequest',
+  Type.Object({ name: Name, design: DesignInput }, { additionalProperties: false, rule: 'must be a JSON object with name and design' }),
+);
+
+export const UpdateDesignBody = named(
+  'UpdateDesignRequest',
+  Type.Object({ name: Type.Optional(Name), design: Type.Optional(DesignInput) }, { additionalProperties: false, rule: 'must be a JSON object' }),
+);

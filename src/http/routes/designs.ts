@@ -1,0 +1,105 @@
+// Saved designs ("templates") of the account: list, create, read, update, delete. Designs are
+// checked like a code's (colours, logo sanitized in the render pool); answers carry every option.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DesignsRepository } from '../../db/designs-repository.ts';
+import { type DesignPatch, LIMITS, resolveDesign } from '../../domain/design.ts';
+import { NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { designPatchOf } from '../../domain/qr-item.ts';
+import { checkDesignName, DESIGNS_PER_ACCOUNT, type SavedDesignRecord } from '../../domain/saved-design.ts';
+import type { AppServices } from '../../services.ts';
+import { accountOf } from '../auth.ts';
+import { CreateDesignBody, SavedDesignList, SavedDesignResponse, UpdateDesignBody } from '../design-schemas.ts';
+import { parseLogosInPool } from '../logo-prepass.ts';
+import { IdParams, OkResponse, authErrors, bodyErrors, errorAnswer, renderBusyAnswer } from '../schemas.ts';
+
+const notFoundAnswer = errorAnswer('No such design in this account');
+
+export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
+  const designs = new DesignsRepository(services.db);
+  const view = (d: SavedDesignRecord) => ({ design: d });
+  // As for codes: a logo is sanitized off the event loop and tried at the largest size it can be drawn.
+  const patchOf = async (design: DesignPatch): Promise<DesignPatch> => {
+    await parseLogosInPool(services.renderer, { design }, LIMITS.resolution.max);
+    return designPatchOf({ design });
+  };
+
+  app.get(
+    '/designs',
+    {
+      config: { scope: 'qr:read' },
+      schema: { operationId: 'listDesigns', summary: 'List the saved designs of the account, newest first', tags: ['designs'], response: { 200: SavedDesignList, ...authErrors } },
+    },
+    async (req) => ({ designs: await designs.list(accountOf(req)) }),
+  );
+
+  app.post(
+    '/designs',
+    {
+      config: { scope: 'qr:write' },
+      schema: {
+        operationId: 'createDesign',
+        summary: `Save a design under a name (at most ${DESIGNS_PER_ACCOUNT} per account); options not given take their defaults`,
+        tags: ['designs'],
+        body: CreateDesignBody,
+        response: { 201: SavedDesignResponse, ...authErrors, ...bodyErrors, 503: renderBusyAnswer },
+      },
+    },
+    async (req, reply) => {
+      const account = accountOf(req);
+      const name = checkDesignName(req.body.name);
+      const design = resolveDesign(undefined, await patchOf(req.body.design as DesignPatch));
+      if ((await designs.count(account)) >= DESIGNS_PER_ACCOUNT) throw new ValidationError(`designs: an account may save at most ${DESIGNS_PER_ACCOUNT} designs; delete one first`);
+      return reply.code(201).send(view(await designs.create(account, name, design)));
+    },
+  );
+
+  app.get(
+    '/designs/:id',
+    {
+      config: { scope: 'qr:read' },
+      schema: { operationId: 'getDesign', summary: 'Read one saved design', tags: ['designs'], params: IdParams, response: { 200: SavedDesignResponse, ...authErrors, 404: notFoundAnswer } },
+    },
+    async (req) => {
+      const found = await designs.find(accountOf(req), req.params.id);
+      if (!found) throw new NotFoundError('design not found');
+      return view(found);
+    },
+  );
+
+  app.patch(
+    '/designs/:id',
+    {
+      config: { scope: 'qr:write' },
+      schema: {
+        operationId: 'updateDesign',
+        summary: 'Rename a saved design or change its options (given options merge into the stored ones)',
+        tags: ['designs'],
+        params: IdParams,
+        body: UpdateDesignBody,
+        response: { 200: SavedDesignResponse, ...authErrors, 404: notFoundAnswer, ...bodyErrors, 503: renderBusyAnswer },
+      },
+    },
+    async (req) => {
+      const account = accountOf(req);
+      const current = await designs.find(account, req.params.id);
+      if (!current) throw new NotFoundError('design not found');
+      const name = req.body.name === undefined ? undefined : checkDesignName(req.body.name);
+      const design = req.body.design === undefined ? undefined : resolveDesign(current.design, await patchOf(req.body.design as DesignPatch));
+      const updated = await designs.update(account, current.id, { name, design });
+      if (!updated) throw new NotFoundError('design not found');
+      return view(updated);
+    },
+  );
+
+  app.delete(
+    '/designs/:id',
+    {
+      config: { scope: 'qr:write' },
+      schema: { operationId: 'deleteDesign', summary: 'Delete a saved design (codes made from it keep their design)', tags: ['designs'], params: IdParams, response: { 200: OkResponse, ...authErrors, 404: notFoundAnswer } },
+    },
+    async (req) => {
+      if (!(await designs.remove(accountOf(req), req.params.id))) throw new NotFoundError('design not found');
+      return { ok: true };
+    },
+  );
+};

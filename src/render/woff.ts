@@ -1,0 +1,51 @@
+// WOFF 1.0 → plain OpenType (sfnt) bytes. HarfBuzz reads only sfnt, and the font
+// packages we draw from ship WOFF (zlib per table), so the renderer unpacks them
+// itself; fflate's inflate is pure JS and runs in the browser as in Node.
+import { unzlibSync } from 'fflate';
+
+const WOFF_SIGNATURE = 0x774f4646; // 'wOFF'
+
+export function woffToSfnt(woff: Uint8Array): Uint8Array {
+  const src = new DataView(woff.buffer, woff.byteOffset, woff.byteLength);
+  if (src.getUint32(0) !== WOFF_SIGNATURE) return woff; // already sfnt
+  const flavor = src.getUint32(4);
+  const numTables = src.getUint16(12);
+  const tables: { tag: number; checksum: number; data: Uint8Array }[] = [];
+  for (let i = 0; i < numTables; i++) {
+    const at = 44 + i * 20;
+    const offset = src.getUint32(at + 4);
+    const compLength = src.getUint32(at + 8);
+    const origLength = src.getUint32(at + 12);
+    const raw = woff.subarray(offset, offset + compLength);
+    const data = compLength < origLength ? unzlibSync(raw) : raw;
+    if (data.length !== origLength) throw new Error('woff: a table does not unpack to its stated length');
+    tables.push({ tag: src.getUint32(at), checksum: src.getUint32(at + 16), data });
+  }
+  const headerSize = 12 + 16 * numTables;
+  const total = tables.reduce((n, t) => n + pad4(t.data.length), headerSize);
+  const out = new Uint8Array(total);
+  const dst = new DataView(out.buffer);
+  let entrySelector = 0;
+  while (2 ** (entrySelector + 1) <= numTables) entrySelector++;
+  const searchRange = 2 ** entrySelector * 16;
+  dst.setUint32(0, flavor);
+  dst.setUint16(4, numTables);
+  dst.setUint16(6, searchRange);
+  dst.setUint16(8, entrySelector);
+  dst.setUint16(10, numTables * 16 - searchRange);
+  let offset = headerSize;
+  tables.forEach((t, i) => {
+    const at = 12 + i * 16;
+    dst.setUint32(at, t.tag);
+    dst.setUint32(at + 4, t.checksum);
+    dst.setUint32(at + 8, offset);
+    dst.setUint32(at + 12, t.data.length);
+    out.set(t.data, offset);
+    offset += pad4(t.data.length);
+  });
+  return out;
+}
+
+function pad4(n: number): number {
+  return (n + 3) & ~3;
+}

@@ -1,0 +1,68 @@
+// Short-link caches dropping codes: packed into notifications under PostgreSQL's payload
+// limit, and a batch of changed codes dropped in every other process (PostgreSQL).
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseDatabaseUrl } from '../../src/config.ts';
+import { ApiKeysRepository } from '../../src/db/api-keys-repository.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { PostgresShortLinks, packCodes } from '../../src/db/postgres-short-links.ts';
+import { QrItemsRepository } from '../../src/db/qr-items-repository.ts';
+import { resolveDesign } from '../../src/domain/design.ts';
+import { generateShortCode } from '../../src/domain/short-code.ts';
+import { ON_POSTGRES, freshDatabaseUrl } from '../support/databases.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe('packCodes', () => {
+  it('keeps every code, in order, in payloads below the limit', () => {
+    const codes = Array.from({ length: 2_000 }, () => generateShortCode());
+    const payloads = packCodes(codes);
+    expect(payloads.length).toBe(3); // 2,000 × 8 characters in payloads of at most 7,000
+    for (const p of payloads) expect(p.length).toBeLessThanOrEqual(7_000);
+    expect(payloads.flatMap((p) => p.split(' '))).toEqual(codes);
+  });
+
+  it('sends nothing for no codes and one payload for one code', () => {
+    expect(packCodes([])).toEqual([]);
+    expect(packCodes(['abcDEF1'])).toEqual(['abcDEF1']);
+  });
+});
+
+describe.runIf(ON_POSTGRES)('PostgresShortLinks', () => {
+  it('drops a batch of codes in another process, over several notifications', async () => {
+    const { url, dispose } = await freshDatabaseUrl();
+    cleanups.push(dispose);
+    const open = async () => {
+      const db = await openDatabase(parseDatabaseUrl(url));
+      cleanups.push(() => db.close());
+      return db;
+    };
+    const [dbA, dbB] = [await open(), await open()];
+    const linksFor = async (db: typeof dbA) => {
+      const links = new PostgresShortLinks(new QrItemsRepository(db), db.pool!, url);
+      await links.start();
+      cleanups.push(() => links.close());
+      return links;
+    };
+    const [a, b] = [await linksFor(dbA), await linksFor(dbB)];
+    const accountId = await new ApiKeysRepository(dbA).ensureAccount('links');
+    const design = resolveDesign(undefined);
+    const items = await new QrItemsRepository(dbA).createMany(
+      accountId,
+      Array.from({ length: 1_200 }, (_, i) => ({ title: `t${i}`, contentType: 'url', payload: `https://e.example/${i}`, fields: {}, design })),
+    );
+    const codes = items.map((i) => i.code);
+    expect(packCodes(codes).length).toBeGreaterThan(1);
+    for (const code of codes) expect((await a.resolve(code))?.active).toBe(true);
+    // Paused behind the caches' back: A still answers from memory until told.
+    await dbB.pool!.query('update qr_items set active = false');
+    expect((await a.resolve(codes[0]!))?.active).toBe(true);
+
+    b.invalidate(codes);
+    await expect
+      .poll(async () => (await Promise.all(codes.map((c) => a.resolve(c)))).filter((t) => t?.active).length, { timeout: 5_000, interval: 50 })
+      .toBe(0);
+  });
+});

@@ -1,0 +1,97 @@
+// Saved designs (/v1/designs) over HTTP: validation at both bounds, scopes, and accounts
+// kept apart. Runs on SQLite and, in the postgres project, on PostgreSQL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DESIGN } from '../../src/domain/design.ts';
+import { DESIGNS_PER_ACCOUNT } from '../../src/domain/saved-design.ts';
+import { LOGO_SVG_DATA_URL } from '../render/fixtures.ts';
+import { type TestApp, makeTestApp } from '../support/test-app.ts';
+
+let t: TestApp;
+let key: string;
+
+beforeAll(async () => {
+  t = await makeTestApp();
+  key = await t.key('designer');
+});
+afterAll(() => t.close());
+
+const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, k = key) =>
+  t.request({ method, url, key: k, ...(body === undefined ? {} : { payload: body as object }) });
+
+describe('saved designs', () => {
+  it('saves a design with every option answered, lists it newest first, reads, renames and deletes it', async () => {
+    const first = await req('POST', '/v1/designs', { name: '  Brand blue ', design: { color1: '#1D4ED8', dotsStyle: 'rounded' } });
+    expect(first.statusCode, first.body).toBe(201);
+    const saved = first.json().design;
+    expect(saved.name).toBe('Brand blue');
+    expect(saved.design).toEqual({ ...DEFAULT_DESIGN, color1: '#1d4ed8', dotsStyle: 'rounded' });
+    const second = (await req('POST', '/v1/designs', { name: 'Menu', design: { frameStyle: 'badge' } })).json().design;
+    expect((await req('GET', '/v1/designs')).json().designs.map((d: { name: string }) => d.name)).toEqual(['Menu', 'Brand blue']);
+    expect((await req('GET', `/v1/designs/${saved.id}`)).json().design).toEqual(saved);
+
+    const renamed = await req('PATCH', `/v1/designs/${saved.id}`, { name: 'Brand', design: { logoSize: 0.2 } });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json().design).toMatchObject({ name: 'Brand', design: { ...saved.design, logoSize: 0.2 } });
+
+    expect((await req('DELETE', `/v1/designs/${second.id}`)).json()).toEqual({ ok: true });
+    expect((await req('GET', `/v1/designs/${second.id}`)).statusCode).toBe(404);
+    expect((await req('DELETE', `/v1/designs/${second.id}`)).statusCode).toBe(404);
+  });
+
+  it('keeps a sanitized custom logo', async () => {
+    const res = await req('POST', '/v1/designs', { name: 'Logo', design: { customLogoUrl: LOGO_SVG_DATA_URL } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().design.design.customLogoUrl).toMatch(/^data:image\/svg\+xml;base64,/);
+  });
+
+  it.each([
+    [{ name: '', design: {} }, 'name: must be a string of 1 to 80 characters'],
+    [{ name: 'x'.repeat(81), design: {} }, 'name: must be a string of 1 to 80 characters'],
+    [{ name: '   ', design: {} }, 'name: must be 1 to 80 characters'],
+    [{ name: 'Bad', design: { logoSize: 0.09 } }, 'logoSize'],
+    [{ name: 'Bad', design: { logoSize: 0.51 } }, 'logoSize'],
+    [{ name: 'Bad', design: { color1: 'blue' } }, 'color1: must be a hex color'],
+    [{ name: 'Bad', design: { customLogoUrl: 'https://example.com/logo.png' } }, 'customLogoUrl: must be a data: URL'],
+    [{ name: 'Bad', design: { dotStyle: 'square' } }, 'dotStyle'],
+    [{ name: 'Bad' }, 'design'],
+    [{ name: 'Bad', design: {}, extra: 1 }, 'extra'],
+  ])('refuses %j with a 400 naming the field', async (body, message) => {
+    const res = await req('POST', '/v1/designs', body);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toContain(message);
+  });
+
+  it('accepts names of 1 and 80 characters and both ends of a range', async () => {
+    expect((await req('POST', '/v1/designs', { name: 'x', design: { logoSize: 0.1 } })).statusCode).toBe(201);
+    expect((await req('POST', '/v1/designs', { name: 'y'.repeat(80), design: { logoSize: 0.5 } })).statusCode).toBe(201);
+  });
+
+  it('needs qr:read to list and qr:write to change', async () => {
+    const reader = await t.key('designer', 'qr:read');
+    const mine = (await req('POST', '/v1/designs', { name: 'Mine', design: {} })).json().design;
+    expect((await req('GET', '/v1/designs', undefined, reader)).statusCode).toBe(200);
+    for (const [method, url, body] of [['POST', '/v1/designs', { name: 'No', design: {} }], ['PATCH', `/v1/designs/${mine.id}`, { name: 'No' }], ['DELETE', `/v1/designs/${mine.id}`, undefined]] as const) {
+      const res = await req(method, url, body, reader);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error).toBe('insufficient scope: requires qr:write');
+    }
+  });
+
+  it("does not show or touch another account's designs", async () => {
+    const other = await t.key('someone-else');
+    const mine = (await req('POST', '/v1/designs', { name: 'Private', design: {} })).json().design;
+    expect((await req('GET', '/v1/designs', undefined, other)).json().designs).toEqual([]);
+    expect((await req('GET', `/v1/designs/${mine.id}`, undefined, other)).statusCode).toBe(404);
+    expect((await req('PATCH', `/v1/designs/${mine.id}`, { name: 'Taken' }, other)).statusCode).toBe(404);
+    expect((await req('DELETE', `/v1/designs/${mine.id}`, undefined, other)).statusCode).toBe(404);
+    expect((await req('GET', `/v1/designs/${mine.id}`)).json().design.name).toBe('Private');
+  });
+
+  it(`stops at ${DESIGNS_PER_ACCOUNT} designs per account`, async () => {
+    const k = await t.key('full-account');
+    for (let i = 0; i < DESIGNS_PER_ACCOUNT; i++) expect((await req('POST', '/v1/designs', { name: `D${i}`, design: {} }, k)).statusCode).toBe(201);
+    const res = await req('POST', '/v1/designs', { name: 'One too many', design: {} }, k);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toContain(`at most ${DESIGNS_PER_ACCOUNT} designs`);
+  }, 120_000);
+});

@@ -1,0 +1,73 @@
+// Search (debounced, so the list is asked once a pause in typing) and the filters: kind,
+// status and tag. Each change goes to the address; the list follows the address.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { TagCount } from '../../api.ts';
+import { type CodesQuery, KINDS, type Status, isFiltered, showQuery } from './codes-query.ts';
+
+const SEARCH_DELAY_MS = 300;
+
+export function CodesFilters({ query, tags }: { query: CodesQuery; tags: TagCount[] }) {
+  const [text, setText] = useState(query.q);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // Back/forward or a cleared filter changes the address: the box shows what is searched.
+  useEffect(() => setText(query.q), [query.q]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const type = (value: string) => {
+    setText(value);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => showQuery({ ...query, q: value }, { replace: true }), SEARCH_DELAY_MS);
+  };
+  const set = (patch: Partial<CodesQuery>) => showQuery({ ...query, q: text, ...patch });
+
+  return (
+    <form class="filters" role="search" aria-label="Codes" onSubmit={(e) => {
+      e.preventDefault();
+      clearTimeout(timer.current);
+      showQuery({ ...query, q: text }, { replace: true });
+    }}>
+      <div class="filters__search">
+        <label for="codes-q">Search</label>
+        <input id="codes-q" type="search" value={text} maxLength={200} placeholder="Title or content" onInput={(e) => type(e.currentTarget.value)} />
+      </div>
+      <div class="filters__field">
+        <label for="codes-kind">Kind</label>
+        <select id="codes-kind" value={query.kind} onChange={(e) => set({ kind: e.currentTarget.value as CodesQuery['kind'] })}>
+          <option value="">All kinds</option>
+          {KINDS.map((k) => (
+            <option key={k.value} value={k.value}>
+              {k.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="filters__field">
+        <label for="codes-status">Status</label>
+        <select id="codes-status" value={query.status} onChange={(e) => set({ status: e.currentTarget.value as Status | '' })}>
+          <option value="">Any status</option>
+          <option value="active">Active</option>
+          <option value="paused">Paused</option>
+        </select>
+      </div>
+      {tags.length > 0 || query.tag ? (
+        <div class="filters__field">
+          <label for="codes-tag">Tag</label>
+          <select id="codes-tag" value={query.tag} onChange={(e) => set({ tag: e.currentTarget.value })}>
+            <option value="">Any tag</option>
+            {query.tag && !tags.some((t) => t.name === query.tag) ? <option value={query.tag}>{query.tag}</option> : null}
+            {tags.map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name} ({t.count})
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      {isFiltered(query) ? (
+        <button type="button" class="btn btn--link filters__clear" onClick={() => showQuery({ q: '', kind: '', status: '', tag: '' })}>
+          Clear filters
+        </button>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,137 @@
+// What the code holds: a tab per kind with its typed fields, or the raw payload. Messages
+// come from the API's own payload rules and show under their field once it was edited (or
+// after a save attempt), not while the form is still empty.
+import type { JSX } from 'preact';
+import type { ContentType } from '../../../src/domain/payload.ts';
+import { type Content, type ContentCheck, FIELDS, type FieldDef, type FieldName, KINDS } from './content-model.ts';
+
+export interface ContentPanelProps {
+  content: Content;
+  check: ContentCheck;
+  /** Fields whose messages may show. */
+  shown: (field: FieldName | 'payload') => boolean;
+  onChange: (content: Content, touched: FieldName | 'payload' | null) => void;
+  readOnly: boolean;
+}
+
+export function ContentPanel({ content, check, shown, onChange, readOnly }: ContentPanelProps) {
+  const selectKind = (kind: ContentType) => onChange({ ...content, kind }, null);
+  const onKey = (e: KeyboardEvent, i: number) => {
+    // Arrow keys move between tabs (WAI-ARIA tabs pattern); Tab goes into the panel.
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    e.preventDefault();
+    const next = KINDS[(i + step + KINDS.length) % KINDS.length]!;
+    selectKind(next.kind);
+    document.getElementById(`tab-${next.kind}`)?.focus();
+  };
+  const error = (f: FieldName | 'payload') => (shown(f) ? check.errors[f] : undefined);
+  return (
+    <section class="card" aria-labelledby="content-h">
+      <h2 id="content-h">Content</h2>
+      <div class="kind-tabs" role="tablist" aria-label="What the code holds">
+        {KINDS.map((k, i) => (
+          <button
+            key={k.kind}
+            id={`tab-${k.kind}`}
+            type="button"
+            role="tab"
+            class="kind-tabs__tab"
+            aria-selected={content.kind === k.kind ? 'true' : 'false'}
+            aria-controls="content-panel"
+            tabIndex={content.kind === k.kind ? 0 : -1}
+            disabled={readOnly && content.kind !== k.kind}
+            onClick={() => selectKind(k.kind)}
+            onKeyDown={(e) => onKey(e, i)}
+          >
+            {k.label}
+          </button>
+        ))}
+      </div>
+      <div id="content-panel" role="tabpanel" aria-labelledby={`tab-${content.kind}`}>
+        {content.raw === null ? (
+          FIELDS[content.kind].map((def) => (
+            <TypedField key={def.name} def={def} value={content.fields[def.name]} error={error(def.name)} readOnly={readOnly} onInput={(v) => onChange({ ...content, fields: { ...content.fields, [def.name]: v } }, def.name)} />
+          ))
+        ) : (
+          <div class={`field${error('payload') ? ' field--invalid' : ''}`}>
+            <label for="f-payload">Raw payload</label>
+            <p class="hint" id="f-payload-hint">
+              Encoded behind the short link as written, at most 4000 characters
+            </p>
+            <textarea
+              id="f-payload"
+              rows={4}
+              value={content.raw}
+              readOnly={readOnly}
+              aria-invalid={error('payload') ? 'true' : undefined}
+              aria-describedby={`f-payload-hint${error('payload') ? ' f-payload-error' : ''}`}
+              onInput={(e: JSX.TargetedEvent<HTMLTextAreaElement>) => onChange({ ...content, raw: e.currentTarget.value }, 'payload')}
+            />
+            {error('payload') ? (
+              <p class="error" id="f-payload-error">
+                {error('payload')}
+              </p>
+            ) : null}
+          </div>
+        )}
+        {readOnly ? null : (
+          <label class="check">
+            <input type="checkbox" checked={content.raw !== null} onChange={(e: JSX.TargetedEvent<HTMLInputElement>) => onChange({ ...content, raw: e.currentTarget.checked ? (check.payload ?? '') : null }, null)} />
+            <span>Enter the raw payload instead of the fields</span>
+          </label>
+        )}
+      </div>
+      {check.payload !== null ? (
+        <p class="destination">
+          <span class="muted">Leads to:</span> <code>{check.payload}</code>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function TypedField({ def, value, error, onInput, readOnly }: { def: FieldDef; value: string; error: string | undefined; onInput: (v: string) => void; readOnly: boolean }) {
+  const id = `f-${def.name}`;
+  const describedBy = [def.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const common = {
+    id,
+    name: def.name,
+    value,
+    readOnly,
+    'aria-invalid': error ? ('true' as const) : undefined,
+    'aria-describedby': describedBy,
+    'aria-required': def.required ? ('true' as const) : undefined,
+  };
+  return (
+    <div class={`field${error ? ' field--invalid' : ''}`}>
+      <label for={id}>
+        {def.label}
+        {def.required ? null : <span class="optional"> (optional)</span>}
+      </label>
+      {def.hint ? (
+        <p class="hint" id={`${id}-hint`}>
+          {def.hint}
+        </p>
+      ) : null}
+      {def.options ? (
+        <select {...common} disabled={readOnly} onChange={(e: JSX.TargetedEvent<HTMLSelectElement>) => onInput(e.currentTarget.value)}>
+          {def.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      ) : def.multiline ? (
+        <textarea {...common} rows={3} onInput={(e: JSX.TargetedEvent<HTMLTextAreaElement>) => onInput(e.currentTarget.value)} />
+      ) : (
+        <input {...common} type={def.type ?? 'text'} autoComplete="off" onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onInput(e.currentTarget.value)} />
+      )}
+      {error ? (
+        <p class="error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+// Designs as values the studio passes around: the API's range rules (which live in its
+// schema, so they are restated here from the same LIMITS), a few built-in designs, and
+// import/export as a JSON file holding the 23 options.
+import {
+  CORNER_STYLES,
+  DEFAULT_DESIGN,
+  DESIGN_FIELDS,
+  DOT_STYLES,
+  ERROR_CORRECTION_LEVELS,
+  FRAME_STYLES,
+  GRADIENT_TYPES,
+  LIMITS,
+  PRESET_LOGOS,
+  type QrDesign,
+} from '../../../src/domain/design-options.ts';
+
+export type DesignErrors = Partial<Record<keyof QrDesign, string>>;
+
+const RANGES = [
+  ['gradientRotation', LIMITS.gradientRotation, false],
+  ['logoSize', LIMITS.logoSize, false],
+  ['logoMargin', LIMITS.logoMargin, false],
+  ['resolution', LIMITS.resolution, true],
+] as const;
+
+/** Out-of-range numbers, worded as the API's 400 for them. */
+export function rangeErrors(design: QrDesign): DesignErrors {
+  const errors: DesignErrors = {};
+  for (const [field, { min, max }, integer] of RANGES) {
+    const v = design[field];
+    if (!(v >= min && v <= max) || (integer && !Number.isInteger(v))) errors[field] = `Must be ${integer ? 'an integer' : 'a number'} between ${min} and ${max}`;
+  }
+  return errors;
+}
+
+const CHOICES: Partial<Record<keyof QrDesign, readonly string[]>> = {
+  dotsStyle: DOT_STYLES,
+  cornerSquare: CORNER_STYLES,
+  cornerDot: CORNER_STYLES,
+  gradientType: GRADIENT_TYPES,
+  presetLogo: PRESET_LOGOS,
+  frameStyle: FRAME_STYLES,
+  errorCorrectionLevel: ERROR_CORRECTION_LEVELS,
+};
+
+export interface NamedDesign {
+  name: string;
+  design: QrDesign;
+}
+
+const d = (patch: Partial<QrDesign>): QrDesign => ({ ...DEFAULT_DESIGN, ...patch });
+
+/** Designs every account starts with; all scan (the test suite decodes each). */
+export const BUILT_IN_DESIGNS: readonly NamedDesign[] = [
+  { name: 'Classic', design: d({}) },
+  { name: 'Rounded ink', design: d({ dotsStyle: 'rounded', cornerSquare: 'extra-rounded', cornerDot: 'dot', color1: '#1e293b' }) },
+  { name: 'Ocean gradient', design: d({ dotsStyle: 'classy-rounded', cornerSquare: 'extra-rounded', cornerDot: 'dot', isGradient: true, gradientRotation: 45, color1: '#1d4ed8', color2: '#0f766e' }) },
+  { name: 'Menu card', design: d({ dotsStyle: 'dots', cornerSquare: 'dot', cornerDot: 'dot', frameStyle: 'bottom-banner', frameText: 'Scan for the menu', frameColor: '#7c2d12', color1: '#7c2d12', presetLogo: 'link', errorCorrectionLevel: 'H' }) },
+  { name: 'Wi-Fi badge', design: d({ dotsStyle: 'extra-rounded', customEyeColors: true, eyeColor: '#2563eb', presetLogo: 'wifi', frameStyle: 'badge', frameText: 'Free Wi-Fi', frameColor: '#2563eb', errorCorrectionLevel: 'H' }) },
+];
+
+/** What an exported file holds: a marker, the name, and all 23 options. */
+export function designFile(name: string, design: QrDesign): string {
+  return JSON.stringify({ qrtrackDesign: 1, name, design }, null, 2) + '\n';
+}
+
+/**
+ * Reads a design file (ours, or a bare object of options); unknown options are refused
+ * so a typo does not pass silently, missing ones take the defaults. Values are checked
+ * afterwards like any edit (colours, ranges, logo).
+ */
+export function readDesignFile(text: string): NamedDesign {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error('The file is not JSON.');
+  }
+  if (!isObject(data)) throw new Error('The file must hold a JSON object.');
+  const options = isObject(data.design) ? data.design : data;
+  const name = typeof data.name === 'string' ? data.name : 'Imported design';
+  const design: Record<string, unknown> = { ...DEFAULT_DESIGN };
+  for (const [key, value] of Object.entries(options)) {
+    if (options === data && (key === 'name' || key === 'qrtrackDesign')) continue;
+    if (!(DESIGN_FIELDS as string[]).includes(key)) throw new Error(`Unknown design option "${key}".`);
+    const expected = key === 'customLogoUrl' ? (value === null ? 'object' : 'string') : typeof DEFAULT_DESIGN[key as keyof QrDesign];
+    if (typeof value !== expected) throw new Error(`${key}: must be a ${expected === 'object' ? 'string or null' : expected}.`);
+    const choices = CHOICES[key as keyof QrDesign];
+    if (choices && !choices.includes(value as string)) throw new Error(`${key}: must be one of ${choices.join(', ')}.`);
+    design[key] = value;
+  }
+  return { name, design: design as unknown as QrDesign };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A file name from a title: letters, digits and dashes, never empty. */
+export function fileNameOf(title: string, ext: string): string {
+  const base = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .toLowerCase();
+  return `${base || 'qr-code'}.${ext}`;
+}

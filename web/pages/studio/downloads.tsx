@@ -1,0 +1,70 @@
+// Getting the code out: PNG at a chosen size and SVG straight from the server (exactly what
+// image.png and image.svg give), the image to the clipboard, the short link to the clipboard.
+// Files are named after the title.
+import { useState } from 'preact/hooks';
+import { LIMITS } from '../../../src/domain/design-options.ts';
+import { api, type CodeItem } from '../../api.ts';
+import { fileNameOf } from './design-file.ts';
+
+const SIZES = [500, 1000, 1500, 2000, 2500] as const;
+
+export function Downloads({ item, dirty }: { item: CodeItem; dirty: boolean }) {
+  const [size, setSize] = useState<number>(item.design.resolution);
+  const [status, setStatus] = useState('');
+  const sizes = [...new Set([...SIZES, item.design.resolution])].sort((a, b) => a - b);
+  const copyImage = async () => {
+    try {
+      const res = await fetch(api.codeImageUrl(item.id, 'png', size), { credentials: 'same-origin' });
+      if (!res.ok) throw new Error(String(res.status));
+      await navigator.clipboard.write([new ClipboardItem({ 'image/png': await res.blob() })]);
+      setStatus('Image copied to the clipboard.');
+    } catch {
+      setStatus('The browser did not allow copying the image; download it instead.');
+    }
+  };
+  const copyLink = async () => {
+    try {
+      await navigator.clipboard.writeText(item.shortUrl);
+      setStatus('Short link copied to the clipboard.');
+    } catch {
+      setStatus('The browser did not allow copying; select the link and copy it.');
+    }
+  };
+  return (
+    <section class="card downloads" aria-labelledby="downloads-h">
+      <h2 id="downloads-h">Download</h2>
+      {dirty ? <p class="notice notice--warning">Downloads give the saved code. Save your changes to download them.</p> : null}
+      <div class="field">
+        <label for="download-size">PNG width</label>
+        <p class="hint" id="download-size-hint">
+          {LIMITS.resolution.min} to {LIMITS.resolution.max} px
+        </p>
+        <select id="download-size" aria-describedby="download-size-hint" value={size} onChange={(e) => setSize(Number(e.currentTarget.value))}>
+          {sizes.map((s) => (
+            <option key={s} value={s}>
+              {s} px{s === item.design.resolution ? ' (the design’s resolution)' : ''}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="button-row">
+        <a class="btn btn--primary" id="download-png" href={api.codeImageUrl(item.id, 'png', size)} download={fileNameOf(item.title, 'png')}>
+          Download PNG
+        </a>
+        <a class="btn btn--secondary" id="download-svg" href={api.codeImageUrl(item.id, 'svg')} download={fileNameOf(item.title, 'svg')}>
+          Download SVG
+        </a>
+        <button type="button" class="btn btn--secondary" onClick={() => void copyImage()}>
+          Copy image
+        </button>
+        <button type="button" class="btn btn--secondary" onClick={() => void copyLink()}>
+          Copy short link
+        </button>
+      </div>
+      <p class="visually-hidden" aria-live="polite">
+        {status}
+      </p>
+      {status ? <p class="muted small">{status}</p> : null}
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+// The live preview: drawn in the browser by the server's renderer (the renderer chunk loads
+// on first use), then decoded at phone size by the scan check, beside the warnings the API
+// gives for the same design. Stale results are dropped: only the newest design is shown.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { QrDesign } from '../../../src/domain/design-options.ts';
+import type { ScanResult } from './scan-check.ts';
+
+type Renderer = typeof import('./browser-renderer.ts');
+let rendererChunk: Promise<Renderer> | null = null;
+/** The renderer chunk, fetched once; the studio starts it as soon as it mounts. */
+export function loadRenderer(): Promise<Renderer> {
+  rendererChunk ??= import('./browser-renderer.ts');
+  return rendererChunk;
+}
+let scanChunk: Promise<typeof import('./scan-check.ts')> | null = null;
+
+type Scan = { state: 'checking' } | { state: 'done'; result: ScanResult } | { state: 'failed'; message: string };
+
+export interface PreviewProps {
+  /** What the code encodes: the short link. */
+  data: string;
+  design: QrDesign;
+  /** Problems that stop drawing (the API would refuse the design). */
+  blocked: boolean;
+  title: string;
+}
+
+export function PreviewPanel({ data, design, blocked, title }: PreviewProps) {
+  const [svg, setSvg] = useState<{ url: string; text: string; ms: number } | null>(null);
+  const [warnings, setWarnings] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [scan, setScan] = useState<Scan>({ state: 'checking' });
+  const turn = useRef(0);
+
+  useEffect(() => {
+    if (blocked) return;
+    const mine = ++turn.current;
+    let scanTimer: ReturnType<typeof setTimeout> | undefined;
+    void (async () => {
+      try {
+        const r = await loadRenderer();
+        const out = await r.renderPreview(data, design);
+        if (mine !== turn.current) return;
+        const url = URL.createObjectURL(new Blob([out.svg], { type: 'image/svg+xml' }));
+        setSvg((old) => {
+          if (old) URL.revokeObjectURL(old.url);
+          return { url, text: out.svg, ms: out.ms };
+        });
+        setWarnings(out.warnings);
+        setError(null);
+        setScan({ state: 'checking' });
+        // Decoding takes longer than drawing: wait until the edits pause.
+        scanTimer = setTimeout(() => {
+          void (async () => {
+            try {
+              scanChunk ??= import('./scan-check.ts');
+              const result = await (await scanChunk).scanCheck(out.svg, data);
+              if (mine === turn.current) setScan({ state: 'done', result });
+            } catch (err) {
+              if (mine === turn.current) setScan({ state: 'failed', message: err instanceof Error ? err.message : String(err) });
+            }
+          })();
+        }, 250);
+      } catch (err) {
+        if (mine === turn.current) setError(err instanceof Error ? err.message : String(err));
+      }
+    })();
+    return () => clearTimeout(scanTimer);
+  }, [data, design, blocked]);
+
+  return (
+    <section class="preview card" aria-labelledby="preview-h">
+      <h2 id="preview-h">Preview</h2>
+      <figure class="preview__figure" data-render-ms={svg ? svg.ms.toFixed(3) : undefined} aria-busy={svg ? undefined : 'true'}>
+        {svg ? <img class="preview__img" src={svg.url} alt={`QR code for ${title || 'this code'}, as it will print`} /> : <div class="preview__placeholder">Drawing…</div>}
+        {svg ? <figcaption class="muted small">Drawn in your browser in {svg.ms < 1 ? '<1' : Math.round(svg.ms)} ms by the same renderer as the server.</figcaption> : null}
+      </figure>
+      {blocked ? <p class="notice notice--warning">Fix the marked design options to update the preview.</p> : null}
+      {error ? (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <ScanStatus scan={scan} hidden={!svg || blocked || error !== null} />
+      {warnings.length > 0 ? (
+        <div class="notice notice--warning" id="design-warnings">
+          <p>
+            <strong>Phones may fail to scan this design:</strong>
+          </p>
+          <ul>
+            {warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function ScanStatus({ scan, hidden }: { scan: Scan; hidden: boolean }) {
+  if (hidden) return null;
+  let cls = 'scan';
+  let text: string;
+  if (scan.state === 'checking') text = 'Scan check: reading the code at phone size…';
+  else if (scan.state === 'failed') text = `Scan check could not run: ${scan.message}`;
+  else if (scan.result.ok) {
+    cls += ' scan--ok';
+    text = 'Scans: read at phone size, it leads to the short link.';
+  } else if (scan.result.reason === 'wrong-text') {
+    cls += ' scan--bad';
+    text = `Does not scan right: it reads “${scan.result.text ?? ''}” instead of the short link.`;
+  } else {
+    cls += ' scan--bad';
+    text = 'Does not scan: a phone-sized reading found no code. Raise the contrast, use a darker code on a lighter background, make the logo smaller or raise the error correction.';
+  }
+  return (
+    <p class={cls} id="scan-check" role="status" data-state={scan.state === 'done' ? (scan.result.ok ? 'ok' : 'bad') : scan.state}>
+      {text}
+    </p>
+  );
+}

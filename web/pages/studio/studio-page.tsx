@@ -1,0 +1,271 @@
+// The studio: create a code (/codes/new) or edit one (/codes/:id/edit). Content on the
+// left, design below it, the live preview with its scan check beside them; saving goes
+// through /v1 like any client. A viewer gets the preview and downloads, no edit controls.
+import './studio.css';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { DEFAULT_DESIGN, type QrDesign } from '../../../src/domain/design-options.ts';
+import { ApiError, type CreateQrRequest, type CodeItem, type SavedDesign, api } from '../../api.ts';
+import { Field } from '../../components/field.tsx';
+import { AppLayout } from '../../components/layout.tsx';
+import { Button, FormError, Notice, Spinner } from '../../components/ui.tsx';
+import { Link, navigate, setLeaveGuard } from '../../router.ts';
+import { can, useAppState } from '../../store.ts';
+import { type Content, checkContent, contentFromPayload, emptyFields, typedFields } from './content-model.ts';
+import { ContentPanel } from './content-panel.tsx';
+import { DesignLibrary } from './design-library.tsx';
+import { BUILT_IN_DESIGNS, type DesignErrors, rangeErrors } from './design-file.ts';
+import { DesignPanel } from './design-groups.tsx';
+import { Downloads } from './downloads.tsx';
+import { loadRenderer, PreviewPanel } from './preview-panel.tsx';
+
+const TITLE_MAX = 120;
+/** Encoded by the preview of a code not saved yet: a short link of the real length. */
+const SAMPLE_CODE = 'AbCdE12';
+/** A message for the page shown after a create (the route changes to the edit page). */
+let flash: { warnings: string[] } | null = null;
+
+type Checker = Awaited<ReturnType<typeof loadRenderer>>;
+
+interface Draft {
+  title: string;
+  content: Content;
+  design: QrDesign;
+}
+
+export default function StudioPage({ id }: { id?: string }) {
+  const { session } = useAppState();
+  const mayEdit = can(session, 'write');
+  const [item, setItem] = useState<CodeItem | null>(null);
+  const [draft, setDraft] = useState<Draft | null>(id === undefined ? newDraft() : null);
+  /** What the draft is compared with for "unsaved changes": the stored code, or the blank start. */
+  const [saved, setSaved] = useState<string | null>(() => (id === undefined ? snapshot(newDraft()) : null));
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [checker, setChecker] = useState<Checker | null>(null);
+  const [touched, setTouched] = useState<Set<string>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [formError, setFormError] = useState<string | undefined>();
+  const [serverField, setServerField] = useState<{ field: string; message: string } | null>(null);
+  const [warnings, setWarnings] = useState<string[] | null>(() => {
+    const w = flash?.warnings ?? null;
+    flash = null;
+    return w;
+  });
+  const [designs, setDesigns] = useState<SavedDesign[] | null>(null);
+
+  useEffect(() => {
+    void loadRenderer().then(setChecker);
+    if (id === undefined) return;
+    api.getCode(id).then(
+      (it) => {
+        setItem(it);
+        const d = { title: it.title, content: contentFromPayload(it.contentType, it.payload), design: it.design };
+        setDraft(d);
+        setSaved(snapshot(d));
+      },
+      (err: unknown) => setLoadError(err instanceof ApiError && err.status === 404 ? 'There is no such code in this account.' : 'The code could not be loaded.'),
+    );
+  }, [id]);
+
+  useEffect(() => {
+    if (!mayEdit) return;
+    api.listDesigns().then(setDesigns, () => setDesigns([]));
+  }, [mayEdit]);
+
+  const dirty = draft !== null && saved !== null && snapshot(draft) !== saved;
+  useEffect(() => {
+    if (!dirty) return;
+    const ask = () => confirm('You have unsaved changes. Leave this page and lose them?');
+    const onUnload = (e: BeforeUnloadEvent) => e.preventDefault();
+    addEventListener('beforeunload', onUnload);
+    const remove = setLeaveGuard(ask);
+    return () => {
+      removeEventListener('beforeunload', onUnload);
+      remove();
+    };
+  }, [dirty]);
+
+  const check = useMemo(() => (draft ? checkContent(draft.content) : null), [draft?.content]);
+  const designErrors = useMemo<DesignErrors>(() => {
+    if (!draft) return {};
+    const errors = rangeErrors(draft.design);
+    const problem = checker?.checkDesign(draft.design);
+    if (problem) errors[problem.field as keyof QrDesign] ??= problem.message;
+    if (serverField && serverField.field in DEFAULT_DESIGN) errors[serverField.field as keyof QrDesign] ??= serverField.message;
+    return errors;
+  }, [draft?.design, checker, serverField]);
+
+  const title = id === undefined ? 'New code' : item ? `Edit “${item.title}”` : 'Edit code';
+  if (!mayEdit && id === undefined) {
+    return (
+      <AppLayout title="New code">
+        <Notice>Your role in this account lets you see codes, not create them. Ask an owner to make you an editor.</Notice>
+      </AppLayout>
+    );
+  }
+  if (loadError) {
+    return (
+      <AppLayout title="Edit code">
+        <p class="form-error" role="alert">
+          {loadError}
+        </p>
+        <Link href="/codes">Back to your codes</Link>
+      </AppLayout>
+    );
+  }
+  if (!draft || !check) {
+    return (
+      <AppLayout title={title}>
+        <Spinner />
+      </AppLayout>
+    );
+  }
+
+  const update = (patch: Partial<Draft>) => {
+    setDraft({ ...draft, ...patch });
+    setServerField(null);
+  };
+  const touch = (f: string | null) => {
+    if (f !== null && !touched.has(f)) setTouched(new Set(touched).add(f));
+  };
+  const titleError = draft.title.trim() === '' ? 'Give the code a title' : [...draft.title].length > TITLE_MAX ? `Must be at most ${TITLE_MAX} characters` : undefined;
+  const shown = (f: string) => submitted || touched.has(f);
+  const contentCheck = { ...check, errors: { ...check.errors, ...(serverField && !(serverField.field in DEFAULT_DESIGN) ? { [serverField.field]: serverField.message } : {}) } };
+  const designBlocked = Object.keys(designErrors).length > 0;
+  const previewData = item ? item.shortUrl : `${location.origin}/r/${SAMPLE_CODE}`;
+
+  const save = async () => {
+    setSubmitted(true);
+    setFormError(undefined);
+    if (titleError || check.payload === null || designBlocked) {
+      setFormError('Fix the marked fields first.');
+      return;
+    }
+    const body: CreateQrRequest = {
+      title: draft.title.trim(),
+      contentType: draft.content.kind,
+      ...(draft.content.raw !== null ? { payload: draft.content.raw } : typedFields(draft.content)),
+      design: draft.design,
+    };
+    setBusy(true);
+    try {
+      const out = item ? await api.updateCode(item.id, body) : await api.createCode(body);
+      const next = { title: out.item.title, content: contentFromPayload(out.item.contentType, out.item.payload), design: out.item.design };
+      if (!item) {
+        flash = { warnings: out.warnings };
+        setSaved(snapshot(draft)); // not dirty any more: the route change must not ask
+        navigate(`/codes/${out.item.id}/edit`, { replace: true, force: true });
+        return;
+      }
+      setItem(out.item);
+      setDraft(next);
+      setSaved(snapshot(next));
+      setWarnings(out.warnings);
+      setSubmitted(false);
+      setTouched(new Set());
+    } catch (err) {
+      if (err instanceof ApiError && err.field) setServerField({ field: err.field, message: err.message });
+      setFormError(err instanceof ApiError ? err.message : 'The code could not be saved.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const actions = (
+    <div class="button-row">
+      {item ? (
+        <Link class="btn btn--secondary" href={`/codes/${item.id}`}>
+          Stats
+        </Link>
+      ) : null}
+      {mayEdit ? (
+        <Button busy={busy} onClick={() => void save()}>
+          {item ? 'Save changes' : 'Create code'}
+        </Button>
+      ) : null}
+    </div>
+  );
+
+  return (
+    <AppLayout title={mayEdit ? title : item?.title ?? 'Code'} actions={actions}>
+      <div class="studio">
+        <div class="studio__edit">
+          <FormError message={formError} />
+          {warnings !== null ? (
+            <div class={`notice ${warnings.length ? 'notice--warning' : 'notice--success'}`} role="status">
+              {warnings.length ? (
+                <>
+                  <p>Saved, with warnings from the server:</p>
+                  <ul>
+                    {warnings.map((w) => (
+                      <li key={w}>{w}</li>
+                    ))}
+                  </ul>
+                </>
+              ) : (
+                'Saved.'
+              )}
+            </div>
+          ) : null}
+          <LinkSummary item={item} payload={check.payload} />
+          {mayEdit ? (
+            <>
+              <div class="card">
+                <Field label="Title" name="title" value={draft.title} required maxLength={TITLE_MAX} hint="Shown in your list and used to name downloaded files" error={shown('title') ? titleError : undefined} onInput={(t) => (update({ title: t }), touch('title'))} />
+              </div>
+              <ContentPanel content={draft.content} check={contentCheck} shown={shown} readOnly={false} onChange={(content, f) => (update({ content }), touch(f))} />
+              <section class="card" aria-labelledby="design-h">
+                <h2 id="design-h">Design</h2>
+                <DesignPanel design={draft.design} errors={designErrors} set={(patch) => update({ design: { ...draft.design, ...patch } })} />
+              </section>
+              <DesignLibrary
+                design={draft.design}
+                title={draft.title}
+                saved={designs}
+                onApply={(design) => update({ design })}
+                onSave={async (name) => {
+                  const created = await api.createDesign(name, draft.design);
+                  setDesigns([created, ...(designs ?? [])]);
+                }}
+                onDelete={async (designId) => {
+                  await api.deleteDesign(designId);
+                  setDesigns((designs ?? []).filter((d) => d.id !== designId));
+                }}
+              />
+            </>
+          ) : null}
+        </div>
+        <div class="studio__side">
+          <PreviewPanel data={previewData} design={draft.design} blocked={designBlocked} title={draft.title} />
+          {item ? <Downloads item={item} dirty={dirty} /> : <p class="muted small card">Downloads and the short link appear once the code is created.</p>}
+        </div>
+      </div>
+    </AppLayout>
+  );
+}
+
+function LinkSummary({ item, payload }: { item: CodeItem | null; payload: string | null }) {
+  if (!item) return null;
+  return (
+    <section class="card link-summary" aria-labelledby="link-h">
+      <h2 id="link-h">Short link</h2>
+      <p>
+        <code id="short-url">{item.shortUrl}</code> {item.active ? <span class="badge">Active</span> : <span class="badge">Paused</span>}
+      </p>
+      <p>
+        <span class="muted">Leads to:</span> <code>{payload ?? item.payload}</code>
+      </p>
+    </section>
+  );
+}
+
+function newDraft(): Draft {
+  const params = new URLSearchParams(location.search);
+  const builtIn = Number(params.get('design')?.replace(/^builtin:/, '') ?? NaN);
+  const design = BUILT_IN_DESIGNS[builtIn]?.design ?? DEFAULT_DESIGN;
+  return { title: '', content: { kind: 'url', fields: emptyFields(), raw: null }, design: { ...design } };
+}
+
+function snapshot(d: Draft): string {
+  return JSON.stringify([d.title, d.content.kind, d.content.raw ?? typedFields(d.content), d.design]);
+}
