@@ -48,6 +48,9 @@ function useAddress(read: () => string): string {
     };
     listeners.add(update);
     addEventListener('popstate', back);
+    // A navigation between the render and this subscription (a child's Redirect runs its
+    // effect first) would otherwise be missed.
+    update();
     return () => {
       listeners.delete(update);
       removeEventListener('popstate', back);

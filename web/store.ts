@@ -13,9 +13,14 @@ function set(patch: Partial<State>): void {
 
 export function useAppState(): State {
   const [, force] = useState(0);
+  const rendered = state;
   useEffect(() => {
     const l = () => force((n) => n + 1);
     listeners.add(l);
+    // Effects run after the paint: a change made between the render and this subscription
+    // (the session read at start answers that fast from a warm cache) would be missed, and
+    // the app would show "Loading" for ever.
+    if (state !== rendered) l();
     return () => void listeners.delete(l);
   }, []);
   return state;
