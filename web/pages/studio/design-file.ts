@@ -13,6 +13,7 @@ import {
   PRESET_LOGOS,
   type QrDesign,
 } from '../../../src/domain/design-options.ts';
+import { titleSlug } from '../../../src/domain/title-slug.ts';
 
 export type DesignErrors = Partial<Record<keyof QrDesign, string>>;
 
@@ -96,14 +97,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A file name from a title: letters, digits and dashes, never empty. */
-export function fileNameOf(title: string, ext: string): string {
-  const base = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .toLowerCase();
-  return `${base || 'qr-code'}.${ext}`;
+/** A file name from a title, made as the server's Content-Disposition makes it. */
+export function fileNameOf(title: string, ext: string, fallback = 'qr-code'): string {
+  return `${titleSlug(title) || fallback}.${ext}`;
 }

@@ -44,7 +44,7 @@ export function DesignLibrary({ design, title, saved, onApply, onSave, onDelete 
     const url = URL.createObjectURL(new Blob([designFile(title || 'Design', design)], { type: 'application/json' }));
     const a = document.createElement('a');
     a.href = url;
-    a.download = fileNameOf(title || 'design', 'design.json');
+    a.download = fileNameOf(title, 'design.json', 'design');
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   };

@@ -48,10 +48,10 @@ export function Downloads({ item, dirty }: { item: CodeItem; dirty: boolean }) {
         </select>
       </div>
       <div class="button-row">
-        <a class="btn btn--primary" id="download-png" href={api.codeImageUrl(item.id, 'png', size)} download={fileNameOf(item.title, 'png')}>
+        <a class="btn btn--primary" id="download-png" href={api.codeImageUrl(item.id, 'png', size)} download={fileNameOf(item.title, 'png', `qr-${item.code}`)}>
           Download PNG
         </a>
-        <a class="btn btn--secondary" id="download-svg" href={api.codeImageUrl(item.id, 'svg')} download={fileNameOf(item.title, 'svg')}>
+        <a class="btn btn--secondary" id="download-svg" href={api.codeImageUrl(item.id, 'svg')} download={fileNameOf(item.title, 'svg', `qr-${item.code}`)}>
           Download SVG
         </a>
         <button type="button" class="btn btn--secondary" onClick={() => void copyImage()}>
