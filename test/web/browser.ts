@@ -86,6 +86,45 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
   return files;
 }
 
+export const OWNER = { email: 'owner@example.com', password: 'owner password 1' };
+export const VIEWER = { email: 'viewer@example.com', password: 'viewer password 1' };
+
+export interface TestAccount {
+  /** An API key with both scopes. */
+  key: string;
+  accountId: string;
+  ownerCookie: string;
+  ownerCsrf: string;
+}
+
+async function expectOk(res: Response, what: string): Promise<Response> {
+  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+/**
+ * First run over HTTP: takes the setup link the server printed, creates the account 'Acme'
+ * with OWNER, an API key, and (unless `viewer` is false) VIEWER as a member through an invite.
+ */
+export async function setUpAccount(server: { url: string; output(): string }, opts: { viewer?: boolean } = {}): Promise<TestAccount> {
+  for (let i = 0; i < 200 && !/\/app\/setup\//.test(server.output()); i++) await new Promise((r) => setTimeout(r, 50));
+  const token = /\/app\/setup\/(\S+)/.exec(server.output())?.[1];
+  if (!token) throw new Error(`no setup link in the server's output:\n${server.output()}`);
+  const json = { 'content-type': 'application/json' };
+  const res = await expectOk(await fetch(`${server.url}/v1/setup`, { method: 'POST', headers: json, body: JSON.stringify({ token, accountName: 'Acme', ...OWNER }) }), 'setup');
+  const session = (await res.json()) as { csrfToken: string; account: { id: string } };
+  const ownerCookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const asOwner = async (p: string, body: object) =>
+    expectOk(await fetch(`${server.url}/v1${p}`, { method: 'POST', headers: { ...json, cookie: ownerCookie, 'x-csrf-token': session.csrfToken }, body: JSON.stringify(body) }), p);
+  const made = await asOwner('/account/keys', { name: 'test', scopes: ['qr:read', 'qr:write'] });
+  const key = ((await made.json()) as { secret: string }).secret;
+  if (opts.viewer !== false) {
+    const invite = (await (await asOwner('/account/invites', { role: 'viewer' })).json()) as { url: string };
+    await expectOk(await fetch(`${server.url}/v1/invites/${invite.url.split('/').pop()}/accept`, { method: 'POST', headers: json, body: JSON.stringify(VIEWER) }), 'accepting the invite');
+  }
+  return { key, accountId: session.account.id, ownerCookie, ownerCsrf: session.csrfToken };
+}
+
 /**
  * Signs in through the sign-in page in a fresh profile (390 px wide) and waits for the codes
  * list. `problems` collects console errors and any request to another host, from then on.
@@ -94,13 +133,16 @@ export async function signedInPage(
   browser: Browser,
   serverUrl: string,
   who: { email: string; password: string },
-  opts: { timezoneId?: string; dark?: boolean; acceptDownloads?: boolean } = {},
+  opts: { timezoneId?: string; dark?: boolean; acceptDownloads?: boolean; bypassCSP?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },
     timezoneId: opts.timezoneId,
     colorScheme: opts.dark ? 'dark' : 'light',
     acceptDownloads: opts.acceptDownloads,
+    // Lets a test read a blob: URL with fetch, which the app's CSP (connect-src 'self')
+    // rightly forbids; pages checked for CSP problems keep the policy.
+    bypassCSP: opts.bypassCSP ?? false,
   });
   context.setDefaultTimeout(45_000);
   watchSlowRequests(context);
@@ -111,7 +153,8 @@ export async function signedInPage(
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('request', (r) => {
-    if (!r.url().startsWith(serverUrl)) problems.push(`fetched from outside: ${r.url()}`);
+    // blob: and data: URLs are made in the page (the studio's preview), not fetched.
+    if (!/^(blob|data):/.test(r.url()) && !r.url().startsWith(serverUrl)) problems.push(`fetched from outside: ${r.url()}`);
   });
   await page.goto(`${serverUrl}/app/sign-in`);
   await page.getByLabel('Email').fill(who.email);

@@ -11,10 +11,8 @@ import { createScanWriter } from '../../src/db/scan-writer.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, SHOTS_DIR, axeViolations, launch, screenshots, signedInPage } from './browser.ts';
+import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, VIEWER, axeViolations, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
 
-const OWNER = { email: 'owner@example.com', password: 'owner password 1' };
-const VIEWER = { email: 'viewer@example.com', password: 'viewer password 1' };
 const TZ = 'America/New_York';
 const DAY = 86_400_000;
 const FILLERS = 52;
@@ -65,25 +63,6 @@ async function pastScans(item: Item, perDay: number[]): Promise<void> {
   await db.close();
 }
 
-async function setUp(): Promise<void> {
-  for (let i = 0; i < 200 && !/\/app\/setup\//.test(server.output()); i++) await new Promise((r) => setTimeout(r, 50));
-  const token = /\/app\/setup\/(\S+)/.exec(server.output())?.[1] as string;
-  const res = await fetch(`${server.url}/v1/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, accountName: 'Acme', ...OWNER }) });
-  expect(res.status, await res.clone().text()).toBeLessThan(300);
-  const session = (await res.json()) as { csrfToken: string; account: { id: string } };
-  accountId = session.account.id;
-  ownerCsrf = session.csrfToken;
-  ownerCookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  const asOwner = (p: string, body: object) =>
-    fetch(`${server.url}/v1${p}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: ownerCookie, 'x-csrf-token': ownerCsrf }, body: JSON.stringify(body) });
-  const made = await asOwner('/account/keys', { name: 'test', scopes: ['qr:read', 'qr:write'] });
-  key = ((await made.json()) as { secret: string }).secret;
-  // A viewer joins through an invite link.
-  const invite = (await (await asOwner('/account/invites', { role: 'viewer' })).json()) as { url: string };
-  const joined = await fetch(`${server.url}/v1/invites/${invite.url.split('/').pop()}/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VIEWER) });
-  expect(joined.status, await joined.clone().text()).toBeLessThan(300);
-}
-
 async function signedIn(who = OWNER, opts: { dark?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const signed = await signedInPage(browser, server.url, who, { timezoneId: TZ, dark: opts.dark });
   await signed.page.locator('.code-row').first().waitFor();
@@ -108,7 +87,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
   beforeAll(async () => {
     dbUrl = `sqlite:${path.join(tempDir(), 'codes.db')}`;
     server = await startServer({ DATABASE_URL: dbUrl });
-    await setUp();
+    ({ key, accountId, ownerCookie, ownerCsrf } = await setUpAccount(server));
     await batch(Array.from({ length: FILLERS }, (_, i) => ({ title: `Flyer ${String(i + 1).padStart(2, '0')}`, url: `https://example.com/flyer/${i + 1}`, tags: ['flyers'] })));
     [wifi, menu] = (await batch([
       { title: 'Guest Wi-Fi', contentType: 'wifi', wifiSsid: 'Cafe', wifiPass: 'secret', tags: ['office'], color1: '#0b6e4f' },

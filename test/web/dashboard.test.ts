@@ -8,9 +8,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, SHOTS_DIR, axeViolations, launch, screenshots, signedInPage } from './browser.ts';
+import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, axeViolations, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
 
-const OWNER = { email: 'owner@example.com', password: 'owner password 1' };
 const TZ = 'Europe/Berlin';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Mobile Safari/537.36';
@@ -54,26 +53,6 @@ async function scan(code: string, ua: string, ip: string, country: string, refer
 }
 
 /** Sets the instance up through its first-run link and returns an API key made with the session. */
-async function setUp(): Promise<string> {
-  for (let i = 0; i < 200 && !/\/app\/setup\//.test(server.output()); i++) await new Promise((r) => setTimeout(r, 50));
-  const token = /\/app\/setup\/(\S+)/.exec(server.output())?.[1] as string;
-  const res = await fetch(`${server.url}/v1/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, accountName: 'Acme', ...OWNER }),
-  });
-  expect(res.status, await res.clone().text()).toBeLessThan(300);
-  const session = (await res.json()) as { csrfToken: string };
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  const made = await fetch(`${server.url}/v1/account/keys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': session.csrfToken },
-    body: JSON.stringify({ name: 'test', scopes: ['qr:read', 'qr:write'] }),
-  });
-  expect(made.status).toBe(201);
-  return ((await made.json()) as { secret: string }).secret;
-}
-
 async function create(title: string): Promise<{ id: string; code: string }> {
   const res = await fetch(`${server.url}/v1/qr`, {
     method: 'POST',
@@ -106,7 +85,7 @@ async function barRows(page: Page, panel: string): Promise<Breakdown[]> {
 describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
   beforeAll(async () => {
     server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'dash.db')}`, COUNTRY_HEADER: 'cf-ipcountry', TRUST_PROXY: 'true' });
-    key = await setUp();
+    key = (await setUpAccount(server, { viewer: false })).key;
     menu = await create('Spring menu');
     poster = await create('Poster');
     await scan(menu.code, IPHONE, '198.51.100.1', 'DE');

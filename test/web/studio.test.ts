@@ -11,10 +11,8 @@ import { CORNER_STYLES, DOT_STYLES, FRAME_STYLES, PRESET_LOGOS, type QrDesign } 
 import { decodePng } from '../render/decode.ts';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, SHOTS_DIR, axeViolations, launch, screenshots, watchSlowRequests } from './browser.ts';
+import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, VIEWER, axeViolations, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
 
-const OWNER = { email: 'owner@example.com', password: 'owner password 1' };
-const VIEWER = { email: 'viewer@example.com', password: 'viewer password 1' };
 
 let server: RunningServer;
 let browser: Browser;
@@ -41,48 +39,9 @@ async function v1<T>(method: string, p: string, body?: unknown): Promise<T> {
 }
 
 /** First-run setup of the owner, an API key, and a viewer who accepted an invite. */
-async function setUp(): Promise<string> {
-  for (let i = 0; i < 200 && !/\/app\/setup\//.test(server.output()); i++) await new Promise((r) => setTimeout(r, 50));
-  const token = /\/app\/setup\/(\S+)/.exec(server.output())?.[1] as string;
-  const res = await fetch(`${server.url}/v1/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, accountName: 'Acme', ...OWNER }) });
-  expect(res.status).toBeLessThan(300);
-  const session = (await res.json()) as { csrfToken: string };
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  const asOwner = (p: string, body: unknown) =>
-    fetch(`${server.url}/v1${p}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': session.csrfToken }, body: JSON.stringify(body) });
-  const made = await asOwner('/account/keys', { name: 'test', scopes: ['qr:read', 'qr:write'] });
-  expect(made.status).toBe(201);
-  const invite = (await (await asOwner('/account/invites', { role: 'viewer' })).json()) as { url: string };
-  const inviteToken = invite.url.split('/').pop() as string;
-  const accepted = await fetch(`${server.url}/v1/invites/${inviteToken}/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VIEWER) });
-  expect(accepted.status, await accepted.clone().text()).toBeLessThan(300);
-  return ((await made.json()) as { secret: string }).secret;
-}
-
-/**
- * A signed-in page. `readPreview` lets the test read the preview's blob: URL with fetch, which
- * the app's CSP (connect-src 'self') rightly forbids; pages checked for CSP problems keep it.
- */
-async function signedIn(who = OWNER, opts: { readPreview?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, acceptDownloads: true, bypassCSP: opts.readPreview ?? false });
-  context.setDefaultTimeout(45_000);
-  watchSlowRequests(context);
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('request', (r) => {
-    if (!r.url().startsWith(server.url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) problems.push(`fetched from outside: ${r.url()}`);
-  });
-  await page.goto(`${server.url}/app/sign-in`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/app\/codes$/);
-  problems.length = 0; // the session read before signing in answers 401 by design
-  return { context, page, problems };
+/** A signed-in page; `readPreview` lets the test read the preview's blob: URL (see signedInPage). */
+function signedIn(who = OWNER, opts: { readPreview?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  return signedInPage(browser, server.url, who, { acceptDownloads: true, bypassCSP: opts.readPreview ?? false });
 }
 
 /** The SVG text the preview shows (its blob: URL, read in the page). */
@@ -150,7 +109,7 @@ function sampleDesigns(n: number): Partial<QrDesign>[] {
 describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
   beforeAll(async () => {
     server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'studio.db')}` });
-    key = await setUp();
+    key = (await setUpAccount(server)).key;
     browser = await launch();
     console.log(`screenshots in ${SHOTS_DIR}`);
   }, 180_000);
