@@ -15,9 +15,22 @@ export interface FieldProps {
   maxLength?: number;
 }
 
+/** The ids a control's aria-describedby names: its hint (when shown) and its error (when any). */
+export function describedBy(id: string, hint: boolean, error: string | undefined): string | undefined {
+  return [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+}
+
+/** The error under a control, with the id its aria-describedby names. */
+export function FieldError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <p class="error" id={`${id}-error`}>
+      {error}
+    </p>
+  ) : null;
+}
+
 export function Field({ label, name, value, onInput, error, hint, type = 'text', autocomplete, required, autofocus, maxLength }: FieldProps) {
   const id = `f-${name}`;
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div class={`field${error ? ' field--invalid' : ''}`}>
       <label for={id}>
@@ -38,15 +51,11 @@ export function Field({ label, name, value, onInput, error, hint, type = 'text',
         autoFocus={autofocus}
         maxLength={maxLength}
         aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy}
+        aria-describedby={describedBy(id, Boolean(hint), error)}
         aria-required={required ? 'true' : undefined}
         onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onInput(e.currentTarget.value)}
       />
-      {error ? (
-        <p class="error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
 }

@@ -3,6 +3,7 @@
 // after a save attempt), not while the form is still empty.
 import type { JSX } from 'preact';
 import type { ContentType } from '../../../src/domain/payload.ts';
+import { FieldError, describedBy } from '../../components/field.tsx';
 import { type Content, type ContentCheck, FIELDS, type FieldDef, type FieldName, KINDS } from './content-model.ts';
 
 export interface ContentPanelProps {
@@ -65,14 +66,10 @@ export function ContentPanel({ content, check, shown, onChange, readOnly }: Cont
               value={content.raw}
               readOnly={readOnly}
               aria-invalid={error('payload') ? 'true' : undefined}
-              aria-describedby={`f-payload-hint${error('payload') ? ' f-payload-error' : ''}`}
+              aria-describedby={describedBy('f-payload', true, error('payload'))}
               onInput={(e: JSX.TargetedEvent<HTMLTextAreaElement>) => onChange({ ...content, raw: e.currentTarget.value }, 'payload')}
             />
-            {error('payload') ? (
-              <p class="error" id="f-payload-error">
-                {error('payload')}
-              </p>
-            ) : null}
+            <FieldError id="f-payload" error={error('payload')} />
           </div>
         )}
         {readOnly ? null : (
@@ -93,14 +90,13 @@ export function ContentPanel({ content, check, shown, onChange, readOnly }: Cont
 
 function TypedField({ def, value, error, onInput, readOnly }: { def: FieldDef; value: string; error: string | undefined; onInput: (v: string) => void; readOnly: boolean }) {
   const id = `f-${def.name}`;
-  const describedBy = [def.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   const common = {
     id,
     name: def.name,
     value,
     readOnly,
     'aria-invalid': error ? ('true' as const) : undefined,
-    'aria-describedby': describedBy,
+    'aria-describedby': describedBy(id, Boolean(def.hint), error),
     'aria-required': def.required ? ('true' as const) : undefined,
   };
   return (
@@ -127,11 +123,7 @@ function TypedField({ def, value, error, onInput, readOnly }: { def: FieldDef; v
       ) : (
         <input {...common} type={def.type ?? 'text'} autoComplete="off" onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onInput(e.currentTarget.value)} />
       )}
-      {error ? (
-        <p class="error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
 }

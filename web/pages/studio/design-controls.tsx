@@ -1,24 +1,13 @@
 // The controls of the design panel. Each shows what it allows (choices, range, format) and
 // its error under it, as the API would word it; ids derive from the design field's name.
 import type { JSX } from 'preact';
+import { FieldError, describedBy } from '../../components/field.tsx';
 
 interface Base {
   name: string;
   label: string;
   error?: string | undefined;
   disabled?: boolean;
-}
-
-function describedBy(id: string, hint: boolean, error: string | undefined): string | undefined {
-  return [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-}
-
-function ErrorText({ id, error }: { id: string; error: string | undefined }) {
-  return error ? (
-    <p class="error" id={`${id}-error`}>
-      {error}
-    </p>
-  ) : null;
 }
 
 export function ChoiceControl<T extends string>({ name, label, value, options, onChange, labels, disabled, error }: Base & { value: T; options: readonly T[]; onChange: (v: T) => void; labels?: Partial<Record<T, string>> }) {
@@ -36,7 +25,7 @@ export function ChoiceControl<T extends string>({ name, label, value, options, o
           </option>
         ))}
       </select>
-      <ErrorText id={id} error={error} />
+      <FieldError id={id} error={error} />
     </div>
   );
 }
@@ -66,7 +55,7 @@ export function ColorControl({ name, label, value, onChange, error, disabled }: 
           onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onChange(e.currentTarget.value.trim())}
         />
       </div>
-      <ErrorText id={id} error={error} />
+      <FieldError id={id} error={error} />
     </div>
   );
 }
@@ -101,7 +90,7 @@ export function RangeControl({ name, label, value, min, max, step, unit = '', on
           onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => set(e.currentTarget.value)}
         />
       </div>
-      <ErrorText id={id} error={error} />
+      <FieldError id={id} error={error} />
     </div>
   );
 }
@@ -133,7 +122,7 @@ export function TextControl({ name, label, value, maxLength, onChange, error, di
         aria-describedby={describedBy(id, true, error)}
         onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onChange(e.currentTarget.value)}
       />
-      <ErrorText id={id} error={error} />
+      <FieldError id={id} error={error} />
     </div>
   );
 }

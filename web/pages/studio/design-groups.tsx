@@ -11,6 +11,7 @@ import {
   PRESET_LOGOS,
   type QrDesign,
 } from '../../../src/domain/design-options.ts';
+import { FieldError, describedBy } from '../../components/field.tsx';
 import { ChoiceControl, ColorControl, RangeControl, TextControl, ToggleControl } from './design-controls.tsx';
 
 export interface GroupProps {
@@ -107,12 +108,8 @@ export function LogoGroup({ design, set, errors }: GroupProps) {
         <p class="hint" id="d-customLogoUrl-hint">
           PNG, JPEG or SVG, at most 512 KiB; replaces the preset icon
         </p>
-        <input id="d-customLogoUrl" type="file" accept="image/png,image/jpeg,image/svg+xml" aria-describedby={`d-customLogoUrl-hint${errors.customLogoUrl ? ' d-customLogoUrl-error' : ''}`} onChange={upload} />
-        {errors.customLogoUrl ? (
-          <p class="error" id="d-customLogoUrl-error">
-            {errors.customLogoUrl}
-          </p>
-        ) : null}
+        <input id="d-customLogoUrl" type="file" accept="image/png,image/jpeg,image/svg+xml" aria-describedby={describedBy('d-customLogoUrl', true, errors.customLogoUrl)} onChange={upload} />
+        <FieldError id="d-customLogoUrl" error={errors.customLogoUrl} />
         {design.customLogoUrl !== null ? (
           <button type="button" class="btn btn--link" onClick={() => set({ customLogoUrl: null })}>
             Remove your logo
