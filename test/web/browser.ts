@@ -133,16 +133,13 @@ export async function signedInPage(
   browser: Browser,
   serverUrl: string,
   who: { email: string; password: string },
-  opts: { timezoneId?: string; dark?: boolean; acceptDownloads?: boolean; bypassCSP?: boolean } = {},
+  opts: { timezoneId?: string; dark?: boolean; acceptDownloads?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },
     timezoneId: opts.timezoneId,
     colorScheme: opts.dark ? 'dark' : 'light',
     acceptDownloads: opts.acceptDownloads,
-    // Lets a test read a blob: URL with fetch, which the app's CSP (connect-src 'self')
-    // rightly forbids; pages checked for CSP problems keep the policy.
-    bypassCSP: opts.bypassCSP ?? false,
   });
   context.setDefaultTimeout(45_000);
   watchSlowRequests(context);

@@ -39,12 +39,11 @@ async function v1<T>(method: string, p: string, body?: unknown): Promise<T> {
 }
 
 /** First-run setup of the owner, an API key, and a viewer who accepted an invite. */
-/** A signed-in page; `readPreview` lets the test read the preview's blob: URL (see signedInPage). */
-function signedIn(who = OWNER, opts: { readPreview?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  return signedInPage(browser, server.url, who, { acceptDownloads: true, bypassCSP: opts.readPreview ?? false });
+function signedIn(who = OWNER): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  return signedInPage(browser, server.url, who, { acceptDownloads: true });
 }
 
-/** The SVG text the preview shows (its blob: URL, read in the page). */
+/** The SVG text the preview shows (its data: URL, decoded here). */
 async function previewSvg(page: Page, problems: string[] = []): Promise<string> {
   // A preview that never appears says what the panel showed and what the page logged.
   await page.locator('.preview__img').waitFor().catch(async (err: unknown) => {
@@ -52,7 +51,9 @@ async function previewSvg(page: Page, problems: string[] = []): Promise<string> 
     const body = await page.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no body)');
     throw new Error(`${String(err)}\nat ${page.url()}\npreview panel: ${panel}\npage: ${body.slice(0, 500)}\npage problems: ${problems.join(' | ') || 'none'}`);
   });
-  return page.locator('.preview__img').evaluate(async (img) => (await fetch((img as HTMLImageElement).src)).text());
+  const src = (await page.locator('.preview__img').getAttribute('src')) ?? '';
+  expect(src).toMatch(/^data:image\/svg\+xml;charset=utf-8,/);
+  return decodeURIComponent(src.slice(src.indexOf(',') + 1));
 }
 
 async function previewChangesFrom(page: Page, before: string): Promise<string> {
@@ -162,7 +163,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
   });
 
   it('redraws the preview for a change in every design group', { timeout: 180_000 }, async () => {
-    const { context, page, problems } = await signedIn(OWNER, { readPreview: true });
+    const { context, page, problems } = await signedIn();
     await page.goto(`${server.url}/app/codes/new`);
     let svg = await previewSvg(page);
     const open = async (group: string) => {
@@ -221,7 +222,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
   });
 
   it('draws the preview byte for byte as the server’s image.svg over a seeded sample of designs', { timeout: 240_000 }, async () => {
-    const { context, page, problems } = await signedIn(OWNER, { readPreview: true });
+    const { context, page, problems } = await signedIn();
     for (const [i, design] of sampleDesigns(8).entries()) {
       const { item } = await v1<{ item: Item }>('POST', '/qr', { title: `Sample ${i}`, url: `https://example.com/s/${i}`, design });
       await page.goto(`${server.url}/app/codes/${item.id}/edit`);
@@ -269,7 +270,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
   });
 
   it('saves the current design, starts a new code from it, and exports it as JSON', { timeout: 120_000 }, async () => {
-    const { context, page } = await signedIn(OWNER, { readPreview: true });
+    const { context, page } = await signedIn();
     await page.goto(`${server.url}/app/codes/new`);
     await page.locator('#group-dots').locator('summary').waitFor();
     await page.getByLabel('Dot style', { exact: true }).selectOption('classy');

@@ -72,7 +72,9 @@ export default function StudioPage({ id }: { id?: string }) {
     api.listDesigns().then(setDesigns, () => setDesigns([]));
   }, [mayEdit]);
 
-  const dirty = draft !== null && saved !== null && snapshot(draft) !== saved;
+  // A snapshot holds the logo's data URL (up to ~700 kB): made once per draft, not per render.
+  const current = useMemo(() => (draft ? snapshot(draft) : null), [draft]);
+  const dirty = current !== null && saved !== null && current !== saved;
   useEffect(() => {
     if (!dirty) return;
     const ask = () => confirm('You have unsaved changes. Leave this page and lose them?');
