@@ -44,11 +44,15 @@ export async function runStudioBench(): Promise<ResultRow[]> {
       if (m) scripts.add(m[1]!);
     });
     await page.goto(`${server.url}/app/sign-in`);
+    await page.getByLabel('Email').waitFor();
+    const signInJs = [...scripts];
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/app\/codes$/);
-    const signInJs = [...scripts];
+    // The codes page's chunk loads after the address changes: let it arrive before the
+    // studio's count starts.
+    await page.waitForLoadState('networkidle');
     scripts.clear(); // a fresh page load: only what the studio itself needs from here
     await page.goto(`${server.url}/app/codes/new`);
     await page.locator('#scan-check[data-state="ok"]').waitFor({ timeout: 60_000 });
