@@ -1,4 +1,4 @@
-// npm run scan-lab [-- --extra 150] [-- --decoders zxing,jsqr] [-- --no-anchor] [-- --json out.json]
+// npm run scan-lab [-- --extra 150] [-- --decoders zxing,jsqr,zxing-denoise] [-- --no-anchor] [-- --json out.json]
 // The full camera test: every design of the matrix × every camera degradation × each
 // decoder, with the ceiling (a plain code) and the anchor (qr-code-styling) measured
 // in the same run. Prints one table per decoder and whether the goals hold.
