@@ -8,7 +8,7 @@ import { anchorSvg } from './anchor.ts';
 import { decode, DECODERS, type DecoderName, type Pixels } from './decoders.ts';
 import { BASE_WIDTH, degrade, DEGRADATIONS, type Degradation } from './degradations.ts';
 import { plainDesign, type CameraDesign, type Factor } from './designs.ts';
-import { rasterize } from './raster.ts';
+import { placeOn, rasterize } from './raster.ts';
 
 export interface Outcome {
   design: CameraDesign;
@@ -39,13 +39,18 @@ export async function runLab(designs: readonly CameraDesign[], opts: LabOptions 
     const ours = rasterize(renderSvg(d.data, d.design, { size: BASE_WIDTH }));
     // The anchor and the ceiling are drawn with modules of the same pixel size as ours:
     // a frame takes room from the code, and that cost must not be hidden by the comparison.
-    const codeWidth = Math.round(frameLayout(d.design.frameStyle, BASE_WIDTH).code.w);
-    const anchor = opts.anchor === false ? null : rasterize(await anchorSvg(d.data, d.design, codeWidth));
+    const layout = frameLayout(d.design.frameStyle, BASE_WIDTH);
+    const codeWidth = Math.round(layout.code.w);
+    // ...and are put where our code is, on white paper the size of our image: sensor noise
+    // is a seeded field over the image's pixels, and only the same geometry sees the same
+    // noise (one field over a smaller image moved the anchor's rate under noise by half).
+    const asOurs = (px: Pixels) => placeOn(px, ours.width, ours.height, Math.round(layout.code.x), Math.round(layout.code.y));
+    const anchor = opts.anchor === false ? null : asOurs(rasterize(await anchorSvg(d.data, d.design, codeWidth)));
     const plain = plainDesign(d.design);
-    const key = `${d.data}|${plain.errorCorrectionLevel}|${codeWidth}`;
+    const key = `${d.data}|${plain.errorCorrectionLevel}|${d.design.frameStyle}`;
     let ceiling = opts.ceiling === false ? noHits(degradations, decoders) : ceilingCache.get(key);
     if (!ceiling) {
-      ceiling = await scanAll(rasterize(renderSvg(d.data, plain, { size: codeWidth })), d.data, degradations, decoders);
+      ceiling = await scanAll(asOurs(rasterize(renderSvg(d.data, plain, { size: codeWidth }))), d.data, degradations, decoders);
       ceilingCache.set(key, ceiling);
     }
     const oursHits = await scanAll(ours, d.data, degradations, decoders);

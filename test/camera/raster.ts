@@ -7,3 +7,13 @@ export function rasterize(svg: string, width?: number): Pixels {
   const img = new Resvg(svg, { background: '#ffffff', font: { loadSystemFonts: false }, logLevel: 'off', ...fit }).render();
   return { data: new Uint8ClampedArray(img.pixels.buffer, img.pixels.byteOffset, img.pixels.byteLength), width: img.width, height: img.height };
 }
+
+/** `px` copied onto white paper `width` × `height` with its top-left corner at (x, y). */
+export function placeOn(px: Pixels, width: number, height: number, x: number, y: number): Pixels {
+  const data = new Uint8ClampedArray(width * height * 4).fill(255);
+  for (let row = 0; row < px.height && y + row < height; row++) {
+    const cols = Math.min(px.width, width - x);
+    data.set(px.data.subarray(row * px.width * 4, (row * px.width + cols) * 4), ((y + row) * width + x) * 4);
+  }
+  return { data, width, height };
+}
