@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
-import { CHROMIUM, HAVE_CHROMIUM, SHOTS_DIR, axeViolations, launch, newContext, screenshots } from './browser.ts';
+import { CHROMIUM, HAVE_CHROMIUM, SHOTS_DIR, checkPage, launch, newContext } from './browser.ts';
 
 if (!HAVE_CHROMIUM) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
@@ -20,12 +20,6 @@ let browser: Browser;
 let setupUrl: string;
 
 /** axe-core finds nothing serious or critical, nothing broke the CSP, and the page is photographed. */
-async function checkPage(page: Page, problems: string[], name: string): Promise<void> {
-  expect(await axeViolations(page), `${name}: accessibility`).toEqual([]);
-  expect(problems, `${name}: console`).toEqual([]);
-  await screenshots(page, name);
-}
-
 const api = (p: string, init: RequestInit & { key?: string } = {}) =>
   fetch(`${server.url}${p}`, { ...init, headers: { 'content-type': 'application/json', ...(init.key ? { authorization: `Bearer ${init.key}` } : {}) } });
 

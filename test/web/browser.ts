@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, type Page, type Request, chromium } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
@@ -70,6 +71,13 @@ export async function axeViolations(page: Page): Promise<string[]> {
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** A page passes axe-core (no serious or critical violation) and logged no problem; then its screenshots. */
+export async function checkPage(page: Page, problems: string[], name: string): Promise<void> {
+  expect(await axeViolations(page), `${name}: accessibility`).toEqual([]);
+  expect(problems, `${name}: console`).toEqual([]);
+  await screenshots(page, name);
 }
 
 /** Screenshots at 390 px and 1280 px (full page), back to 390 px after. */

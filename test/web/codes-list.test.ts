@@ -11,7 +11,7 @@ import { createScanWriter } from '../../src/db/scan-writer.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, VIEWER, axeViolations, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
+import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, VIEWER, checkPage, launch, setUpAccount, signedInPage } from './browser.ts';
 
 const TZ = 'America/New_York';
 const DAY = 86_400_000;
@@ -73,12 +73,6 @@ const rowTitles = (page: Page) => page.locator('.code-row .code-row__name').allT
 const row = (page: Page, title: string) => page.locator('.code-row', { has: page.getByRole('link', { name: title, exact: true }) });
 /** Titles unique to one try of a test (browser tests get retried on a starved machine). */
 const fresh = (title: string) => `${title} ${Date.now().toString(36)}`;
-
-async function checkPage(page: Page, problems: string[], name: string): Promise<void> {
-  expect(await axeViolations(page), `${name}: accessibility`).toEqual([]);
-  expect(problems, `${name}: console`).toEqual([]);
-  await screenshots(page, name);
-}
 
 describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
   let menu: Item;

@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, axeViolations, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
+import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, axeViolations, checkPage, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
 
 const TZ = 'Europe/Berlin';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -65,12 +65,6 @@ async function create(title: string): Promise<{ id: string; code: string }> {
 
 function newPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   return signedInPage(browser, server.url, OWNER, { timezoneId: TZ, acceptDownloads: true });
-}
-
-async function checkPage(page: Page, problems: string[], name: string): Promise<void> {
-  expect(await axeViolations(page), `${name}: accessibility`).toEqual([]);
-  expect(problems, `${name}: console`).toEqual([]);
-  await screenshots(page, name);
 }
 
 const numberIn = async (page: Page, selector: string) => Number(((await page.locator(selector).textContent()) ?? '').replace(/[^\d]/g, ''));

@@ -9,9 +9,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORNER_STYLES, DOT_STYLES, FRAME_STYLES, PRESET_LOGOS, type QrDesign } from '../../src/domain/design.ts';
 import { decodePng } from '../render/decode.ts';
+import { mulberry32 } from '../render/scan-matrix.ts';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, VIEWER, axeViolations, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
+import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, VIEWER, checkPage, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
 
 
 let server: RunningServer;
@@ -62,25 +63,8 @@ async function previewChangesFrom(page: Page, before: string): Promise<string> {
   return now;
 }
 
-async function checkPage(page: Page, problems: string[], name: string): Promise<void> {
-  expect(await axeViolations(page), `${name}: accessibility`).toEqual([]);
-  expect(problems, `${name}: console`).toEqual([]);
-  await screenshots(page, name);
-}
-
-/** A small seeded PRNG (mulberry32): the same sample of designs on every run. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function sampleDesigns(n: number): Partial<QrDesign>[] {
-  const rnd = seeded(13);
+  const rnd = mulberry32(13);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const hex = () => `#${Math.floor(rnd() * 0x60).toString(16).padStart(2, '0')}${Math.floor(rnd() * 0x60).toString(16).padStart(2, '0')}${Math.floor(rnd() * 0x60).toString(16).padStart(2, '0')}`;
   return Array.from({ length: n }, (_, i) => ({
