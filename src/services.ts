@@ -44,7 +44,8 @@ export interface AppServices {
   signInLimiter: AttemptLimiter;
   /** Called after items were created, changed, paused, resumed or deleted, so their cached short links are dropped. */
   onItemsChanged(codes: readonly string[]): void;
-  warningsFor(design: QrDesign): string[];
+  /** Scan warnings for a design drawn over `data`, the text its code encodes (the short link). */
+  warningsFor(design: QrDesign, data: string): string[];
 }
 
 export function createServices(config: Config, db: Db): AppServices {

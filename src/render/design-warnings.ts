@@ -1,8 +1,10 @@
 // Plain-language warnings for designs that phones may fail to scan (or people fail
 // to read). Contrast follows WCAG 2: relative luminance, ratio (L1 + 0.05) / (L2 + 0.05).
-import type { QrDesign } from '../domain/design.ts';
+import { ERROR_CORRECTION_LEVELS, type QrDesign } from '../domain/design.ts';
 import { frameTextWarning } from './frame-text.ts';
+import { hasLogo, logoBox } from './logo-layer.ts';
 import { parseHex, type Rgba } from './paint.ts';
+import { alignmentCentres, qrVersion } from './qr-matrix.ts';
 
 /** Below this, camera scanners start to miss modules in ordinary light. */
 export const MIN_CONTRAST = 3;
@@ -14,8 +16,9 @@ export const MIN_CONTRAST = 3;
 export const COMFORTABLE_CONTRAST = 4.5;
 const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
 
-export function designWarnings(design: QrDesign): string[] {
-  return [...colourWarnings(design), ...styleWarnings(design), ...frameWarnings(design)];
+/** Warnings for `design`; with `data` (the text the code encodes) also those that depend on the code's size. */
+export function designWarnings(design: QrDesign, data?: string): string[] {
+  return [...colourWarnings(design), ...styleWarnings(design), ...(data === undefined ? [] : logoWarnings(design, data)), ...frameWarnings(design)];
 }
 
 /** Contrast of the code against its background, and inverted codes. */
@@ -57,6 +60,28 @@ function styleWarnings(design: QrDesign): string[] {
     );
   }
   return warnings;
+}
+
+/**
+ * From version 7 a code has alignment patterns inside it, one of them at the centre,
+ * under the logo. ZBar fits its sampling grid to them and, searching for a hidden one,
+ * takes a stretch of the logo for it: it then misreads the whole code, even a clean
+ * image, about half the time (scan-lab); zxing and jsQR do not mind.
+ */
+function logoWarnings(design: QrDesign, data: string): string[] {
+  if (!hasLogo(design)) return [];
+  const version = qrVersion(data, design.errorCorrectionLevel);
+  if (version === null || version < 7) return [];
+  const { start, side } = logoBox(17 + 4 * version, design.errorCorrectionLevel, design.logoSize);
+  const end = start + side;
+  const covered = alignmentCentres(version).some(([x, y]) => x + 2 >= start && x - 2 < end && y + 2 >= start && y - 2 < end);
+  if (!covered) return [];
+  const levels = ERROR_CORRECTION_LEVELS.slice(0, ERROR_CORRECTION_LEVELS.indexOf(design.errorCorrectionLevel));
+  const smaller = levels.filter((l) => (qrVersion(data, l) ?? 99) < 7).at(-1);
+  const remedy = smaller ? `Error-correction level ${smaller}${smaller === 'L' ? '' : ' or lower'}, or no logo, avoids this.` : 'Shorter content or no logo avoids this.';
+  return [
+    `At error-correction level ${design.errorCorrectionLevel} this content makes a large code (version ${version}) whose logo covers one of its alignment marks; some scanner apps (those built on ZBar) then cannot read it. ${remedy}`,
+  ];
 }
 
 function foregrounds(design: QrDesign): [string, string][] {

@@ -7,6 +7,9 @@ import { DECODERS } from './decoders.ts';
 import { CORNER_STYLES, DEFAULT_DESIGN, type CornerStyle } from '../../src/domain/design.ts';
 import { SHORT_URLS } from '../render/scan-matrix.ts';
 import { DEGRADATIONS, type Degradation } from './degradations.ts';
+import { designWarnings, renderSvg } from '../../src/render/index.ts';
+import { decode } from './decoders.ts';
+import { rasterize } from './raster.ts';
 import { cameraDesigns, FACTORS, type CameraDesign, type Factor } from './designs.ts';
 import { breakdown, goalMisses, runLab, type Outcome } from './lab.ts';
 
@@ -59,4 +62,26 @@ describe('eyes under camera noise (jsQR, the decoder most sensitive to eye shape
       expect(await scanned(style), style).toBeGreaterThanOrEqual(square - 1 / 12);
     }
   }, 120_000);
+});
+
+describe('a logo over an alignment pattern (the warning’s evidence)', () => {
+  // Version 7 at H: the centre alignment pattern lies under the logo. ZBar fits its grid to
+  // the alignment patterns, takes part of the badge for the hidden one and misreads the
+  // whole code, even on a clean image; at Q (version 5) nothing is hidden.
+  const data = 'https://links.a-rather-long-company-domain.example/r/k9T2mQa';
+  const withLogo = (errorCorrectionLevel: 'Q' | 'H') => ({ ...DEFAULT_DESIGN, presetLogo: 'phone' as const, errorCorrectionLevel });
+
+  it('ZBar misreads the clean code that gets the warning, and reads the one that does not', async () => {
+    const read = async (level: 'Q' | 'H') => decode.zbar(rasterize(renderSvg(data, withLogo(level), { size: 600 })));
+    expect(designWarnings(withLogo('H'), data)).toEqual([expect.stringMatching(/covers one of its alignment marks/)]);
+    expect(await read('H')).not.toBe(data);
+    expect(designWarnings(withLogo('Q'), data)).toEqual([]);
+    expect(await read('Q')).toBe(data);
+    // zxing and jsQR read both.
+    for (const level of ['Q', 'H'] as const) {
+      const px = rasterize(renderSvg(data, withLogo(level), { size: 600 }));
+      expect(await decode.zxing(px)).toBe(data);
+      expect(await decode.jsqr(px)).toBe(data);
+    }
+  });
 });

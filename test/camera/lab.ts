@@ -55,7 +55,7 @@ export async function runLab(designs: readonly CameraDesign[], opts: LabOptions 
     }
     const oursHits = await scanAll(ours, d.data, degradations, decoders);
     const anchorHits = anchor ? await scanAll(anchor, d.data, degradations, decoders) : null;
-    const warned = designWarnings(d.design).length > 0;
+    const warned = designWarnings(d.design, d.data).length > 0;
     for (const deg of degradations) {
       for (const dec of decoders) {
         out.push({

@@ -88,4 +88,32 @@ describe('QR images', () => {
     const res = await t.request({ method: 'PATCH', url: `/v1/qr/${low.item.id}`, key, payload: { color1: '#000000' } });
     expect(res.json().warnings).toEqual([]);
   });
+
+  it('warns when a long short link makes a code whose logo hides an alignment pattern', async () => {
+    const long = await makeTestApp({ PUBLIC_BASE_URL: 'https://links.a-rather-long-company-domain.example' });
+    try {
+      const longKey = await long.key('img');
+      const create = async (errorCorrectionLevel: string) => {
+        const res = await long.request({ method: 'POST', url: '/v1/qr', key: longKey, payload: { title: 'logo', url: 'https://example.com', presetLogo: 'link', errorCorrectionLevel } });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json() as { item: { id: string; shortUrl: string }; warnings: string[] };
+      };
+      const h = await create('H');
+      expect(h.item.shortUrl.length).toBeGreaterThan(58); // more than version 6 holds at H
+      expect(h.warnings).toEqual([expect.stringMatching(/^At error-correction level H this content makes a large code \(version 7\) whose logo covers one of its alignment marks/)]);
+      expect((await create('Q')).warnings).toEqual([]);
+      const fixed = await long.request({ method: 'PATCH', url: `/v1/qr/${h.item.id}`, key: longKey, payload: { errorCorrectionLevel: 'Q' } });
+      expect(fixed.json().warnings).toEqual([]);
+      const batch = await long.request({ method: 'POST', url: '/v1/qr/batch', key: longKey, payload: { items: [{ title: 'a', url: 'https://example.com/a', presetLogo: 'wifi', errorCorrectionLevel: 'H' }, { title: 'b', url: 'https://example.com/b', errorCorrectionLevel: 'H' }] } });
+      expect(batch.statusCode, batch.body).toBe(201);
+      const [a, b] = batch.json().items as { warnings: string[] }[];
+      expect(a!.warnings).toEqual([expect.stringMatching(/covers one of its alignment marks/)]);
+      expect(b!.warnings).toEqual([]);
+    } finally {
+      await long.close();
+    }
+    // On a short base URL the same design makes a smaller code, with nothing hidden.
+    expect((await item({ presetLogo: 'link', errorCorrectionLevel: 'H' })).warnings).toEqual([]);
+  });
 });
+

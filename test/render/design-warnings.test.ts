@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DESIGN, type QrDesign } from '../../src/domain/design.ts';
-import { contrastRatio, designWarnings } from '../../src/render/index.ts';
+import { contrastRatio, createQrMatrix, designWarnings } from '../../src/render/index.ts';
+import { qrVersion } from '../../src/render/qr-matrix.ts';
 import { parseHex } from '../../src/render/paint.ts';
 
 const design = (d: Partial<QrDesign> = {}): QrDesign => ({ ...DEFAULT_DESIGN, ...d });
@@ -66,4 +67,48 @@ describe('designWarnings', () => {
       }
     }
   });
+
+  describe('a logo over an alignment pattern (codes of version 7 and up)', () => {
+    // 60 characters: version 7 at H (an alignment pattern in the middle), version 5 at Q.
+    const LONG = 'https://links.a-rather-long-company-domain.example/r/k9T2mQa';
+    const logo = (d: Partial<QrDesign>) => design({ presetLogo: 'link', errorCorrectionLevel: 'H', ...d });
+
+    it('warns when the logo covers one, and names the level that avoids it', () => {
+      expect(designWarnings(logo({}), LONG)).toEqual([
+        'At error-correction level H this content makes a large code (version 7) whose logo covers one of its alignment marks; some scanner apps (those built on ZBar) then cannot read it. Error-correction level Q or lower, or no logo, avoids this.',
+      ]);
+      expect(designWarnings(logo({ presetLogo: 'none', customLogoUrl: 'data:image/png;base64,AAAA' }), LONG)).toHaveLength(1);
+      expect(designWarnings(logo({ logoSize: 0.1 }), LONG)).toHaveLength(1);
+    });
+
+    it('stays quiet without a logo, below version 7, and when the text is not known', () => {
+      expect(designWarnings(logo({ presetLogo: 'none' }), LONG)).toEqual([]);
+      expect(designWarnings(logo({ errorCorrectionLevel: 'Q' }), LONG)).toEqual([]);
+      expect(designWarnings(logo({}), 'https://qr.example.com/r/Zx81Qp0')).toEqual([]);
+      expect(designWarnings(logo({}))).toEqual([]);
+    });
+
+    it('suggests shorter content when every level makes a code that large', () => {
+      const longer = `${LONG}?campaign=${'x'.repeat(70)}`;
+      expect(qrVersion(longer, 'L')).toBeGreaterThanOrEqual(7);
+      expect(designWarnings(logo({ errorCorrectionLevel: 'L' }), longer)[0]).toMatch(/version \d+\) whose logo covers .* Shorter content or no logo avoids this\.$/);
+      expect(designWarnings(logo({ errorCorrectionLevel: 'H' }), `${LONG}${'y'.repeat(40)}`)[0]).toMatch(/Error-correction level M or lower, or no logo/);
+    });
+
+    it('picks the same version as the encoder, for every kind of text, without building the matrix', () => {
+      const texts = [LONG, '1234567890'.repeat(9), 'HELLO WORLD 42 $%*+-./:'.repeat(3), 'ünïcødé → ★ ✓ 漢字', 'MiXeD 0123 case/ÄÖ', 'x'.repeat(3000)];
+      for (const text of texts) {
+        for (const level of ['L', 'M', 'Q', 'H'] as const) {
+          let expected: number | null = null;
+          try {
+            expected = createQrMatrix(text, level).version;
+          } catch {
+            expected = null; // too long at this level
+          }
+          expect(qrVersion(text, level), `${text.slice(0, 20)} at ${level}`).toBe(expected);
+        }
+      }
+    });
+  });
 });
+

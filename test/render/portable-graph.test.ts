@@ -18,7 +18,8 @@ function graph(entry: string): { files: Set<string>; packages: Set<string> } {
     for (const [, spec] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
       if (!spec) continue;
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
-      else packages.add(spec);
+      // A deep import (qrcode/lib/core/…) belongs to its package.
+      else packages.add(spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/'));
     }
   };
   visit(resolve(root, entry));

@@ -40,10 +40,10 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const answer = await answerOnce(services.db, req, reply, 201, async (db) => {
         const records = await new QrItemsRepository(db).createMany(account, contents);
         return {
-          items: records.map((r, i) => ({
-            item: toView(r, config.publicBaseUrl),
-            warnings: [...requestWarnings(requests[i] ?? {}, r.contentType), ...warningsFor(r.design)],
-          })),
+          items: records.map((r, i) => {
+            const item = toView(r, config.publicBaseUrl);
+            return { item, warnings: [...requestWarnings(requests[i] ?? {}, r.contentType), ...warningsFor(r.design, item.shortUrl)] };
+          }),
         };
       });
       onItemsChanged(answer.items.map(({ item }) => item.code));

@@ -58,7 +58,8 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const content = planCreate(body, services.config);
       const answer = await answerOnce(services.db, req, reply, 201, async (db) => {
         const item = await new QrItemsRepository(db).create(account, content);
-        return { item: view(item), warnings: [...requestWarnings(body, item.contentType), ...warningsFor(item.design)] };
+        const shown = view(item);
+        return { item: shown, warnings: [...requestWarnings(body, item.contentType), ...warningsFor(item.design, shown.shortUrl)] };
       });
       onItemsChanged([answer.item.code]);
       return reply;
@@ -143,7 +144,8 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const updated = Object.keys(changes).length === 0 ? current : await items.update(account, current.id, changes);
       if (!updated) throw new NotFoundError('QR item not found');
       onItemsChanged([updated.code]);
-      return { item: view(updated), warnings: [...requestWarnings(body, updated.contentType), ...warningsFor(updated.design)] };
+      const shown = view(updated);
+      return { item: shown, warnings: [...requestWarnings(body, updated.contentType), ...warningsFor(updated.design, shown.shortUrl)] };
     },
   );
 

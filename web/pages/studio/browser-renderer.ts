@@ -89,5 +89,5 @@ export async function renderPreview(data: string, design: QrDesign): Promise<Ren
   const start = performance.now();
   const svg = renderSvg(data, design);
   const ms = performance.now() - start;
-  return { svg, warnings: designWarnings(design), ms };
+  return { svg, warnings: designWarnings(design, data), ms };
 }
