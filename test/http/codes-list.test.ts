@@ -87,6 +87,20 @@ describe('sparklines in the list (include=sparkline)', () => {
     expect(aLine).toBeLessThan(page.items[2]!.scanCount);
   });
 
+  it('answers a page larger than one read slice (25 codes) whole and in order', async () => {
+    const batch = await req('POST', '/v1/qr/batch', { items: Array.from({ length: 60 }, (_, i) => ({ title: `Slice ${i}`, url: `https://list.example/slice/${i}` })) });
+    expect(batch.statusCode, batch.body).toBe(201);
+    const ids = (batch.json().items as { item: { id: string } }[]).map((x) => x.item.id);
+    for (const [i, id] of ids.entries()) await scanOver(id, (i % 7) + 1, 5, 100 + i);
+    const page = (await req('GET', `/v1/qr?limit=60&q=Slice&include=sparkline&tz=${encodeURIComponent(TZ)}`)).json() as ListPage;
+    expect(page.items).toHaveLength(60);
+    expect(page.sparklines!.series.map((x) => x.id)).toEqual(page.items.map((i) => i.id));
+    for (const item of page.items) {
+      const stats = (await req('GET', `/v1/qr/${item.id}/stats?days=14&tz=${encodeURIComponent(TZ)}`)).json();
+      expect(page.sparklines!.series.find((x) => x.id === item.id)!.scans, item.title).toEqual(stats.daily.map((d: { scans: number }) => d.scans));
+    }
+  });
+
   it('cuts days at midnight in the zone asked for, UTC by default', async () => {
     const utc = (await req('GET', '/v1/qr?limit=2&include=sparkline')).json() as ListPage;
     expect(utc.sparklines!.tz).toBe('UTC');
