@@ -7,13 +7,12 @@ import type { DatabaseConfig } from '../src/config.ts';
 import { type Db, openDatabase } from '../src/db/database.ts';
 import { AccountStatsRepository } from '../src/db/account-stats-repository.ts';
 import { ApiKeysRepository } from '../src/db/api-keys-repository.ts';
-import { QrItemsRepository } from '../src/db/qr-items-repository.ts';
 import { type ScanWriter, createScanWriter } from '../src/db/scan-writer.ts';
-import { resolveDesign } from '../src/domain/design.ts';
 import { accountStats } from '../src/domain/stats/account-stats.ts';
-import { type ResultRow, percentile } from './result-row.ts';
-import { type ScanMix, recordScans, syntheticScans } from './scan-seed.ts';
+import type { ResultRow } from './result-row.ts';
+import type { ScanMix } from './scan-seed.ts';
 import { settle } from './settle.ts';
+import { STATS_QUERIES, seedCodes, timeQuery } from './stats-seed.ts';
 
 const MIX: ScanMix = {
   seed: 7,
@@ -30,30 +29,23 @@ const MIX: ScanMix = {
 
 async function timeAccountStats(db: Db, accountId: string, days: number, tz: string, runs: number) {
   const source = new AccountStatsRepository(db);
-  for (let i = 0; i < 10; i++) await accountStats(source, { accountId, days, tz });
-  // The machine is shared: start each measurement once it is quiet (or after 15 s whatever it is doing).
-  const idle = await settle();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = process.hrtime.bigint();
-    await accountStats(source, { accountId, days, tz });
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99), idle };
+  let idle = 1;
+  const latency = await timeQuery(() => accountStats(source, { accountId, days, tz }), {
+    warmups: 10,
+    runs,
+    // The machine is shared: start each measurement once it is quiet (or after 15 s whatever it is doing).
+    beforeRuns: async () => {
+      idle = await settle();
+    },
+  });
+  return { ...latency, idle };
 }
 
 async function makeAccount(db: Db, codes: number, scans: number, writer: ScanWriter) {
   const accountId = await new ApiKeysRepository(db).ensureAccount(`overview-${codes}-${Date.now()}`);
-  const items = new QrItemsRepository(db);
-  const design = resolveDesign(undefined);
-  const ids: string[] = [];
-  for (let i = 0; i < codes; i++) {
-    ids.push((await items.create(accountId, { title: `code ${i}`, contentType: 'url', payload: `https://example.com/${i}`, fields: {}, design })).id);
-  }
-  const t0 = Date.now();
-  await recordScans(writer, syntheticScans(ids, accountId, scans, MIX));
-  return { accountId, seeded: (Date.now() - t0) / 1000 };
+  const titled = Array.from({ length: codes }, (_, i) => ({ title: `code ${i}`, payload: `https://example.com/${i}` }));
+  const { seeded } = await seedCodes(db, writer, accountId, titled, scans, MIX);
+  return { accountId, seeded };
 }
 
 export async function runAccountStatsBench(
@@ -72,7 +64,7 @@ export async function runAccountStatsBench(
   if (db.pool) await db.pool.query('vacuum analyze');
   const rows: ResultRow[] = [];
   const sizeName = `${size.codes.toLocaleString('en-US')} codes, ${size.scans.toLocaleString('en-US')} scans`;
-  for (const [days, tz] of [[14, 'UTC'], [90, 'UTC'], [90, 'America/New_York']] as const) {
+  for (const [days, tz] of STATS_QUERIES) {
     const base = await timeAccountStats(db, small.accountId, days, tz, runs);
     const { p50, p99, idle } = await timeAccountStats(db, big.accountId, days, tz, runs);
     rows.push({

@@ -4,15 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DatabaseConfig } from '../src/config.ts';
-import { type Db, openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/database.ts';
 import { type ScanWriter, createScanWriter } from '../src/db/scan-writer.ts';
 import { ApiKeysRepository } from '../src/db/api-keys-repository.ts';
-import { QrItemsRepository } from '../src/db/qr-items-repository.ts';
 import { StatsRepository } from '../src/db/stats-repository.ts';
-import { resolveDesign } from '../src/domain/design.ts';
 import { itemStats } from '../src/domain/stats/item-stats.ts';
-import { type ResultRow, percentile } from './result-row.ts';
-import { type ScanMix, recordScans, syntheticScans } from './scan-seed.ts';
+import type { ResultRow } from './result-row.ts';
+import type { ScanMix } from './scan-seed.ts';
+import { STATS_QUERIES, seedCodes, timeQuery } from './stats-seed.ts';
 
 const MIX: ScanMix = {
   seed: 42,
@@ -24,33 +23,18 @@ const MIX: ScanMix = {
   referrers: [null, null, 'www.instagram.com', 't.co', 'www.facebook.com'],
 };
 
-async function timeStats(db: Db, accountId: string, itemId: string, days: number, tz: string, runs: number) {
-  const source = new StatsRepository(db);
-  for (let i = 0; i < 20; i++) await itemStats(source, { accountId, id: itemId, days, tz });
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = process.hrtime.bigint();
-    await itemStats(source, { accountId, id: itemId, days, tz });
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
-}
-
 export async function runStatsBench(database: DatabaseConfig, label: string, sizes = [10_000, 1_000_000]): Promise<ResultRow[]> {
   const db = await openDatabase(database);
   const writer: ScanWriter = createScanWriter(db);
   const accountId = await new ApiKeysRepository(db).ensureAccount(`bench-${Date.now()}`);
-  const items = new QrItemsRepository(db);
   const rows: ResultRow[] = [];
   let baseline: number | null = null;
   for (const n of sizes) {
-    const item = await items.create(accountId, { title: `stats ${n}`, contentType: 'url', payload: 'https://example.com', fields: {}, design: resolveDesign(undefined) });
-    const t0 = Date.now();
-    await recordScans(writer, syntheticScans([item.id], accountId, n, MIX));
-    const seeded = (Date.now() - t0) / 1000;
-    for (const [days, tz] of [[14, 'UTC'], [90, 'UTC'], [90, 'America/New_York']] as const) {
-      const { p50, p99 } = await timeStats(db, accountId, item.id, days, tz, 200);
+    const { ids, seeded } = await seedCodes(db, writer, accountId, [{ title: `stats ${n}`, payload: 'https://example.com' }], n, MIX);
+    const id = ids[0]!;
+    for (const [days, tz] of STATS_QUERIES) {
+      const source = new StatsRepository(db);
+      const { p50, p99 } = await timeQuery(() => itemStats(source, { accountId, id, days, tz }), { warmups: 20, runs: 200 });
       if (days === 90 && tz === 'UTC' && baseline === null) baseline = p99;
       rows.push({
         name: `${label} stats, ${n.toLocaleString('en-US')} scans, days=${days} tz=${tz}`,
