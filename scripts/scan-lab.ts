@@ -29,4 +29,8 @@ for (const dec of decoders) {
   misses.push(...goalMisses(rows, dec));
 }
 console.log(misses.length ? `Goals missed:\n- ${misses.join('\n- ')}` : 'All goals hold.');
+// The same goals over the degradations without sensor noise: where the misses above come from.
+const calm = outcomes.filter((o) => !o.degradation.includes('noise'));
+const calmMisses = decoders.flatMap((dec) => goalMisses(breakdown(calm, dec, Object.keys(FACTORS) as Factor[]), dec));
+console.log(calmMisses.length ? `\nWithout the noise rows, goals missed:\n- ${calmMisses.join('\n- ')}` : '\nWithout the noise rows, all goals hold.');
 if (values.json) writeFileSync(values.json, JSON.stringify(outcomes.map((o) => ({ ...o, design: o.design.labels }))));
