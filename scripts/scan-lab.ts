@@ -1,4 +1,4 @@
-// npm run scan-lab [-- --extra 150] [-- --decoders zxing,jsqr,zxing-denoise] [-- --no-anchor] [-- --json out.json]
+// npm run scan-lab [-- --extra 150] [-- --decoders zxing,jsqr,zxing-denoise] [-- --no-anchor] [-- --no-colours] [-- --json out.json]
 // The full camera test: every design of the matrix × every camera degradation × each
 // decoder, with the ceiling (a plain code) and the anchor (qr-code-styling) measured
 // in the same run. Prints one table per decoder and whether the goals hold.
@@ -9,7 +9,7 @@ import { cameraDesigns, FACTORS, type Factor } from '../test/camera/designs.ts';
 import { breakdown, formatTable, goalMisses, runLab } from '../test/camera/lab.ts';
 
 const { values } = parseArgs({
-  options: { extra: { type: 'string', default: '150' }, decoders: { type: 'string' }, 'no-anchor': { type: 'boolean', default: false }, json: { type: 'string' } },
+  options: { extra: { type: 'string', default: '150' }, decoders: { type: 'string' }, 'no-anchor': { type: 'boolean', default: false }, 'no-colours': { type: 'boolean', default: false }, json: { type: 'string' } },
 });
 const decoders = (values.decoders?.split(',') ?? [...DECODERS]) as DecoderName[];
 const designs = cameraDesigns(Number(values.extra));
@@ -17,15 +17,17 @@ const started = Date.now();
 const outcomes = await runLab(designs, {
   decoders,
   anchor: !values['no-anchor'],
+  colours: !values['no-colours'],
   onDesign: (done, total) => {
     if (done % 10 === 0 || done === total) process.stderr.write(`${done}/${total} designs, ${Math.round((Date.now() - started) / 1000)} s\n`);
   },
 });
-console.log(`${designs.length} designs × ${new Set(outcomes.map((o) => o.degradation)).size} degradations; rates in %; ceiling = plain square-module code, anchor = qr-code-styling\n`);
+const coloursNote = !values['no-colours'] ? ', colours = plain square-module code in the design\'s colours (not in the goals: what the palette alone costs)' : '';
+console.log(`${designs.length} designs × ${new Set(outcomes.map((o) => o.degradation)).size} degradations; rates in %; ceiling = plain black square-module code, anchor = qr-code-styling${coloursNote}\n`);
 const misses: string[] = [];
 for (const dec of decoders) {
   const rows = breakdown(outcomes, dec, Object.keys(FACTORS) as Factor[]);
-  console.log(formatTable(rows, dec) + '\n');
+  console.log(formatTable(rows, dec, !values['no-colours']) + '\n');
   misses.push(...goalMisses(rows, dec));
 }
 console.log(misses.length ? `Goals missed:\n- ${misses.join('\n- ')}` : 'All goals hold.');

@@ -76,3 +76,9 @@ function toDesign(l: Record<Factor, string>, palette: number): QrDesign {
 export function plainDesign(design: QrDesign): QrDesign {
   return { ...DEFAULT_DESIGN, errorCorrectionLevel: design.errorCorrectionLevel };
 }
+
+/** A plain square-module code in the design's own colours (gradient, eye colour, background included). */
+export function plainInColours(design: QrDesign): QrDesign {
+  const { color1, color2, isGradient, gradientType, gradientRotation, bgColor, bgTransparent, customEyeColors, eyeColor } = design;
+  return { ...plainDesign(design), color1, color2, isGradient, gradientType, gradientRotation, bgColor, bgTransparent, customEyeColors, eyeColor };
+}

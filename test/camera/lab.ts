@@ -1,13 +1,14 @@
-// The scan lab: each design, drawn by us, by qr-code-styling (the anchor) and as a
-// plain square-module code (the ceiling), goes through each camera degradation and
-// each decoder. A design "scans" when the decoder returns exactly the encoded text.
+// The scan lab: each design, drawn by us, by qr-code-styling (the anchor), as a plain
+// black square-module code (the ceiling) and as a plain code in the design's own colours,
+// goes through each camera degradation and each decoder. A design "scans" when the
+// decoder returns exactly the encoded text.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { frameLayout } from '../../src/render/frames.ts';
 import { designWarnings, renderSvg } from '../../src/render/index.ts';
 import { anchorSvg } from './anchor.ts';
 import { decode, DECODERS, type DecoderName, type Pixels } from './decoders.ts';
 import { BASE_WIDTH, degrade, DEGRADATIONS, type Degradation } from './degradations.ts';
-import { plainDesign, type CameraDesign, type Factor } from './designs.ts';
+import { plainDesign, plainInColours, type CameraDesign, type Factor } from './designs.ts';
 import { placeOn, rasterize } from './raster.ts';
 
 export interface Outcome {
@@ -19,6 +20,8 @@ export interface Outcome {
   ours: boolean;
   anchor: boolean;
   ceiling: boolean;
+  /** A plain square-module code in the design's colours: what the palette alone costs. */
+  colours: boolean;
 }
 
 export interface LabOptions {
@@ -27,6 +30,8 @@ export interface LabOptions {
   /** Skip the anchor (qr-code-styling) or the ceiling (plain code) when only our rates matter. */
   anchor?: boolean;
   ceiling?: boolean;
+  /** Also read a plain code in each design's colours (off by default: it adds a quarter to the run). */
+  colours?: boolean;
   onDesign?: (done: number, total: number) => void;
 }
 
@@ -53,6 +58,7 @@ export async function runLab(designs: readonly CameraDesign[], opts: LabOptions 
       ceiling = await scanAll(asOurs(rasterize(renderSvg(d.data, plain, { size: codeWidth }))), d.data, degradations, decoders);
       ceilingCache.set(key, ceiling);
     }
+    const colours = opts.colours ? await scanAll(asOurs(rasterize(renderSvg(d.data, plainInColours(d.design), { size: codeWidth }))), d.data, degradations, decoders) : null;
     const oursHits = await scanAll(ours, d.data, degradations, decoders);
     const anchorHits = anchor ? await scanAll(anchor, d.data, degradations, decoders) : null;
     const warned = designWarnings(d.design, d.data).length > 0;
@@ -66,6 +72,7 @@ export async function runLab(designs: readonly CameraDesign[], opts: LabOptions 
           ours: oursHits.get(deg.name)![dec]!,
           anchor: anchorHits ? anchorHits.get(deg.name)![dec]! : false,
           ceiling: ceiling.get(deg.name)![dec]!,
+          colours: colours ? colours.get(deg.name)![dec]! : false,
         });
       }
     }
@@ -96,13 +103,14 @@ export interface Rate {
   ours: number;
   anchor: number;
   ceiling: number;
+  colours: number;
 }
 
 /** Success rates (0..1) of the outcomes that `pick` keeps. */
 export function rate(outcomes: readonly Outcome[], pick: (o: Outcome) => boolean = () => true): Rate {
   const kept = outcomes.filter(pick);
   const share = (f: (o: Outcome) => boolean) => (kept.length ? kept.filter(f).length / kept.length : 1);
-  return { n: kept.length, ours: share((o) => o.ours), anchor: share((o) => o.anchor), ceiling: share((o) => o.ceiling) };
+  return { n: kept.length, ours: share((o) => o.ours), anchor: share((o) => o.anchor), ceiling: share((o) => o.ceiling), colours: share((o) => o.colours) };
 }
 
 export interface GroupRate extends Rate {
@@ -137,10 +145,11 @@ export function goalMisses(rows: readonly GroupRate[], decoder: DecoderName): st
   return misses;
 }
 
-export function formatTable(rows: readonly GroupRate[], decoder: string): string {
+export function formatTable(rows: readonly GroupRate[], decoder: string, withColours = false): string {
   const pct = (v: number) => `${(v * 100).toFixed(1)}`.padStart(6);
   const width = Math.max(...rows.map((r) => r.group.length));
-  const head = `${decoder.padEnd(width)}  ${'ours'.padStart(6)}  ${'ceil.'.padStart(6)}  ${'anchor'.padStart(6)}  ${'scans'.padStart(6)}`;
-  const lines = rows.map((r) => `${r.group.padEnd(width)}  ${pct(r.ours)}  ${pct(r.ceiling)}  ${pct(r.anchor)}  ${String(r.n).padStart(6)}`);
+  const colours = (text: string) => (withColours ? `  ${text}` : '');
+  const head = `${decoder.padEnd(width)}  ${'ours'.padStart(6)}  ${'ceil.'.padStart(6)}  ${'anchor'.padStart(6)}${colours('colours')}  ${'scans'.padStart(6)}`;
+  const lines = rows.map((r) => `${r.group.padEnd(width)}  ${pct(r.ours)}  ${pct(r.ceiling)}  ${pct(r.anchor)}${colours(` ${pct(r.colours)}`)}  ${String(r.n).padStart(6)}`);
   return [head, ...lines].join('\n');
 }
