@@ -234,6 +234,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     expect(svgDownload.suggestedFilename()).toBe('spring-menu-2026.svg');
     await expect.poll(() => page.locator('#scan-check').getAttribute('data-state'), { timeout: 30_000 }).toBe('ok');
     await checkPage(page, problems, 'studio-edit');
+    // A title with no letter a file name can keep: named after the code, as the server names it.
+    const { item: cjk } = await v1<{ item: Item }>('POST', '/qr', { title: '春のメニュー', url: 'https://example.com/haru' });
+    await page.goto(`${server.url}/app/codes/${cjk.id}/edit`);
+    const [cjkDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download PNG' }).click()]);
+    expect(cjkDownload.suggestedFilename()).toBe(`qr-${cjk.code}.png`);
+    const served = await fetch(`${server.url}/v1/qr/${cjk.id}/image.png?download=1`, { headers: { authorization: `Bearer ${key}` } });
+    expect(served.headers.get('content-disposition')).toContain(`filename="qr-${cjk.code}.png"`);
     await context.close();
   });
 
