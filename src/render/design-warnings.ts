@@ -63,10 +63,10 @@ function styleWarnings(design: QrDesign): string[] {
 }
 
 /**
- * From version 7 a code has alignment patterns inside it, one of them at the centre,
- * under the logo. ZBar fits its sampling grid to them and, searching for a hidden one,
- * takes a stretch of the logo for it: it then misreads the whole code, even a clean
- * image, about half the time (scan-lab); zxing and jsQR do not mind.
+ * From version 7 a code has alignment patterns inside it (for versions 7–13 one at the
+ * very centre), where the logo sits. ZBar fits its sampling grid to them and, searching
+ * for a hidden one, takes a stretch of the logo for it: it then misreads the whole code,
+ * even a clean image, about half the time (scan-lab); zxing and jsQR do not mind.
  */
 function logoWarnings(design: QrDesign, data: string): string[] {
   if (!hasLogo(design)) return [];
