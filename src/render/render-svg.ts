@@ -43,7 +43,7 @@ function outputWidth(size: number): number {
 }
 
 /** Module size and offset: whole pixels when modules are big enough, so edges are crisp. */
-function placeCode(n: number, box: Box): { scale: number; x: number; y: number } {
+export function placeCode(n: number, box: Box): { scale: number; x: number; y: number } {
   let scale = box.w / (n + 2 * QUIET_ZONE);
   if (scale >= 3) scale = Math.floor(scale);
   const pad = (box.w - n * scale) / 2;

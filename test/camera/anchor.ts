@@ -65,6 +65,11 @@ function stylingClass(): StylingClass {
   return Styling;
 }
 
+/** Where qr-code-styling puts the code's first module in an image `width` wide: whole-pixel modules, the margin rounded down. */
+export function anchorOrigin(n: number, width: number): number {
+  return Math.floor((width - n * Math.floor(width / (n + 2 * QUIET_ZONE))) / 2);
+}
+
 /** qr-code-styling's SVG of `design` (code only), `width` pixels square, same quiet zone as ours. */
 export async function anchorSvg(data: string, design: QrDesign, width: number): Promise<string> {
   const n = createQrMatrix(data, design.errorCorrectionLevel).size;
@@ -78,7 +83,7 @@ export async function anchorSvg(data: string, design: QrDesign, width: number): 
     jsdom: AnchorDom,
     width,
     height: width,
-    margin: Math.floor((width - n * scale) / 2),
+    margin: anchorOrigin(n, width),
     data,
     ...(logo ? { image: logo } : {}),
     qrOptions: { errorCorrectionLevel: design.errorCorrectionLevel },

@@ -4,8 +4,9 @@
 // decoder returns exactly the encoded text.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { frameLayout } from '../../src/render/frames.ts';
-import { designWarnings, renderSvg } from '../../src/render/index.ts';
-import { anchorSvg } from './anchor.ts';
+import { createQrMatrix, designWarnings, renderSvg } from '../../src/render/index.ts';
+import { placeCode } from '../../src/render/render-svg.ts';
+import { anchorOrigin, anchorSvg } from './anchor.ts';
 import { decode, DECODERS, type DecoderName, type Pixels } from './decoders.ts';
 import { BASE_WIDTH, degrade, DEGRADATIONS, type Degradation } from './degradations.ts';
 import { plainDesign, plainInColours, type CameraDesign, type Factor } from './designs.ts';
@@ -46,19 +47,23 @@ export async function runLab(designs: readonly CameraDesign[], opts: LabOptions 
     // a frame takes room from the code, and that cost must not be hidden by the comparison.
     const layout = frameLayout(d.design.frameStyle, BASE_WIDTH);
     const codeWidth = Math.round(layout.code.w);
-    // ...and are put where our code is, on white paper the size of our image: sensor noise
-    // is a seeded field over the image's pixels, and only the same geometry sees the same
-    // noise (one field over a smaller image moved the anchor's rate under noise by half).
-    const asOurs = (px: Pixels) => placeOn(px, ours.width, ours.height, Math.round(layout.code.x), Math.round(layout.code.y));
-    const anchor = opts.anchor === false ? null : asOurs(rasterize(await anchorSvg(d.data, d.design, codeWidth)));
+    // ...and are put with their first module on ours, on white paper the size of our image:
+    // sensor noise is a seeded field over the image's pixels, and only the same geometry sees
+    // the same noise (one field over a smaller image moved the anchor's rate under noise by
+    // half; a code moved by one pixel reads or fails with zxing's 8-pixel threshold blocks).
+    const n = createQrMatrix(d.data, d.design.errorCorrectionLevel).size;
+    const at = placeCode(n, layout.code);
+    const asOurs = (px: Pixels, origin: number) => placeOn(px, ours.width, ours.height, at.x - origin, at.y - origin);
+    const plainOrigin = placeCode(n, { x: 0, y: 0, w: codeWidth, h: codeWidth }).x;
+    const anchor = opts.anchor === false ? null : asOurs(rasterize(await anchorSvg(d.data, d.design, codeWidth)), anchorOrigin(n, codeWidth));
     const plain = plainDesign(d.design);
     const key = `${d.data}|${plain.errorCorrectionLevel}|${d.design.frameStyle}`;
     let ceiling = opts.ceiling === false ? noHits(degradations, decoders) : ceilingCache.get(key);
     if (!ceiling) {
-      ceiling = await scanAll(asOurs(rasterize(renderSvg(d.data, plain, { size: codeWidth }))), d.data, degradations, decoders);
+      ceiling = await scanAll(asOurs(rasterize(renderSvg(d.data, plain, { size: codeWidth })), plainOrigin), d.data, degradations, decoders);
       ceilingCache.set(key, ceiling);
     }
-    const colours = opts.colours ? await scanAll(asOurs(rasterize(renderSvg(d.data, plainInColours(d.design), { size: codeWidth }))), d.data, degradations, decoders) : null;
+    const colours = opts.colours ? await scanAll(asOurs(rasterize(renderSvg(d.data, plainInColours(d.design), { size: codeWidth })), plainOrigin), d.data, degradations, decoders) : null;
     const oursHits = await scanAll(ours, d.data, degradations, decoders);
     const anchorHits = anchor ? await scanAll(anchor, d.data, degradations, decoders) : null;
     const warned = designWarnings(d.design, d.data).length > 0;

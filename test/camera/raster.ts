@@ -8,12 +8,14 @@ export function rasterize(svg: string, width?: number): Pixels {
   return { data: new Uint8ClampedArray(img.pixels.buffer, img.pixels.byteOffset, img.pixels.byteLength), width: img.width, height: img.height };
 }
 
-/** `px` copied onto white paper `width` × `height` with its top-left corner at (x, y). */
+/** `px` copied onto white paper `width` × `height` with its top-left corner at (x, y); what falls outside is cut. */
 export function placeOn(px: Pixels, width: number, height: number, x: number, y: number): Pixels {
   const data = new Uint8ClampedArray(width * height * 4).fill(255);
-  for (let row = 0; row < px.height && y + row < height; row++) {
-    const cols = Math.min(px.width, width - x);
-    data.set(px.data.subarray(row * px.width * 4, (row * px.width + cols) * 4), ((y + row) * width + x) * 4);
+  const skip = Math.max(0, -x);
+  const cols = Math.min(px.width, width - x) - skip;
+  for (let row = Math.max(0, -y); row < px.height && y + row < height; row++) {
+    if (cols <= 0) break;
+    data.set(px.data.subarray((row * px.width + skip) * 4, (row * px.width + skip + cols) * 4), ((y + row) * width + x + skip) * 4);
   }
   return { data, width, height };
 }
