@@ -115,4 +115,3 @@ async function longestLoopBlock(request: () => Promise<unknown>): Promise<{ p50:
   blocks.sort((a, b) => a - b);
   return { p50: percentile(blocks, 50), max: blocks[blocks.length - 1] ?? 0 };
 }
-

@@ -11,23 +11,24 @@ import { breakdown, formatTable, goalMisses, runLab } from '../test/camera/lab.t
 const { values } = parseArgs({
   options: { extra: { type: 'string', default: '150' }, decoders: { type: 'string' }, 'no-anchor': { type: 'boolean', default: false }, 'no-colours': { type: 'boolean', default: false }, json: { type: 'string' } },
 });
+const withColours = !values['no-colours'];
 const decoders = (values.decoders?.split(',') ?? [...DECODERS]) as DecoderName[];
 const designs = cameraDesigns(Number(values.extra));
 const started = Date.now();
 const outcomes = await runLab(designs, {
   decoders,
   anchor: !values['no-anchor'],
-  colours: !values['no-colours'],
+  colours: withColours,
   onDesign: (done, total) => {
     if (done % 10 === 0 || done === total) process.stderr.write(`${done}/${total} designs, ${Math.round((Date.now() - started) / 1000)} s\n`);
   },
 });
-const coloursNote = !values['no-colours'] ? ', colours = plain square-module code in the design\'s colours (not in the goals: what the palette alone costs)' : '';
+const coloursNote = withColours ? ', colours = plain square-module code in the design\'s colours (not in the goals: what the palette alone costs)' : '';
 console.log(`${designs.length} designs × ${new Set(outcomes.map((o) => o.degradation)).size} degradations; rates in %; ceiling = plain black square-module code, anchor = qr-code-styling${coloursNote}\n`);
 const misses: string[] = [];
 for (const dec of decoders) {
   const rows = breakdown(outcomes, dec, Object.keys(FACTORS) as Factor[]);
-  console.log(formatTable(rows, dec, !values['no-colours']) + '\n');
+  console.log(formatTable(rows, dec, withColours) + '\n');
   misses.push(...goalMisses(rows, dec));
 }
 console.log(misses.length ? `Goals missed:\n- ${misses.join('\n- ')}` : 'All goals hold.');

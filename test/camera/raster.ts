@@ -13,8 +13,8 @@ export function placeOn(px: Pixels, width: number, height: number, x: number, y:
   const data = new Uint8ClampedArray(width * height * 4).fill(255);
   const skip = Math.max(0, -x);
   const cols = Math.min(px.width, width - x) - skip;
+  if (cols <= 0) return { data, width, height };
   for (let row = Math.max(0, -y); row < px.height && y + row < height; row++) {
-    if (cols <= 0) break;
     data.set(px.data.subarray((row * px.width + skip) * 4, (row * px.width + skip + cols) * 4), ((y + row) * width + x + skip) * 4);
   }
   return { data, width, height };

@@ -116,4 +116,3 @@ describe('QR images', () => {
     expect((await item({ presetLogo: 'link', errorCorrectionLevel: 'H' })).warnings).toEqual([]);
   });
 });
-
