@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DECODERS, type DecoderName } from '../test/camera/decoders.ts';
+import { NOISE_FIELDS } from '../test/camera/degradations.ts';
 import { cameraDesigns, FACTORS, type Factor } from '../test/camera/designs.ts';
 import { breakdown, formatTable, goalMisses, runLab } from '../test/camera/lab.ts';
 
@@ -24,7 +25,7 @@ const outcomes = await runLab(designs, {
   },
 });
 const coloursNote = withColours ? ', colours = plain square-module code in the design\'s colours (not in the goals: what the palette alone costs)' : '';
-console.log(`${designs.length} designs × ${new Set(outcomes.map((o) => o.degradation)).size} degradations; rates in %; ceiling = plain black square-module code, anchor = qr-code-styling${coloursNote}\n`);
+console.log(`${designs.length} designs × ${new Set(outcomes.map((o) => o.degradation)).size} degradations (each noise row read under ${NOISE_FIELDS} noise fields); rates in %; ceiling = plain black square-module code, anchor = qr-code-styling${coloursNote}\n`);
 const misses: string[] = [];
 for (const dec of decoders) {
   const rows = breakdown(outcomes, dec, Object.keys(FACTORS) as Factor[]);

@@ -44,9 +44,21 @@ export const DEGRADATIONS: readonly Degradation[] = [
 
 const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
 
-export async function degrade(px: Pixels, d: Degradation): Promise<Pixels> {
+/**
+ * How many noise fields a degradation with sensor noise is read under. One field decides a
+ * coloured code's fate by where its speckle happens to fall (the same code read or failed
+ * as it moved by a pixel), so a noise row is the share of these fields a design reads under.
+ */
+export const NOISE_FIELDS = 4;
+
+export function hasNoise(d: Degradation): boolean {
+  return d.steps.some((s) => s.op === 'noise');
+}
+
+/** `field` picks one of the seeded noise fields (0 is the one every earlier run used). */
+export async function degrade(px: Pixels, d: Degradation, field = 0): Promise<Pixels> {
   let out = px;
-  for (const [i, step] of d.steps.entries()) out = await apply(out, step, seedOf(d.name) + i);
+  for (const [i, step] of d.steps.entries()) out = await apply(out, step, seedOf(d.name) + i + field * 7919);
   return out;
 }
 

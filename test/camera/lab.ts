@@ -8,7 +8,7 @@ import { createQrMatrix, designWarnings, renderSvg } from '../../src/render/inde
 import { placeCode } from '../../src/render/render-svg.ts';
 import { anchorOrigin, anchorSvg } from './anchor.ts';
 import { decode, DECODERS, type DecoderName, type Pixels } from './decoders.ts';
-import { BASE_WIDTH, degrade, DEGRADATIONS, type Degradation } from './degradations.ts';
+import { BASE_WIDTH, degrade, DEGRADATIONS, hasNoise, NOISE_FIELDS, type Degradation } from './degradations.ts';
 import { plainDesign, plainInColours, type CameraDesign, type Factor } from './designs.ts';
 import { placeOn, rasterize } from './raster.ts';
 
@@ -18,11 +18,15 @@ export interface Outcome {
   warned: boolean;
   degradation: string;
   decoder: DecoderName;
-  ours: boolean;
-  anchor: boolean;
-  ceiling: boolean;
+  /**
+   * The share of reads that returned the text: 0 or 1, or under sensor noise the share of
+   * the NOISE_FIELDS noise fields.
+   */
+  ours: number;
+  anchor: number;
+  ceiling: number;
   /** A plain square-module code in the design's colours: what the palette alone costs. */
-  colours: boolean;
+  colours: number;
 }
 
 export interface LabOptions {
@@ -39,7 +43,7 @@ export interface LabOptions {
 export async function runLab(designs: readonly CameraDesign[], opts: LabOptions = {}): Promise<Outcome[]> {
   const degradations = opts.degradations ?? DEGRADATIONS;
   const decoders = opts.decoders ?? DECODERS;
-  const ceilingCache = new Map<string, Map<string, Record<string, boolean>>>();
+  const ceilingCache = new Map<string, Map<string, Record<string, number>>>();
   const out: Outcome[] = [];
   for (const [i, d] of designs.entries()) {
     const ours = rasterize(renderSvg(d.data, d.design, { size: BASE_WIDTH }));
@@ -75,9 +79,9 @@ export async function runLab(designs: readonly CameraDesign[], opts: LabOptions 
           degradation: deg.name,
           decoder: dec,
           ours: oursHits.get(deg.name)![dec]!,
-          anchor: anchorHits ? anchorHits.get(deg.name)![dec]! : false,
+          anchor: anchorHits ? anchorHits.get(deg.name)![dec]! : 0,
           ceiling: ceiling.get(deg.name)![dec]!,
-          colours: colours ? colours.get(deg.name)![dec]! : false,
+          colours: colours ? colours.get(deg.name)![dec]! : 0,
         });
       }
     }
@@ -89,15 +93,18 @@ export async function runLab(designs: readonly CameraDesign[], opts: LabOptions 
 }
 
 function noHits(degradations: readonly Degradation[], decoders: readonly DecoderName[]) {
-  return new Map(degradations.map((d) => [d.name, Object.fromEntries(decoders.map((dec) => [dec, false]))]));
+  return new Map(degradations.map((d) => [d.name, Object.fromEntries(decoders.map((dec) => [dec, 0]))]));
 }
 
 async function scanAll(px: Pixels, text: string, degradations: readonly Degradation[], decoders: readonly DecoderName[]) {
-  const hits = new Map<string, Record<string, boolean>>();
+  const hits = new Map<string, Record<string, number>>();
   for (const deg of degradations) {
-    const seen = await degrade(px, deg);
-    const row: Record<string, boolean> = {};
-    for (const dec of decoders) row[dec] = (await decode[dec](seen)) === text;
+    const fields = hasNoise(deg) ? NOISE_FIELDS : 1;
+    const row: Record<string, number> = Object.fromEntries(decoders.map((dec) => [dec, 0]));
+    for (let field = 0; field < fields; field++) {
+      const seen = await degrade(px, deg, field);
+      for (const dec of decoders) if ((await decode[dec](seen)) === text) row[dec]! += 1 / fields;
+    }
     hits.set(deg.name, row);
   }
   return hits;
@@ -114,7 +121,7 @@ export interface Rate {
 /** Success rates (0..1) of the outcomes that `pick` keeps. */
 export function rate(outcomes: readonly Outcome[], pick: (o: Outcome) => boolean = () => true): Rate {
   const kept = outcomes.filter(pick);
-  const share = (f: (o: Outcome) => boolean) => (kept.length ? kept.filter(f).length / kept.length : 1);
+  const share = (f: (o: Outcome) => number) => (kept.length ? kept.reduce((sum, o) => sum + f(o), 0) / kept.length : 1);
   return { n: kept.length, ours: share((o) => o.ours), anchor: share((o) => o.anchor), ceiling: share((o) => o.ceiling), colours: share((o) => o.colours) };
 }
 
