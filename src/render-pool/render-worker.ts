@@ -5,9 +5,9 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
 import type { QrDesign } from '../domain/design.ts';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError, ValidationError } from '../domain/errors.ts';
 import { parseLogoDataUrl } from '../domain/logo.ts';
-import { renderLogoTrial, renderPdf, renderPng, renderSvg } from '../render/index.ts';
+import { rasterLogoDraws, renderLogoTrial, renderPdf, renderPng, renderSvg } from '../render/index.ts';
 
 export type RenderJob =
   | { kind: 'svg' | 'png'; data: string; design: QrDesign; width: number }
@@ -73,7 +73,10 @@ function failed(err: unknown): RenderOutcome {
 }
 
 function parsedLogo(field: string, logo: string, trialWidth: number | null): string {
-  const { dataUrl } = parseLogoDataUrl(field, logo);
+  const { dataUrl, mediaType } = parseLogoDataUrl(field, logo);
+  if (mediaType !== 'image/svg+xml' && !rasterLogoDraws(dataUrl)) {
+    throw new ValidationError(`${field}: the image cannot be decoded (the file is damaged, or every pixel is transparent)`);
+  }
   if (trialWidth !== null) renderLogoTrial(dataUrl, trialWidth);
   return dataUrl;
 }

@@ -21,6 +21,17 @@ export function renderLogoTrial(dataUrl: string, width: number): number {
   return image.width * image.height;
 }
 
+/**
+ * Whether a PNG or JPEG logo decodes and draws anything. resvg draws an image it cannot
+ * decode (a truncated file, a bad checksum) as nothing, silently: stored, such a logo became
+ * an empty white hole in the code. Drawn small, since decoding costs the same at any size.
+ */
+export function rasterLogoDraws(dataUrl: string): boolean {
+  const pixels = rasterize(logoTrialSvg(dataUrl, 32)).pixels;
+  for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) return true;
+  return false;
+}
+
 function rasterize(svg: string) {
   return new Resvg(svg, { font: { loadSystemFonts: false }, logLevel: 'off' }).render();
 }

@@ -2,6 +2,7 @@
 // refused while the main thread keeps answering short links, a full queue answers 503.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDesign } from '../../src/domain/design.ts';
 import { LOGO_TOO_EXPENSIVE } from '../../src/render-pool/render-pool.ts';
@@ -182,6 +183,37 @@ describe('custom logos', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toMatch(/^customLogoUrl: /);
     }
+  });
+
+  it('refuse a PNG or JPEG that does not decode (cut short, a bad checksum) or draws nothing, on preview, create and update', async () => {
+    const raster = (type: 'png' | 'jpeg', bytes: Buffer) => `data:image/${type};base64,${bytes.toString('base64')}`;
+    const red = sharp({ create: { width: 64, height: 64, channels: 4, background: '#e91e63' } });
+    const png = await red.clone().png().toBuffer();
+    // Varied pixels, so most of the JPEG is image data after its headers.
+    const speckle = Buffer.from(Array.from({ length: 96 * 96 * 3 }, (_, i) => (i * 7919) % 251));
+    const jpeg = await sharp(speckle, { raw: { width: 96, height: 96, channels: 3 } }).jpeg().toBuffer();
+    const badCrc = Buffer.from(png);
+    // The last byte of the IDAT chunk's checksum (the chunk before the 12-byte IEND).
+    badCrc.writeUInt8(badCrc.readUInt8(badCrc.length - 13) ^ 0xff, badCrc.length - 13);
+    const clear = await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const refused = [raster('png', png.subarray(0, 60)), raster('png', badCrc), raster('png', clear), raster('jpeg', jpeg.subarray(0, jpeg.length >> 1))];
+    const created = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'ok', url: 'https://example.com', customLogoUrl: raster('png', png) } });
+    expect(created.statusCode).toBe(201);
+    for (const customLogoUrl of refused) {
+      for (const [method, url, payload] of [
+        ['POST', '/v1/qr/preview', { customLogoUrl }],
+        ['POST', '/v1/qr', { title: 'bad', url: 'https://example.com', customLogoUrl }],
+        ['PATCH', `/v1/qr/${created.json().item.id}`, { customLogoUrl }],
+      ] as const) {
+        const res = await t.request({ method, url, key, payload });
+        expect(res.statusCode, `${method} ${url} ${customLogoUrl.slice(0, 40)}`).toBe(400);
+        expect(res.json().error).toBe('customLogoUrl: the image cannot be decoded (the file is damaged, or every pixel is transparent)');
+      }
+    }
+    // The stored logo is the good one still; a whole JPEG is taken too.
+    const item = await t.request({ method: 'GET', url: `/v1/qr/${created.json().item.id}`, key });
+    expect(item.json().item.design.customLogoUrl).toBe(raster('png', png));
+    expect((await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { customLogoUrl: raster('jpeg', jpeg) } })).statusCode).toBe(200);
   });
 });
 
