@@ -29,6 +29,7 @@ import { shortLinkRoutes } from './http/routes/short-links.ts';
 import { createShortLinkHandler, rawShortLinkResponder } from './http/short-link-handler.ts';
 import { statsRoutes } from './http/routes/stats.ts';
 import { webAccountRoutes } from './http/routes/web-accounts.ts';
+import { handleClientError } from './http/client-errors.ts';
 import { createAccessHook } from './http/session-auth.ts';
 import { webAppRoutes } from './http/web-app.ts';
 import { requestSerializer } from './http/log-redaction.ts';
@@ -58,6 +59,8 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     // Short codes and uuids are case-sensitive; trailing slashes are forgiven.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Requests the HTTP parser refuses (headers too large, a bad Content-Length): `{error}` too.
+    clientErrorHandler: handleClientError,
     // Errors raised while routing, before any handler: same `{error}` shape as the rest.
     frameworkErrors: (err, _req, reply: FastifyReply) => {
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';

@@ -1,5 +1,6 @@
 // Requests an attacker (or a careless client) sends: absurdly deep JSON, key guessing,
 // redirect loops through our own short links, and the small edges of ids, zones and text.
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/http/json-depth.ts';
 import { PUBLIC_BASE_URL, type TestApp, makeTestApp } from '../support/test-app.ts';
@@ -166,5 +167,38 @@ describe('small edges', () => {
     }
     const paired = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: '{"title":"\\ud83d\\ude00","url":"https://a.example"}' });
     expect(paired.json().item.title).toBe('😀');
+  });
+});
+
+describe('requests the HTTP parser refuses', () => {
+  /** Sends raw bytes to the listening server and answers the status and body it writes. */
+  async function raw(request: string): Promise<{ status: number; body: unknown }> {
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('not listening');
+    const socket = net.connect(address.port, '127.0.0.1');
+    socket.write(request);
+    const chunks: Buffer[] = [];
+    for await (const chunk of socket) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const [head, body] = text.split('\r\n\r\n', 2) as [string, string];
+    expect(head).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+    return { status: Number(head.split(' ')[1]), body: JSON.parse(body) };
+  }
+
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  it('answers headers over 16 KiB with 431 and one error naming them, on the API and the short links', async () => {
+    for (const path of [`/v1/qr?q=${'a'.repeat(20_000)}`, `/r/${'a'.repeat(20_000)}`, '/v1/qr']) {
+      const extra = path === '/v1/qr' ? `X-Big: ${'b'.repeat(20_000)}\r\n` : '';
+      const res = await raw(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${extra}\r\n`);
+      expect(res).toEqual({ status: 431, body: { error: 'headers: larger than 16 KiB in all (the URL counts too)' } });
+    }
+  });
+
+  it('answers a Content-Length that is not a number with 400 naming it, and bytes that are not HTTP with 400', async () => {
+    expect(await raw(`POST /v1/qr HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`)).toEqual({ status: 400, body: { error: 'Content-Length: is not a valid length' } });
+    expect(await raw('NOT HTTP AT ALL\r\n\r\n')).toEqual({ status: 400, body: { error: 'request: is not valid HTTP' } });
   });
 });
