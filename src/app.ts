@@ -30,6 +30,7 @@ import { createShortLinkHandler, rawShortLinkResponder } from './http/short-link
 import { statsRoutes } from './http/routes/stats.ts';
 import { webAccountRoutes } from './http/routes/web-accounts.ts';
 import { handleClientError } from './http/client-errors.ts';
+import { utf8Body } from './http/utf8-body.ts';
 import { createAccessHook } from './http/session-auth.ts';
 import { webAppRoutes } from './http/web-app.ts';
 import { requestSerializer } from './http/log-redaction.ts';
@@ -76,8 +77,9 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   // routes that need a body still say so through their schema.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    const text = utf8Body(req, body as Buffer);
+    if (text instanceof Error) return done(text, undefined);
     if (text === '') return done(null, undefined);
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(new ValidationError(`body: must not nest deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     parseJson(req, text, done);

@@ -202,3 +202,37 @@ describe('requests the HTTP parser refuses', () => {
     expect(await raw('NOT HTTP AT ALL\r\n\r\n')).toEqual({ status: 400, body: { error: 'request: is not valid HTTP' } });
   });
 });
+
+describe('bodies that are not UTF-8', () => {
+  const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+  const count = async () => (await t.request({ method: 'GET', url: '/v1/qr?limit=100', key })).json().items.length as number;
+
+  it('refuses invalid, overlong and surrogate UTF-8 with 400 naming the body, and stores nothing', async () => {
+    const before = await count();
+    for (const bad of [[0xff, 0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
+      const res = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: bytes('{"title":"', bad, '","url":"https://a.example"}') });
+      expect(res.statusCode, bad.join(' ')).toBe(400);
+      expect(res.json()).toEqual({ error: 'body: is not valid UTF-8' });
+    }
+    const csv = await t.request({ method: 'POST', url: '/v1/qr/import', key, headers: { 'content-type': 'text/csv' }, payload: bytes('title,url\n', [0xff], ',https://a.example\n') });
+    expect(csv.statusCode).toBe(400);
+    expect(csv.json()).toEqual({ error: 'body: is not valid UTF-8' });
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses a declared charset other than UTF-8 with 415, and takes UTF-8 declared or not, with or without a BOM', async () => {
+    const body = bytes('{"title":"caf', [0xe9], '","url":"https://a.example"}');
+    const latin1 = await t.request({ method: 'POST', url: '/v1/qr', key, headers: { 'content-type': 'application/json; charset=iso-8859-1' }, payload: body });
+    expect(latin1.statusCode).toBe(415);
+    expect(latin1.json()).toEqual({ error: 'Content-Type: charset iso-8859-1 is not accepted; send UTF-8' });
+    for (const [contentType, payload] of [
+      ['application/json; charset=utf-8', bytes('{"title":"café","url":"https://a.example"}')],
+      ['application/json; charset="UTF8"', bytes('{"title":"café","url":"https://a.example"}')],
+      ['application/json', bytes([0xef, 0xbb, 0xbf], '{"title":"café","url":"https://a.example"}')],
+    ] as const) {
+      const res = await t.request({ method: 'POST', url: '/v1/qr', key, headers: { 'content-type': contentType }, payload });
+      expect(res.statusCode, contentType).toBe(201);
+      expect(res.json().item.title).toBe('café');
+    }
+  });
+});

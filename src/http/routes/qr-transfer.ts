@@ -13,6 +13,7 @@ import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { named } from '../openapi-components.ts';
 import { ErrorResponse, authErrors } from '../schemas.ts';
+import { utf8Body } from '../utf8-body.ts';
 
 /** A CSV upload is read whole before it is validated; 16 MiB is some 100,000 codes. Larger files: the CLI. */
 const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
@@ -46,7 +47,11 @@ const ImagesQuery = Type.Object(
 );
 
 export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
-  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT }, (req, body, done) => {
+    const text = utf8Body(req, body as Buffer);
+    if (text instanceof Error) done(text, undefined);
+    else done(null, text);
+  });
 
   app.get(
     '/qr/export',
