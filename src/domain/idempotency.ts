@@ -20,7 +20,24 @@ export class IdempotencyKeyBusyError extends DomainError {
   }
 }
 
-/** What makes two requests "the same": method, route and body. */
+/**
+ * What makes two requests "the same": method, route and body, the body as its value (object
+ * keys in any order, any spacing), so a client that serialises the same request differently
+ * on a retry is not told it sent another.
+ */
 export function requestFingerprint(method: string, route: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${route}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  return createHash('sha256').update(`${method} ${route}\n${canonicalJson(body ?? null)}`).digest('hex');
+}
+
+/** JSON with object keys sorted at every level. Bodies are at most 1 MiB and 32 levels deep. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }

@@ -124,6 +124,11 @@ describe('idempotency keys', () => {
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     const again = await create({ title: 'Poster', url: 'https://p.example' }, { 'idempotency-key': 'create-1' });
     expect(again.json()).toEqual(first.json());
+    // The same request serialised another way (keys in another order, other spacing) is a retry too.
+    const reordered = await t.request({ method: 'POST', url: '/v1/qr', key, headers: { 'content-type': 'application/json', 'idempotency-key': 'create-1' }, payload: '{ "url": "https://p.example",\n  "title": "Poster" }' });
+    expect(reordered.statusCode).toBe(201);
+    expect(reordered.headers['idempotent-replayed']).toBe('true');
+    expect(reordered.json()).toEqual(first.json());
     const other = await create({ title: 'Other', url: 'https://p.example' }, { 'idempotency-key': 'create-1' });
     expect(other.statusCode).toBe(422);
     expect(other.json().error).toMatch(/^Idempotency-Key: /);
