@@ -43,15 +43,22 @@ export function drawableText(text: string): string {
 /**
  * The font for a grapheme cluster. Letters take the first font that has the whole cluster;
  * spaces, digits and punctuation stay in the font before them when it has them, so a run
- * of Arabic words is shaped as one.
+ * of Arabic words is shaped as one. Not after an emoji: the emoji font's space is more
+ * than an em wide and its digits are keycap-style, so "Scan 👋 me" had a gap of three
+ * spaces after the hand.
  */
 export function fileForCluster(cluster: string, prev: FrameFontFile | null): FrameFontFile | null {
   const cps = [...cluster].filter((ch) => !needsNoGlyph(ch)).map((ch) => ch.codePointAt(0) as number);
   const all = frameFontFiles();
-  if (cps.length === 0) return prev ?? all[0] ?? null;
+  const textFont = prev && !isEmojiFont(prev) ? prev : null;
+  if (cps.length === 0) return textFont ?? all[0] ?? null;
   const hasAll = (f: FrameFontFile) => cps.every((cp) => covers(f.ranges, cp));
-  if (prev && !LETTER.test(cluster) && hasAll(prev)) return prev;
+  if (textFont && !LETTER.test(cluster) && hasAll(textFont)) return textFont;
   return all.find(hasAll) ?? fileFor(cps[0] as number);
+}
+
+function isEmojiFont(file: FrameFontFile): boolean {
+  return file.file.includes('/noto-emoji-');
 }
 
 /**

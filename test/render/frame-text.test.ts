@@ -47,6 +47,17 @@ describe('frame text in every script', () => {
     expect(line.glyphs.some((g) => font.test(g.file))).toBe(true);
   });
 
+  it('spaces and digits after an emoji come from the text font: no emoji-wide gap, no keycap digits', () => {
+    const line = shapeLine('Scan 👋 me 24');
+    const space = idsOf(shapeLine(' '))[0];
+    const emoji = line.glyphs.findIndex((g) => /noto-emoji/.test(g.file));
+    expect(emoji).toBeGreaterThan(0);
+    for (const g of line.glyphs.slice(emoji + 1)) expect(g.file).toMatch(/inter-latin/);
+    expect(line.glyphs[emoji + 1]?.id).toBe(space);
+    // The line is as wide as its parts: the space after the hand is Inter's.
+    expect(line.width).toBeCloseTo(shapeLine('Scan ').width + shapeLine('👋').width + shapeLine(' me 24').width, 0);
+  });
+
   it('draws right-to-left text from right to left', () => {
     const [alef, bet] = [idsOf(shapeLine('א'))[0], idsOf(shapeLine('ב'))[0]];
     const line = shapeLine('אב');
