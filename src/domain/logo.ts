@@ -32,6 +32,9 @@ function latin1(b: Uint8Array, start: number, end: number): string {
   return String.fromCharCode(...b.subarray(start, end));
 }
 
+/** What people call each raster format, for messages. */
+const RASTER_NAME: Record<RasterType, string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/webp': 'WebP' };
+
 export function parseLogoDataUrl(field: string, value: string): ParsedLogo {
   const fail = (rule: string): never => {
     throw new ValidationError(`${field}: ${rule}`);
@@ -47,7 +50,7 @@ export function parseLogoDataUrl(field: string, value: string): ParsedLogo {
   if (bytes.length === 0) fail('the image is empty');
   if (bytes.length > MAX_BYTES) fail('the image must be at most 512 KiB');
   if (mediaType === 'image/svg+xml') return sanitized(bytes, fail);
-  if (!MAGIC[mediaType as RasterType](bytes)) fail(`the data is not a ${mediaType} image`);
+  if (!MAGIC[mediaType as RasterType](bytes)) fail(`the data is not a ${RASTER_NAME[mediaType as RasterType]} image, though its media type is ${mediaType}`);
   const size = checkRasterSize(bytes);
   if (typeof size === 'string') fail(size);
   // The PNG rasterizer (resvg 2.6) cannot draw WebP: refusing it beats an image silently without its logo.

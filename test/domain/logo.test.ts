@@ -69,9 +69,9 @@ describe('parseLogoDataUrl', () => {
   });
 
   it('rejects data whose magic bytes do not match the media type', () => {
-    expect(rejection(dataUrl('image/png', sized(JPEG_MAGIC, 1024)))).toBe('customLogoUrl: the data is not a image/png image');
-    expect(rejection(dataUrl('image/jpeg', sized(PNG_MAGIC, 1024)))).toBe('customLogoUrl: the data is not a image/jpeg image');
-    expect(rejection(dataUrl('image/webp', Buffer.from('RIFF0000WAVEfmt ')))).toBe('customLogoUrl: the data is not a image/webp image');
+    expect(rejection(dataUrl('image/png', sized(JPEG_MAGIC, 1024)))).toBe('customLogoUrl: the data is not a PNG image, though its media type is image/png');
+    expect(rejection(dataUrl('image/jpeg', sized(PNG_MAGIC, 1024)))).toBe('customLogoUrl: the data is not a JPEG image, though its media type is image/jpeg');
+    expect(rejection(dataUrl('image/webp', Buffer.from('RIFF0000WAVEfmt ')))).toBe('customLogoUrl: the data is not a WebP image, though its media type is image/webp');
   });
 
   it('rejects empty images and raster images that are not base64', () => {
