@@ -58,6 +58,26 @@ describe('bulk create', () => {
     expect(await count()).toBe(before + 1000);
   });
 
+  it('plans and warns about a thousand framed items in slices, letting the event loop turn between them', async () => {
+    // Each design's frame text is laid out for its warnings (about 1 ms); in one piece a thousand
+    // held the thread that answers the short links for about a second. Counted in turns, not time.
+    const items = Array.from({ length: 1000 }, (_, i) => ({ title: `Badge ${i}`, url: `https://example.com/b/${i}`, frameStyle: 'badge', frameText: `Scan me, guest number ${i}` }));
+    let turns = 0;
+    let counting = true;
+    const tick = () => {
+      turns++;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const res = await batch({ items });
+    counting = false;
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
+    // At least one turn per 20 items planned and per 20 warned about.
+    expect(turns).toBeGreaterThanOrEqual(100);
+    const long = res.json().items.find((r: { item: { title: string } }) => r.item.title === 'Badge 999');
+    expect(long.warnings).toEqual([]);
+  });
+
   it('stores nothing when any item is invalid, and names every broken item by index and field', async () => {
     const before = await count();
     const items = Array.from({ length: 15 }, (_, i) => ({ title: `ok ${i}`, url: 'https://example.com' }));

@@ -1,14 +1,19 @@
 // POST /v1/qr/batch: up to 1,000 creates in one request, all or nothing.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { QrItemsRepository } from '../../db/qr-items-repository.ts';
 import { LIMITS } from '../../domain/design.ts';
 import { planBatch } from '../../domain/qr-batch.ts';
 import { type QrItemRequest, requestWarnings, toView } from '../../domain/qr-item.ts';
+import { CODE_LENGTH, shortUrlFor } from '../../domain/short-code.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { IdempotencyHeaders, answerOnce } from '../idempotency.ts';
 import { parseLogosInPool } from '../logo-prepass.ts';
 import { BatchCreateBody, BatchCreateResponse, ErrorResponse, authErrors } from '../schemas.ts';
+
+/** Items planned, or warned about, between two turns of the event loop. */
+const SLICE = 20;
 
 /** A thousand items with custom logos need more than the 1 MiB a single create gets. */
 export const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
@@ -36,14 +41,27 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const requests = req.body.items as QrItemRequest[];
       // Custom logos are parsed in the render pool just before each item is planned, as for a
       // single create; one at a time, so a batch of logos cannot fill the pool's queue.
-      const contents = await planBatch(requests, config, (item) => parseLogosInPool(services.renderer, item, LIMITS.resolution.max));
+      let planned = 0;
+      const contents = await planBatch(requests, config, async (item) => {
+        await parseLogosInPool(services.renderer, item, LIMITS.resolution.max);
+        if (++planned % SLICE === 0) await nextTurn();
+      });
+      // A design's warnings lay out its frame text (about 1 ms each): a thousand would hold the
+      // thread answering the short links for a second, so they are made in slices, before the
+      // transaction. They depend on the short link only through its length, which every code shares.
+      const sampleShortUrl = shortUrlFor(config.publicBaseUrl, 'x'.repeat(CODE_LENGTH));
+      const designWarnings: string[][] = [];
+      for (const [i, content] of contents.entries()) {
+        designWarnings.push(warningsFor(content.design, sampleShortUrl));
+        if ((i + 1) % SLICE === 0) await nextTurn();
+      }
       const answer = await answerOnce(services.db, req, reply, 201, async (db) => {
         const records = await new QrItemsRepository(db).createMany(account, contents);
         return {
-          items: records.map((r, i) => {
-            const item = toView(r, config.publicBaseUrl);
-            return { item, warnings: [...requestWarnings(requests[i] ?? {}, r.contentType), ...warningsFor(r.design, item.shortUrl)] };
-          }),
+          items: records.map((r, i) => ({
+            item: toView(r, config.publicBaseUrl),
+            warnings: [...requestWarnings(requests[i] ?? {}, r.contentType), ...(designWarnings[i] ?? [])],
+          })),
         };
       });
       onItemsChanged(answer.items.map(({ item }) => item.code));
