@@ -53,8 +53,6 @@ export function parseLogoDataUrl(field: string, value: string): ParsedLogo {
   if (!MAGIC[mediaType as RasterType](bytes)) fail(`the data is not a ${RASTER_NAME[mediaType as RasterType]} image, though its media type is ${mediaType}`);
   const size = checkRasterSize(bytes);
   if (typeof size === 'string') fail(size);
-  // The PNG rasterizer (resvg 2.6) cannot draw WebP: refusing it beats an image silently without its logo.
-  if (mediaType === 'image/webp') fail('WebP logos are not supported yet; use PNG, JPEG or SVG');
   return { mediaType, bytes, dataUrl: `data:${mediaType};base64,${encodeBase64(bytes)}` };
 }
 

@@ -8,6 +8,7 @@ import type { QrDesign } from '../domain/design.ts';
 import { DomainError, ValidationError } from '../domain/errors.ts';
 import { parseLogoDataUrl } from '../domain/logo.ts';
 import { rasterLogoDraws, renderLogoTrial, renderPdf, renderPng, renderSvg } from '../render/index.ts';
+import { UNDECODABLE, rasterizableDesign, rasterizableLogo } from '../render/webp-logo.ts';
 
 export type RenderJob =
   | { kind: 'svg' | 'png'; data: string; design: QrDesign; width: number }
@@ -58,10 +59,19 @@ export default function render(task: RenderTask): RenderOutcome | Promise<Render
   Atomics.store(signal, SIGNAL.wallMsAtStart, BigInt(Date.now()));
   Atomics.store(signal, SIGNAL.started, 1n);
   try {
-    if (job.kind === 'logo') return { ok: true, body: parsedLogo(job.field, job.logo, job.trialWidth) };
+    if (job.kind === 'logo') return outcome(() => parsedLogo(job.field, job.logo, job.trialWidth));
     if (job.kind === 'svg') return { ok: true, body: renderSvg(job.data, job.design, { size: job.width }) };
-    if (job.kind === 'pdf') return renderPdf(job.data, job.design, job.widthMm).then((body) => ({ ok: true, body }), failed);
-    return { ok: true, body: renderPng(job.data, job.design, { size: job.width }) };
+    // The rasterizer cannot draw a WebP logo: it gets the logo as a PNG.
+    if (job.kind === 'pdf') return outcome(async () => renderPdf(job.data, await rasterizableDesign(job.design), job.widthMm));
+    return outcome(async () => renderPng(job.data, await rasterizableDesign(job.design), { size: job.width }));
+  } catch (err) {
+    return failed(err);
+  }
+}
+
+async function outcome(work: () => Promise<Uint8Array | string>): Promise<RenderOutcome> {
+  try {
+    return { ok: true, body: await work() };
   } catch (err) {
     return failed(err);
   }
@@ -72,11 +82,10 @@ function failed(err: unknown): RenderOutcome {
   throw err;
 }
 
-function parsedLogo(field: string, logo: string, trialWidth: number | null): string {
+async function parsedLogo(field: string, logo: string, trialWidth: number | null): Promise<string> {
   const { dataUrl, mediaType } = parseLogoDataUrl(field, logo);
-  if (mediaType !== 'image/svg+xml' && !rasterLogoDraws(dataUrl)) {
-    throw new ValidationError(`${field}: the image cannot be decoded (the file is damaged, or every pixel is transparent)`);
-  }
-  if (trialWidth !== null) renderLogoTrial(dataUrl, trialWidth);
+  const drawable = await rasterizableLogo(dataUrl);
+  if (drawable === null || (mediaType !== 'image/svg+xml' && !rasterLogoDraws(drawable))) throw new ValidationError(UNDECODABLE(field));
+  if (trialWidth !== null) renderLogoTrial(drawable, trialWidth);
   return dataUrl;
 }

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { parseLogoDataUrl } from '../../src/domain/logo.ts';
@@ -9,7 +10,6 @@ const KIB = 1024;
 /** Real headers (the size is read from them), padded with junk by `sized`. */
 const PNG_MAGIC = pngClaiming(64, 64);
 const JPEG_MAGIC = jpegClaiming(64, 64);
-const WEBP_MAGIC = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0, 0, 0, 0]), Buffer.from('WEBPVP8L')]);
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="#f00"/></svg>';
 
 const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
@@ -26,8 +26,11 @@ function rejection(value: string): string {
 }
 
 describe('parseLogoDataUrl', () => {
-  it('refuses WebP logos, which the PNG rasterizer cannot draw', () => {
-    expect(rejection(dataUrl('image/webp', sized(WEBP_MAGIC, 1024)))).toBe('customLogoUrl: WebP logos are not supported yet; use PNG, JPEG or SVG');
+  it('accepts a WebP logo as it is (the renderer turns it into PNG for the rasterizer)', async () => {
+    const webp = await sharp({ create: { width: 48, height: 32, channels: 4, background: '#1a73e8' } }).webp().toBuffer();
+    const logo = parseLogoDataUrl('customLogoUrl', dataUrl('image/webp', webp));
+    expect(logo.mediaType).toBe('image/webp');
+    expect(logo.dataUrl).toBe(dataUrl('image/webp', webp));
   });
 
   it('accepts PNG and JPEG base64 data URLs and returns their bytes', () => {

@@ -215,6 +215,35 @@ describe('custom logos', () => {
     expect(item.json().item.design.customLogoUrl).toBe(raster('png', png));
     expect((await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { customLogoUrl: raster('jpeg', jpeg) } })).statusCode).toBe(200);
   });
+
+  it('take a WebP logo: stored as given, drawn in the PNG and the PDF, and refused when it does not decode', async () => {
+    const pink = { r: 233, g: 30, b: 99, alpha: 1 };
+    const small = await sharp({ create: { width: 64, height: 64, channels: 4, background: pink } }).webp({ lossless: true }).toBuffer();
+    // Larger than the rasterizer is handed (1024 px a side): averaged down first.
+    const large = await sharp({ create: { width: 4000, height: 3000, channels: 4, background: pink } }).webp({ lossless: true }).toBuffer();
+    const webp = (bytes: Buffer) => `data:image/webp;base64,${bytes.toString('base64')}`;
+    for (const logo of [small, large]) {
+      const created = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'webp', url: 'https://example.com', customLogoUrl: webp(logo), logoSize: 0.5, errorCorrectionLevel: 'H' } });
+      expect(created.statusCode, created.body).toBe(201);
+      const { id, design } = created.json().item;
+      expect(design.customLogoUrl).toBe(webp(logo));
+      const png = await t.request({ method: 'GET', url: `/v1/qr/${id}/image.png?size=500`, key });
+      expect(png.statusCode).toBe(200);
+      // The code's middle is the logo: pink, as the WebP is.
+      const { data, info } = await sharp(png.rawPayload).raw().toBuffer({ resolveWithObject: true });
+      const at = (Math.floor(info.height / 2) * info.width + Math.floor(info.width / 2)) * info.channels;
+      expect([data[at], data[at + 1], data[at + 2]]).toEqual([233, 30, 99]);
+      const pdf = await t.request({ method: 'GET', url: `/v1/qr/${id}/image.pdf`, key });
+      expect(pdf.statusCode).toBe(200);
+      // Embedded as an image (the PNG it was turned into), not left out.
+      expect(pdf.rawPayload.toString('latin1')).toMatch(/\/Subtype \/Image/);
+    }
+    const speckle = Buffer.from(Array.from({ length: 64 * 64 * 3 }, (_, i) => (i * 7919) % 251));
+    const varied = await sharp(speckle, { raw: { width: 64, height: 64, channels: 3 } }).webp().toBuffer();
+    const broken = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'bad', url: 'https://example.com', customLogoUrl: webp(varied.subarray(0, varied.length >> 1)) } });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error).toBe('customLogoUrl: the image cannot be decoded (the file is damaged, or every pixel is transparent)');
+  });
 });
 
 describe('render pool', () => {
