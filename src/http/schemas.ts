@@ -325,7 +325,7 @@ export const BatchCreateResponse = named('BatchCreateResponse', Type.Object({
 export const BulkActionBody = named('BulkActionRequest', Type.Object(
   {
     action: Enum(BULK_ACTIONS, 'delete cannot be undone: each short link then answers 410'),
-    ids: Type.Array(Type.String({ format: 'uuid' }), {
+    ids: Type.Array(Type.String({ format: 'uuid', rule: 'must be a UUID' }), {
       minItems: 1,
       maxItems: BULK_MAX_IDS,
       rule: `must be an array of 1 to ${BULK_MAX_IDS} UUIDs`,

@@ -192,7 +192,7 @@ describe('bulk pause, resume and delete (POST /v1/qr/bulk)', () => {
       [{ action: 'pause', ids: [id] }, null],
       [{ action: 'pause', ids: Array.from({ length: 200 }, (_, i) => (i === 0 ? id : uuid(i))) }, null],
       [{ action: 'pause', ids: Array.from({ length: 201 }, (_, i) => uuid(i)) }, /^ids: must be an array of 1 to 200 UUIDs/],
-      [{ action: 'pause', ids: ['not-a-uuid'] }, /^ids/],
+      [{ action: 'pause', ids: ['not-a-uuid'] }, /^ids\[0\]: must be a UUID$/],
       [{ action: 'archive', ids: [id] }, /^action: must be one of pause, resume, delete/],
       [{ ids: [id] }, /action/],
       [{ action: 'pause', ids: [id], extra: 1 }, /extra/],
