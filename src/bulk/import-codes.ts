@@ -84,9 +84,12 @@ interface Row {
 }
 
 async function* rows(input: Readable, options: ImportOptions): AsyncGenerator<Row> {
-  const parser = input.pipe(
-    parse({ bom: true, columns: checkHeader, skip_empty_lines: true, info: true, relax_quotes: false }),
-  );
+  let header = false;
+  const columns = (names: string[]) => {
+    header = true;
+    return checkHeader(names);
+  };
+  const parser = input.pipe(parse({ bom: true, columns, skip_empty_lines: true, info: true, relax_quotes: false }));
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
       const line = info.lines;
@@ -109,6 +112,8 @@ async function* rows(input: Readable, options: ImportOptions): AsyncGenerator<Ro
     if (err instanceof CsvError) throw new ValidationError(`line ${(err as CsvError & { lines?: number }).lines ?? '?'}: ${err.message}`);
     throw err;
   }
+  // An empty file is a mistake (the wrong file, a failed export), not an import of nothing.
+  if (!header) throw new ValidationError('line 1: the file is empty; a header row with a "title" column is required');
 }
 
 function checkHeader(header: string[]): string[] {

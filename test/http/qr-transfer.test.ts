@@ -85,6 +85,13 @@ describe('CSV import', () => {
     expect(ragged.json().error).toMatch(/^line 2: /);
     const unclosed = await importCsv(key, 'title\n"never closed\n');
     expect(unclosed.statusCode).toBe(400);
+    // An empty file is a mistake, not an import of nothing; a header alone imports nothing.
+    for (const empty of ['', '\n\n', '\ufeff']) {
+      const res = await importCsv(key, empty);
+      expect(res.statusCode, JSON.stringify(empty)).toBe(400);
+      expect(res.json()).toEqual({ error: 'line 1: the file is empty; a header row with a "title" column is required' });
+    }
+    expect((await importCsv(key, 'title,url\n')).json()).toEqual({ created: 0 });
     expect(await list(key)).toEqual([]);
   });
 
