@@ -131,7 +131,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
       }
       for (const [label, value] of Object.entries(k.fill)) await page.getByRole('textbox', { name: label, exact: true }).fill(value);
       await expect.poll(() => page.locator('#content-panel .error').count()).toBe(0);
-      await page.getByRole('button', { name: 'Create code' }).click();
+      await page.getByRole('button', { name: 'Create code' }).first().click();
       await page.waitForURL(/\/app\/codes\/[0-9a-f-]{36}\/edit$/);
       const id = /codes\/([0-9a-f-]{36})\/edit/.exec(page.url())![1]!;
       const { item } = await v1<{ item: Item }>('GET', `/qr/${id}`);

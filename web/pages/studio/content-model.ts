@@ -3,7 +3,17 @@
 // shows next to its field before anything is sent. Existing codes only store the payload:
 // it is read back into typed fields where the format allows.
 import { ValidationError } from '../../../src/domain/errors.ts';
-import { assemblePayload, type ContentType, parseVcardPayload, parseWifiPayload, type TypedFields, validatePayload, WIFI_ENCRYPTIONS, type WifiEncryption } from '../../../src/domain/payload.ts';
+import {
+  assemblePayload,
+  type ContentType,
+  PAYLOAD_MAX_LENGTH,
+  parseVcardPayload,
+  parseWifiPayload,
+  type TypedFields,
+  validatePayload,
+  WIFI_ENCRYPTIONS,
+  type WifiEncryption,
+} from '../../../src/domain/payload.ts';
 
 export type FieldName = keyof TypedFields;
 
@@ -13,6 +23,8 @@ export interface FieldDef {
   hint?: string;
   required?: boolean;
   multiline?: boolean;
+  /** Shows a live count against the payload limit (the field is the whole payload). */
+  counted?: boolean;
   type?: 'text' | 'email' | 'tel' | 'url';
   options?: ReadonlyArray<{ value: string; label: string }>;
 }
@@ -47,7 +59,7 @@ export const FIELDS: Record<ContentType, FieldDef[]> = {
     { name: 'waNumber', label: 'WhatsApp number', hint: 'International format, e.g. +49 151 23456789', required: true, type: 'tel' },
     { name: 'waMessage', label: 'Prefilled message', multiline: true },
   ],
-  text: [{ name: 'text', label: 'Text', required: true, multiline: true }],
+  text: [{ name: 'text', label: 'Text', required: true, multiline: true, counted: true }],
   email: [
     { name: 'emailTo', label: 'To', hint: 'One address, or several separated by commas', required: true, type: 'email' },
     { name: 'emailSubject', label: 'Subject' },
@@ -84,20 +96,112 @@ export interface ContentCheck {
   payload: string | null;
   /** Field (a typed field or `payload`) → message. */
   errors: Partial<Record<FieldName | 'payload', string>>;
+  /** Field → advice that does not block saving, because the API accepts the value. */
+  warnings: Partial<Record<FieldName, string>>;
 }
 
-/** The payload the API would store, or the first rule broken (the API stops at the first, too). */
+/**
+ * The payload the API would store, or every rule broken. The API stops at the first broken
+ * rule; here each field in error is swapped for a stand-in and the rules run again, so all
+ * invalid fields are marked in one pass.
+ */
 export function checkContent(content: Content): ContentCheck {
-  try {
-    const payload = content.raw !== null ? validatePayload(content.kind, content.raw) : assemblePayload(content.kind, typedFields(content));
-    return { payload, errors: {} };
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    const m = /^(\w+): (.+)$/.exec(err.message);
-    const field = (m ? m[1] : 'payload') as FieldName | 'payload';
-    const message = m ? m[2]! : err.message;
-    return { payload: null, errors: { [field]: message.charAt(0).toUpperCase() + message.slice(1) } };
+  const warnings = contentWarnings(content);
+  if (content.raw !== null) {
+    try {
+      return { payload: validatePayload(content.kind, content.raw), errors: {}, warnings };
+    } catch (err) {
+      const broken = ruleBroken(err);
+      const length = codePoints(content.raw);
+      const message = broken.field === 'payload' && length > PAYLOAD_MAX_LENGTH ? `At most ${count(PAYLOAD_MAX_LENGTH)} characters (now ${count(length)})` : broken.message;
+      return { payload: null, errors: { [broken.field]: message }, warnings };
+    }
   }
+  const fields = typedFields(content);
+  const errors: ContentCheck['errors'] = {};
+  for (let round = 0; round <= FIELDS[content.kind].length; round++) {
+    try {
+      const payload = assemblePayload(content.kind, fields);
+      return { payload: Object.keys(errors).length === 0 ? payload : null, errors, warnings };
+    } catch (err) {
+      const broken = ruleBroken(err);
+      if (!isFieldName(broken.field)) {
+        // Assembled from valid fields, the only rule left is the payload's length: it is
+        // named under the field that weighs most, as the raw payload is not on screen.
+        errors[longestField(content)] = tooLong(content);
+        break;
+      }
+      if (errors[broken.field] !== undefined) break;
+      errors[broken.field] = userWording(broken.field, broken.message);
+      Object.assign(fields, { [broken.field]: STAND_INS[broken.field] });
+    }
+  }
+  return { payload: null, errors, warnings };
+}
+
+/** The field and message of a broken API rule ("field: message"). */
+function ruleBroken(err: unknown): { field: string; message: string } {
+  if (!(err instanceof ValidationError)) throw err;
+  const m = /^(\w+): (.+)$/.exec(err.message);
+  const message = m ? m[2]! : err.message;
+  return { field: m ? m[1]! : 'payload', message: message.charAt(0).toUpperCase() + message.slice(1) };
+}
+
+function isFieldName(field: string): field is FieldName {
+  return Object.hasOwn(STAND_INS, field);
+}
+
+/** Values every rule accepts, put in place of a field in error to reach the rules after it. */
+const STAND_INS: Record<FieldName, string> = {
+  url: 'https://example.com', wifiSsid: 'x', wifiPass: 'password', wifiEnc: 'WPA', vcardFirstName: 'x', vcardLastName: 'x', vcardPhone: '123',
+  vcardEmail: 'x@example.com', vcardOrg: 'x', vcardWeb: 'https://example.com', waNumber: '+49 151 23456789', waMessage: 'x', text: 'x',
+  emailTo: 'x@example.com', emailSubject: 'x', emailBody: 'x',
+};
+
+/** The API's "is required ..." messages name its fields (wifiEnc, contentType): said here as a person would. */
+const REQUIRED: Partial<Record<FieldName, string>> = {
+  url: 'Enter a web address',
+  wifiSsid: 'Enter the network name',
+  wifiPass: 'Enter the network password, or choose “None (open network)” under Security',
+  vcardFirstName: 'Enter a first or a last name',
+  waNumber: 'Enter the WhatsApp number',
+  text: 'Enter the text',
+  emailTo: 'Enter an email address',
+};
+
+function userWording(field: FieldName, message: string): string {
+  return /^Is required\b/.test(message) ? (REQUIRED[field] ?? 'Fill in this field') : message;
+}
+
+function tooLong(content: Content): string {
+  if (content.kind === 'text') return `At most ${count(PAYLOAD_MAX_LENGTH)} characters (now ${count(codePoints(content.fields.text))})`;
+  const field = content.fields[longestField(content)];
+  return `Too long: a code holds at most ${count(PAYLOAD_MAX_LENGTH)} characters in all, and this field has ${count(codePoints(field))}`;
+}
+
+function longestField(content: Content): FieldName {
+  const named = FIELDS[content.kind].filter((d) => !d.options).map((d) => d.name);
+  return named.reduce((a, b) => (codePoints(content.fields[b]) > codePoints(content.fields[a]) ? b : a));
+}
+
+/** WEP keys are 5 or 13 characters, or 10 or 26 hex digits; the API stores any password, so this only advises. */
+function contentWarnings(content: Content): ContentCheck['warnings'] {
+  const { wifiEnc, wifiPass } = content.fields;
+  if (content.raw !== null || content.kind !== 'wifi' || wifiEnc !== 'WEP' || wifiPass === '') return {};
+  const n = codePoints(wifiPass);
+  const fits = n === 5 || n === 13 || ((n === 10 || n === 26) && /^[0-9a-f]+$/i.test(wifiPass));
+  return fits ? {} : { wifiPass: 'WEP keys are usually 5 or 13 characters, or 10 or 26 hex digits: phones may not join with this one' };
+}
+
+/** Counted in code points, as the API counts the payload. */
+export function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+export function count(n: number): string {
+  return n.toLocaleString('en');
 }
 
 /** A stored code's content: typed fields when its payload reads back cleanly, else raw. */

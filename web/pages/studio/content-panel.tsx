@@ -2,9 +2,9 @@
 // come from the API's own payload rules and show under their field once it was edited (or
 // after a save attempt), not while the form is still empty.
 import type { JSX } from 'preact';
-import type { ContentType } from '../../../src/domain/payload.ts';
+import { type ContentType, PAYLOAD_MAX_LENGTH } from '../../../src/domain/payload.ts';
 import { FieldError, describedBy } from '../../components/field.tsx';
-import { type Content, type ContentCheck, FIELDS, type FieldDef, type FieldName, KINDS } from './content-model.ts';
+import { type Content, type ContentCheck, codePoints, count, FIELDS, type FieldDef, type FieldName, KINDS } from './content-model.ts';
 
 export interface ContentPanelProps {
   content: Content;
@@ -42,7 +42,11 @@ export function ContentPanel({ content, check, shown, onChange, readOnly }: Cont
             aria-controls="content-panel"
             tabIndex={content.kind === k.kind ? 0 : -1}
             disabled={readOnly && content.kind !== k.kind}
-            onClick={() => selectKind(k.kind)}
+            onClick={(e) => {
+              selectKind(k.kind);
+              // On a phone the row scrolls sideways: a half-hidden tab comes fully into view.
+              e.currentTarget.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+            }}
             onKeyDown={(e) => onKey(e, i)}
           >
             {k.label}
@@ -52,13 +56,13 @@ export function ContentPanel({ content, check, shown, onChange, readOnly }: Cont
       <div id="content-panel" role="tabpanel" aria-labelledby={`tab-${content.kind}`}>
         {content.raw === null ? (
           FIELDS[content.kind].map((def) => (
-            <TypedField key={def.name} def={def} value={content.fields[def.name]} error={error(def.name)} readOnly={readOnly} onInput={(v) => onChange({ ...content, fields: { ...content.fields, [def.name]: v } }, def.name)} />
+            <TypedField key={def.name} def={def} value={content.fields[def.name]} error={error(def.name)} warning={check.warnings[def.name]} readOnly={readOnly} onInput={(v) => onChange({ ...content, fields: { ...content.fields, [def.name]: v } }, def.name)} />
           ))
         ) : (
           <div class={`field${error('payload') ? ' field--invalid' : ''}`}>
             <label for="f-payload">Raw payload</label>
             <p class="hint" id="f-payload-hint">
-              Encoded behind the short link as written, at most 4000 characters
+              Encoded behind the short link as written, at most {count(PAYLOAD_MAX_LENGTH)} characters
             </p>
             <textarea
               id="f-payload"
@@ -66,9 +70,10 @@ export function ContentPanel({ content, check, shown, onChange, readOnly }: Cont
               value={content.raw}
               readOnly={readOnly}
               aria-invalid={error('payload') ? 'true' : undefined}
-              aria-describedby={describedBy('f-payload', true, error('payload'))}
+              aria-describedby={[describedBy('f-payload', true, error('payload')), readOnly ? '' : 'f-payload-count'].filter(Boolean).join(' ')}
               onInput={(e: JSX.TargetedEvent<HTMLTextAreaElement>) => onChange({ ...content, raw: e.currentTarget.value }, 'payload')}
             />
+            {readOnly ? null : <Counter id="f-payload" value={content.raw} />}
             <FieldError id="f-payload" error={error('payload')} />
           </div>
         )}
@@ -88,15 +93,37 @@ export function ContentPanel({ content, check, shown, onChange, readOnly }: Cont
   );
 }
 
-function TypedField({ def, value, error, onInput, readOnly }: { def: FieldDef; value: string; error: string | undefined; onInput: (v: string) => void; readOnly: boolean }) {
+/** A live count against the payload limit, so the limit is known before it is reached. */
+function Counter({ id, value }: { id: string; value: string }) {
+  const n = codePoints(value);
+  return (
+    <p class={`counter${n > PAYLOAD_MAX_LENGTH ? ' counter--over' : ''}`} id={`${id}-count`}>
+      {count(n)} of {count(PAYLOAD_MAX_LENGTH)} characters
+    </p>
+  );
+}
+
+interface TypedFieldProps {
+  def: FieldDef;
+  value: string;
+  error: string | undefined;
+  warning: string | undefined;
+  onInput: (v: string) => void;
+  readOnly: boolean;
+}
+
+function TypedField({ def, value, error, warning, onInput, readOnly }: TypedFieldProps) {
   const id = `f-${def.name}`;
+  const counted = def.counted === true && !readOnly;
+  const warned = warning !== undefined && error === undefined;
+  const extra = [counted ? `${id}-count` : '', warned ? `${id}-warning` : ''];
   const common = {
     id,
     name: def.name,
     value,
     readOnly,
     'aria-invalid': error ? ('true' as const) : undefined,
-    'aria-describedby': describedBy(id, Boolean(def.hint), error),
+    'aria-describedby': [describedBy(id, Boolean(def.hint), error), ...extra].filter(Boolean).join(' ') || undefined,
     'aria-required': def.required ? ('true' as const) : undefined,
   };
   return (
@@ -123,7 +150,13 @@ function TypedField({ def, value, error, onInput, readOnly }: { def: FieldDef; v
       ) : (
         <input {...common} type={def.type ?? 'text'} autoComplete="off" onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onInput(e.currentTarget.value)} />
       )}
+      {counted ? <Counter id={id} value={value} /> : null}
       <FieldError id={id} error={error} />
+      {warned ? (
+        <p class="field-warning" id={`${id}-warning`}>
+          {warning}
+        </p>
+      ) : null}
     </div>
   );
 }

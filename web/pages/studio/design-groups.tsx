@@ -1,6 +1,7 @@
 // The design panel: every one of the 23 options, grouped as people think of them (Dub's
 // design fields are the model). Each group is a disclosure, so a phone shows one at a time.
 import type { ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
 import {
   CORNER_STYLES,
   DOT_STYLES,
@@ -91,11 +92,18 @@ export function EyeGroup({ design, set, errors }: GroupProps) {
 }
 
 export function LogoGroup({ design, set, errors }: GroupProps) {
+  // The input is emptied after each upload (so the same file can be chosen again), so it
+  // cannot show the name itself: the name is kept with the data URL it was read into.
+  const [chosen, setChosen] = useState<{ name: string; url: string } | null>(null);
   const upload = (e: JSX.TargetedEvent<HTMLInputElement>) => {
     const file = e.currentTarget.files?.[0];
     if (!file) return;
     const reader = new FileReader();
-    reader.onload = () => set({ customLogoUrl: String(reader.result), presetLogo: 'none' });
+    reader.onload = () => {
+      const url = String(reader.result);
+      setChosen({ name: file.name, url });
+      set({ customLogoUrl: url, presetLogo: 'none' });
+    };
     reader.readAsDataURL(file);
     e.currentTarget.value = '';
   };
@@ -106,15 +114,30 @@ export function LogoGroup({ design, set, errors }: GroupProps) {
       <div class={`field${errors.customLogoUrl ? ' field--invalid' : ''}`}>
         <label for="d-customLogoUrl">Your own logo</label>
         <p class="hint" id="d-customLogoUrl-hint">
-          PNG, JPEG or SVG, at most 512 KiB; replaces the preset icon
+          PNG, JPEG, WebP or SVG, at most 512 KiB; replaces the preset icon
         </p>
-        <input id="d-customLogoUrl" type="file" accept="image/png,image/jpeg,image/svg+xml" aria-describedby={describedBy('d-customLogoUrl', true, errors.customLogoUrl)} onChange={upload} />
+        <div class="logo-file">
+          <label class="btn btn--secondary file-button">
+            {design.customLogoUrl === null ? 'Choose a file' : 'Choose another file'}
+            <input
+              id="d-customLogoUrl"
+              type="file"
+              class="visually-hidden"
+              accept="image/png,image/jpeg,image/webp,image/svg+xml"
+              aria-describedby={`${describedBy('d-customLogoUrl', true, errors.customLogoUrl) ?? ''} d-customLogoUrl-state`}
+              onChange={upload}
+            />
+          </label>
+          <span id="d-customLogoUrl-state" class="logo-file__state">
+            {design.customLogoUrl === null ? 'No logo of your own' : chosen?.url === design.customLogoUrl ? `Using “${chosen.name}”` : 'Your own logo is set'}
+          </span>
+          {design.customLogoUrl !== null ? (
+            <button type="button" class="btn btn--link" onClick={() => set({ customLogoUrl: null })}>
+              Remove your logo
+            </button>
+          ) : null}
+        </div>
         <FieldError id="d-customLogoUrl" error={errors.customLogoUrl} />
-        {design.customLogoUrl !== null ? (
-          <button type="button" class="btn btn--link" onClick={() => set({ customLogoUrl: null })}>
-            Remove your logo
-          </button>
-        ) : null}
       </div>
       <RangeControl name="logoSize" label="Logo size (share of the error-correction budget)" value={design.logoSize} {...LIMITS.logoSize} step={0.05} disabled={!hasLogo} error={errors.logoSize} onChange={(logoSize) => set({ logoSize })} />
       <RangeControl name="logoMargin" label="Logo margin" unit=" px" value={design.logoMargin} {...LIMITS.logoMargin} step={1} disabled={!hasLogo} error={errors.logoMargin} onChange={(logoMargin) => set({ logoMargin })} />

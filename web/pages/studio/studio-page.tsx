@@ -10,7 +10,7 @@ import { AppLayout } from '../../components/layout.tsx';
 import { Button, FormError, Notice, Spinner } from '../../components/ui.tsx';
 import { Link, navigate, setLeaveGuard } from '../../router.ts';
 import { can, useAppState } from '../../store.ts';
-import { type Content, checkContent, contentFromPayload, emptyFields, typedFields } from './content-model.ts';
+import { type Content, checkContent, contentFromPayload, emptyFields, FIELDS, typedFields } from './content-model.ts';
 import { ContentPanel } from './content-panel.tsx';
 import { DesignLibrary } from './design-library.tsx';
 import { BUILT_IN_DESIGNS, type DesignErrors, rangeErrors } from './design-file.ts';
@@ -43,6 +43,8 @@ export default function StudioPage({ id }: { id?: string }) {
   const [checker, setChecker] = useState<Checker | null>(null);
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
+  /** Counts failed saves: each one moves the focus to what has to be fixed. */
+  const [failures, setFailures] = useState(0);
   const [busy, setBusy] = useState(false);
   const [formError, setFormError] = useState<string | undefined>();
   const [serverField, setServerField] = useState<{ field: string; message: string } | null>(null);
@@ -86,6 +88,10 @@ export default function StudioPage({ id }: { id?: string }) {
       remove();
     };
   }, [dirty]);
+
+  useEffect(() => {
+    if (failures > 0) focusFirstProblem();
+  }, [failures]);
 
   const check = useMemo(() => (draft ? checkContent(draft.content) : null), [draft?.content]);
   const designErrors = useMemo<DesignErrors>(() => {
@@ -136,11 +142,18 @@ export default function StudioPage({ id }: { id?: string }) {
   const designBlocked = Object.keys(designErrors).length > 0;
   const previewData = item ? item.shortUrl : `${location.origin}/r/${SAMPLE_CODE}`;
 
+  // A content rule is named under its field; one whose field is not on screen is named here,
+  // so a save is never refused without a visible reason.
+  const onScreen = new Set<string>(draft.content.raw !== null ? ['payload'] : FIELDS[draft.content.kind].map((d) => d.name));
+  const offScreen = Object.entries(check.errors).filter(([f]) => !onScreen.has(f)).map(([, m]) => m);
+
   const save = async () => {
     setSubmitted(true);
     setFormError(undefined);
     if (titleError || check.payload === null || designBlocked) {
-      setFormError('Fix the marked fields first.');
+      const marked = Boolean(titleError) || designBlocked || Object.keys(check.errors).some((f) => onScreen.has(f));
+      setFormError([marked ? 'Fix the marked fields first.' : '', offScreen.length ? `The content cannot be saved: ${offScreen.join('; ')}.` : ''].filter(Boolean).join(' '));
+      setFailures((n) => n + 1);
       return;
     }
     const body: CreateQrRequest = {
@@ -168,11 +181,18 @@ export default function StudioPage({ id }: { id?: string }) {
     } catch (err) {
       if (err instanceof ApiError && err.field) setServerField({ field: err.field, message: err.message });
       setFormError(err instanceof ApiError ? err.message : 'The code could not be saved.');
+      setFailures((n) => n + 1);
     } finally {
       setBusy(false);
     }
   };
 
+  // The same button in the header and at the end of the form: one handler, one busy state.
+  const saveButton = (
+    <Button busy={busy} onClick={() => void save()}>
+      {item ? 'Save changes' : 'Create code'}
+    </Button>
+  );
   const actions = (
     <div class="button-row">
       {item ? (
@@ -180,11 +200,7 @@ export default function StudioPage({ id }: { id?: string }) {
           Stats
         </Link>
       ) : null}
-      {mayEdit ? (
-        <Button busy={busy} onClick={() => void save()}>
-          {item ? 'Save changes' : 'Create code'}
-        </Button>
-      ) : null}
+      {mayEdit ? saveButton : null}
     </div>
   );
 
@@ -234,6 +250,12 @@ export default function StudioPage({ id }: { id?: string }) {
                   setDesigns((designs ?? []).filter((d) => d.id !== designId));
                 }}
               />
+              {/* Sticks to the bottom of the screen while the form scrolls: the form is long,
+                  and the header's button is far above where the user finishes. */}
+              <div class="studio__actions">
+                <p class="studio__status muted small">{busy ? 'Saving…' : !item ? 'Not created yet' : dirty ? 'Unsaved changes' : 'All changes saved'}</p>
+                {saveButton}
+              </div>
             </>
           ) : null}
         </div>
@@ -244,6 +266,14 @@ export default function StudioPage({ id }: { id?: string }) {
       </div>
     </AppLayout>
   );
+}
+
+/** After a failed save: the first marked field (its design group opened), else the form's message. */
+function focusFirstProblem(): void {
+  const field = document.querySelector<HTMLElement>('.studio__edit [aria-invalid="true"]');
+  const details = field?.closest('details');
+  if (details) details.open = true;
+  (field ?? document.querySelector<HTMLElement>('.studio__edit .form-error'))?.focus();
 }
 
 function LinkSummary({ item, payload }: { item: CodeItem | null; payload: string | null }) {
