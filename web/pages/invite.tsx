@@ -5,12 +5,15 @@ import { checks, useForm } from '../components/form.ts';
 import { PublicLayout } from '../components/layout.tsx';
 import { Button, FormError, Spinner } from '../components/ui.tsx';
 import { Link, navigate } from '../router.ts';
-import { setSession } from '../store.ts';
+import { setSession, useAppState } from '../store.ts';
 import { useLinkCheck } from './use-link.ts';
 
 const ROLE_TEXT = { owner: 'an owner', editor: 'an editor', viewer: 'a viewer' } as const;
 
 export function InvitePage({ token }: { token: string }) {
+  // The app shows this page before the session is read; once it is, someone signed in is
+  // offered their codes rather than a sign-in.
+  const { session } = useAppState();
   const link = useLinkCheck(() => api.invitePreview(token), [token]);
   const form = useForm({ email: '', password: '' });
   if (link.status === 'loading') return <PublicLayout title="Join an account"><Spinner /></PublicLayout>;
@@ -19,7 +22,7 @@ export function InvitePage({ token }: { token: string }) {
       <PublicLayout title="This invite cannot be used">
         <p class="form-error">{link.message}</p>
         <p>
-          Ask the account’s owner for a new invite, or <Link href="/sign-in">sign in</Link>.
+          Ask the account’s owner for a new invite, or {session ? <Link href="/codes">go to your codes</Link> : <Link href="/sign-in">sign in</Link>}.
         </p>
       </PublicLayout>
     );

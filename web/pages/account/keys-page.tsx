@@ -6,11 +6,29 @@ import { Field } from '../../components/field.tsx';
 import { checks, useForm } from '../../components/form.ts';
 import { AppLayout } from '../../components/layout.tsx';
 import { Button, ConfirmButton, CopyField, FormError, Notice, Spinner, When } from '../../components/ui.tsx';
+import { useAppState } from '../../store.ts';
 import { AccountTabs } from './account-tabs.tsx';
+import './account.css';
 
 const SCOPE_TEXT: Record<Scope, string> = { 'qr:read': 'qr:read — list codes, read stats, download images', 'qr:write': 'qr:write — create, change and delete codes' };
 
 export default function KeysPage() {
+  const { session } = useAppState();
+  const role = session?.account.role;
+  // The tab is hidden for other roles, but the address still opens the page: offer no form
+  // the server would refuse.
+  if (role !== 'owner') {
+    return (
+      <AppLayout title="Account">
+        <AccountTabs />
+        <p class="form-error">Only an owner of the account can see and create API keys{role ? ` (your role is ${role})` : ''}.</p>
+      </AppLayout>
+    );
+  }
+  return <OwnerKeys />;
+}
+
+function OwnerKeys() {
   const [keys, setKeys] = useState<ApiKeyListItem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedKey | null>(null);
@@ -43,7 +61,7 @@ export default function KeysPage() {
         {created ? (
           <div class="created">
             <Notice kind="success">
-              Key “{created.key.name}” created. Copy it now: it is shown only once.
+              Key “<span class="key-name">{created.key.name}</span>” created. Copy it now: it is shown only once.
             </Notice>
             <CopyField id="new-key-secret" label="Your new API key" value={created.secret} />
             <CopyField id="new-key-curl" label="Try it" multiline value={`curl -H "Authorization: Bearer ${created.secret}" ${origin}/v1/qr`} />
@@ -95,7 +113,7 @@ export default function KeysPage() {
           <p class="muted">No keys yet.</p>
         ) : (
           <div class="table-wrap">
-            <table class="table">
+            <table class="table keys-table">
               <caption class="visually-hidden">API keys of this account</caption>
               <thead>
                 <tr>
@@ -112,8 +130,10 @@ export default function KeysPage() {
               <tbody>
                 {keys.map((k) => (
                   <tr key={k.id} class={k.revokedAt ? 'revoked' : undefined}>
-                    <td data-label="Name">{k.name}</td>
-                    <td data-label="Key">
+                    <td data-label="Name" class="key-name">
+                      {k.name}
+                    </td>
+                    <td data-label="Key" class="key-prefix">
                       <code>{k.prefix}…</code>
                     </td>
                     <td data-label="Scopes">{k.scopes.join(', ')}</td>

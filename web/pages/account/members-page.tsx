@@ -6,6 +6,7 @@ import { AppLayout } from '../../components/layout.tsx';
 import { Button, ConfirmButton, CopyField, FormError, Notice, Spinner, When } from '../../components/ui.tsx';
 import { setSession, useAppState } from '../../store.ts';
 import { AccountTabs } from './account-tabs.tsx';
+import './account.css';
 
 const ROLES: Array<{ value: Role; text: string }> = [
   { value: 'viewer', text: 'Viewer: sees codes and stats' },
@@ -46,6 +47,10 @@ export default function MembersPage() {
     }
     await reload();
   };
+
+  // The server refuses to leave the account without an owner: the last one's role is locked, with the reason beside it.
+  const owners = members?.filter((m) => m.role === 'owner').length ?? 0;
+  const isLastOwner = (m: MemberView) => m.role === 'owner' && owners === 1;
 
   const createInvite = async (e: Event) => {
     e.preventDefault();
@@ -127,24 +132,33 @@ export default function MembersPage() {
                     </td>
                     <td data-label="Role">
                       {owner ? (
-                        <select
-                          aria-label={`Role of ${m.email}`}
-                          value={m.role}
-                          onChange={(e) => {
-                            const role = e.currentTarget.value as Role;
-                            void act(async () => {
-                              await api.changeRole(m.userId, role);
-                              // Your own role changed: the navigation and what you may do follow it.
-                              if (m.userId === session?.user.id) setSession(await api.session());
-                            });
-                          }}
-                        >
-                          {ROLES.map((r) => (
-                            <option key={r.value} value={r.value}>
-                              {ROLE_NAME[r.value]}
-                            </option>
-                          ))}
-                        </select>
+                        <div class="role-cell">
+                          <select
+                            aria-label={`Role of ${m.email}`}
+                            value={m.role}
+                            disabled={isLastOwner(m)}
+                            aria-describedby={isLastOwner(m) ? `last-owner-${m.userId}` : undefined}
+                            onChange={(e) => {
+                              const role = e.currentTarget.value as Role;
+                              void act(async () => {
+                                await api.changeRole(m.userId, role);
+                                // Your own role changed: the navigation and what you may do follow it.
+                                if (m.userId === session?.user.id) setSession(await api.session());
+                              });
+                            }}
+                          >
+                            {ROLES.map((r) => (
+                              <option key={r.value} value={r.value}>
+                                {ROLE_NAME[r.value]}
+                              </option>
+                            ))}
+                          </select>
+                          {isLastOwner(m) ? (
+                            <span class="muted small" id={`last-owner-${m.userId}`}>
+                              The account needs at least one owner: make another member owner first.
+                            </span>
+                          ) : null}
+                        </div>
                       ) : (
                         ROLE_NAME[m.role]
                       )}

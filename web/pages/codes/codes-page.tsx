@@ -42,6 +42,10 @@ export default function CodesPage() {
   const items = codes.items ?? [];
   const titleOf = (id: string) => items.find((i) => i.id === id)?.title ?? id;
 
+  // A paused code under "Status: Active" (or a resumed one under "Paused") no longer belongs
+  // in the list; it leaves it, as it would on a reload.
+  const leavesFilter = (action: BulkAction): boolean => (action === 'pause' && query.status === 'active') || (action === 'resume' && query.status === 'paused');
+
   const run = async (action: BulkAction, ids: string[]): Promise<void> => {
     setBusy(true);
     setMessage(null);
@@ -54,15 +58,15 @@ export default function CodesPage() {
         missing += r.notFound.length;
       }
       const n = done.size;
-      setMessage({ text: `${DONE[action]} ${n === 1 ? `“${titleOf([...done][0] as string)}”` : `${n} codes`}.${missing ? ` ${missing} were already gone.` : ''}` });
+      const left = leavesFilter(action) && n > 0 ? ` ${n === 1 ? 'It is' : 'They are'} no longer shown under “${query.status === 'paused' ? 'Paused' : 'Active'}”.` : '';
+      setMessage({ text: `${DONE[action]} ${n === 1 ? `“${titleOf([...done][0] as string)}”` : `${n} codes`}.${missing ? ` ${missing} were already gone.` : ''}${left}` });
     } catch (err) {
       setMessage({ text: err instanceof ApiError ? err.message : 'That did not work. Try again.', error: true });
     } finally {
-      codes.patch((list) =>
-        action === 'delete' ? list.filter((it) => !done.has(it.id)) : list.map((it) => (done.has(it.id) ? { ...it, active: action === 'resume' } : it)),
-      );
+      const gone = action === 'delete' || leavesFilter(action);
+      codes.patch((list) => (gone ? list.filter((it) => !done.has(it.id)) : list.map((it) => (done.has(it.id) ? { ...it, active: action === 'resume' } : it))));
+      if (gone) setSelected((s) => new Set([...s].filter((id) => !done.has(id))));
       if (action === 'delete') {
-        setSelected((s) => new Set([...s].filter((id) => !done.has(id))));
         // Deleted codes leave their tags: the tag filter's counts change.
         api.tags().then(setTags, () => undefined);
       }

@@ -2,39 +2,68 @@
 // 7/14/30/90 days cut at the browser's midnight, breakdowns, a map, recent scans kept
 // live, and CSV downloads. Everything comes from /v1 through api.ts.
 import { useEffect, useState } from 'preact/hooks';
-import { type QrItem, api } from '../../api.ts';
+import { ApiError, type QrItem, api } from '../../api.ts';
 import { AppLayout } from '../../components/layout.tsx';
 import { Spinner, When } from '../../components/ui.tsx';
 import { Link } from '../../router.ts';
+import { can, useAppState } from '../../store.ts';
 import { Breakdowns } from './breakdowns.tsx';
 import { CountryMap } from './country-map.tsx';
 import { CsvLinks } from './csv-links.tsx';
 import { DailyChart } from './daily-chart.tsx';
 import { RangePicker } from './range-picker.tsx';
+import { useRangeInAddress } from './range-query.ts';
 import { RecentScans } from './recent-scans.tsx';
 import { TotalsPanel } from './totals-panel.tsx';
-import { type Range, browserTimeZone, useStats } from './use-stats.ts';
+import { browserTimeZone, useStats } from './use-stats.ts';
 import './stats.css';
 
 export default function CodeStatsPage({ id }: { id: string }) {
-  const [days, setDays] = useState<Range>(30);
+  const { session } = useAppState();
+  const [days, setDays] = useRangeInAddress();
   const [refresh, setRefresh] = useState(0);
-  const [item, setItem] = useState<QrItem | null>(null);
+  // undefined while it loads; null when it could not be read (the stats may still load).
+  const [item, setItem] = useState<QrItem | null | 'missing' | undefined>(undefined);
   useEffect(() => {
-    api.getCode(id).then(setItem, () => setItem(null));
+    // An address whose id is not even a UUID (400 on `id`) names no code either.
+    const missing = (err: unknown) => err instanceof ApiError && (err.status === 404 || (err.status === 400 && err.field === 'id'));
+    api.getCode(id).then(setItem, (err: unknown) => setItem(missing(err) ? 'missing' : null));
   }, [id]);
   const { data, error, busy } = useStats((d, tz) => api.codeStats(id, d, tz), days, refresh);
   const tz = browserTimeZone();
-  const title = item ? item.title : 'Code statistics';
+
+  // Said as the edit page says it, with nothing that would act on a code that is not there.
+  if (item === 'missing') {
+    return (
+      <AppLayout title="Code statistics">
+        <p class="form-error" role="alert">
+          There is no such code in this account.
+        </p>
+        <Link href="/codes">Back to your codes</Link>
+      </AppLayout>
+    );
+  }
+
+  const actions = (
+    <div class="stats-actions">
+      {item && can(session, 'write') ? (
+        <Link class="btn btn--secondary" href={`/codes/${item.id}/edit`}>
+          Edit
+        </Link>
+      ) : null}
+      <RangePicker value={days} onChange={setDays} />
+    </div>
+  );
 
   return (
-    <AppLayout title={title} actions={<RangePicker value={days} onChange={setDays} />}>
+    <AppLayout title={item ? item.title : 'Code statistics'} actions={actions}>
       <p class="crumbs">
         <Link href="/codes">Codes</Link> › {item ? <code>{item.shortUrl.replace(/^https?:\/\//, '')}</code> : null}
       </p>
-      {error ? <p class="form-error" role="alert">{error}</p> : null}
+      {/* A missing code's stats answer 404 too: wait for the code before showing the raw error. */}
+      {error && item !== undefined ? <p class="form-error" role="alert">{error}</p> : null}
       {!data ? (
-        error ? null : <Spinner />
+        error && item !== undefined ? null : <Spinner />
       ) : (
         <div class="stats" aria-busy={busy ? 'true' : undefined}>
           <p class="small muted">

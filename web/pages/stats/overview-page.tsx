@@ -1,6 +1,5 @@
 // The account overview: scans of all codes over the range, the most scanned codes, and
 // where and on what they were scanned.
-import { useState } from 'preact/hooks';
 import { api } from '../../api.ts';
 import { AppLayout } from '../../components/layout.tsx';
 import { Spinner } from '../../components/ui.tsx';
@@ -11,12 +10,13 @@ import { CsvLinks } from './csv-links.tsx';
 import { DailyChart } from './daily-chart.tsx';
 import { formatCount } from './format.ts';
 import { RangePicker } from './range-picker.tsx';
+import { useRangeInAddress } from './range-query.ts';
 import { TotalsPanel } from './totals-panel.tsx';
-import { type Range, browserTimeZone, useStats } from './use-stats.ts';
+import { browserTimeZone, useStats } from './use-stats.ts';
 import './stats.css';
 
 export default function OverviewPage() {
-  const [days, setDays] = useState<Range>(30);
+  const [days, setDays] = useRangeInAddress();
   const { data, error, busy } = useStats((d, tz) => api.accountStats(d, tz), days, 0);
   const tz = browserTimeZone();
   return (

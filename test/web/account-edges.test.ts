@@ -1,0 +1,133 @@
+// The account pages at their edges, through a real browser: a key name of 80 characters
+// with no space, an editor who opens the keys page by its address, the last owner's role,
+// and a used invite opened by someone signed in.
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../support/processes.ts';
+import { tempDir } from '../support/test-app.ts';
+import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, VIEWER, type TestAccount, checkPage, launch, setUpAccount, signedInPage } from './browser.ts';
+
+const EDITOR = { email: 'editor@example.com', password: 'editor password 1' };
+// A loaded machine can starve a page past its waits and the project retries the test on the
+// same server: what a test creates is named afresh on each try.
+let tries = 0;
+
+let server: RunningServer;
+let browser: Browser;
+let account: TestAccount;
+
+/** The owner's session over HTTP, as the web app sends it. */
+async function asOwner(method: string, p: string, body?: object): Promise<Response> {
+  const res = await fetch(`${server.url}/v1${p}`, {
+    method,
+    headers: { 'content-type': 'application/json', cookie: account.ownerCookie, 'x-csrf-token': account.ownerCsrf },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+async function inviteUrl(role: 'owner' | 'editor' | 'viewer'): Promise<string> {
+  return ((await (await asOwner('POST', '/account/invites', { role })).json()) as { url: string }).url;
+}
+
+async function accept(url: string, who: { email: string; password: string }): Promise<void> {
+  const res = await fetch(`${server.url}/v1/invites/${url.split('/').pop()}/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) });
+  if (res.status >= 300) throw new Error(`accepting the invite: ${res.status} ${await res.text()}`);
+}
+
+/** The page is no wider than the window: nothing scrolls sideways. */
+const scrollWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
+  beforeAll(async () => {
+    server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'account-edges.db')}` });
+    account = await setUpAccount(server);
+    await accept(await inviteUrl('editor'), EDITOR);
+    browser = await launch();
+    console.log(`screenshots in ${SHOTS_DIR}`);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('a key name of 80 characters without a space wraps: no sideways scrolling, and the key prefix stays on one line', { timeout: 180_000 }, async () => {
+    const name = `${String(++tries)}${'A'.repeat(79)}`;
+    const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
+    await page.goto(`${server.url}/app/account/keys`);
+    await page.getByLabel('Name').fill(name);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Your new API key').waitFor();
+    // The phone: the notice naming the key stays inside its card.
+    expect(await page.getByRole('status').filter({ hasText: 'created' }).textContent()).toContain(name);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+    await checkPage(page, problems, 'keys-long-name-created');
+
+    await page.getByRole('button', { name: 'Done' }).click();
+    const row = page.getByRole('row', { name: new RegExp(name) });
+    await row.waitFor();
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      expect(await scrollWidth(page), `${width} px`).toBeLessThanOrEqual(width);
+      // Every row's prefix is one line: its boxes (one per text node and line) share one top.
+      const lines = await page.locator('.keys-table td[data-label="Key"] code').evaluateAll((codes) => codes.map((c) => new Set([...c.getClientRects()].map((r) => Math.round(r.top))).size));
+      expect(lines, `${width} px`).toEqual(lines.map(() => 1));
+    }
+    await checkPage(page, problems, 'keys-long-name-list');
+
+    // The revoke question repeats the name; it wraps too.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: `Revoke ${name}` }).click();
+    await page.getByRole('button', { name: 'Revoke key' }).waitFor();
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(1280);
+    await checkPage(page, problems, 'keys-long-name-revoke');
+    await context.close();
+  });
+
+  it('an editor who opens the keys page by its address sees why, and no form', { timeout: 120_000 }, async () => {
+    const { context, page, problems } = await signedInPage(browser, server.url, EDITOR);
+    await page.goto(`${server.url}/app/account/keys`);
+    await page.getByText('Only an owner of the account can see and create API keys (your role is editor).').waitFor();
+    expect(await page.getByRole('heading', { name: 'Create an API key' }).count()).toBe(0);
+    expect(await page.locator('form, input').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'API keys' }).count()).toBe(0);
+    await checkPage(page, problems, 'keys-as-editor');
+    await context.close();
+  });
+
+  it("the last owner's role cannot be lowered, and says why; with a second owner it can", { timeout: 120_000 }, async () => {
+    const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
+    await page.goto(`${server.url}/app/account/members`);
+    const mine = page.getByLabel(`Role of ${OWNER.email}`);
+    await expect.poll(() => mine.isDisabled()).toBe(true);
+    const hint = page.locator(`[id="${await mine.getAttribute('aria-describedby')}"]`);
+    expect(await hint.textContent()).toMatch(/needs at least one owner/);
+    expect(await page.getByLabel(`Role of ${EDITOR.email}`).isDisabled()).toBe(false);
+    await checkPage(page, problems, 'members-last-owner');
+
+    // The editor is made owner: either owner may now step down.
+    await page.getByLabel(`Role of ${EDITOR.email}`).selectOption('owner');
+    await expect.poll(() => mine.isDisabled()).toBe(false);
+    expect(await page.locator('[id^="last-owner-"]').count()).toBe(0);
+    await page.getByLabel(`Role of ${EDITOR.email}`).selectOption('editor');
+    await expect.poll(() => mine.isDisabled()).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a used invite opened while signed in does not offer to sign in', { timeout: 120_000 }, async () => {
+    const url = await inviteUrl('viewer');
+    await accept(url, { email: `joined${++tries}@example.com`, password: 'joined password 1' });
+    const { context, page, problems } = await signedInPage(browser, server.url, VIEWER);
+    await page.goto(url);
+    await page.getByRole('heading', { name: 'This invite cannot be used' }).waitFor();
+    await page.getByRole('link', { name: 'go to your codes' }).waitFor();
+    expect(await page.getByRole('link', { name: 'sign in' }).count()).toBe(0);
+    // The invite preview answers 4xx for a used link, which Chromium logs.
+    problems.length = 0;
+    await checkPage(page, problems, 'invite-used-signed-in');
+    await context.close();
+  });
+});
