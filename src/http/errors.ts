@@ -11,13 +11,21 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length: does not match the body',
 };
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body type a route takes when it is not JSON, named when another is sent. */
+    bodyType?: string;
+  }
+}
+
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ServiceBusyError) reply.header('retry-after', String(err.retryAfterSeconds));
     if (err instanceof DomainError) return reply.code(err.status).send({ error: err.message });
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const known = FRAMEWORK_MESSAGES[err.code];
+      const bodyType = req.routeOptions.config?.bodyType;
+      const known = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && bodyType ? `Content-Type: must be ${bodyType}` : FRAMEWORK_MESSAGES[err.code];
       const message = known ?? (err instanceof SyntaxError ? 'body: is not valid JSON' : err.message);
       return reply.code(status).send({ error: message || 'bad request' });
     }

@@ -102,6 +102,11 @@ describe('CSV import', () => {
     const json = await t.request({ method: 'POST', url: '/v1/qr/import', key: writer, payload: { title: 'x' } });
     expect(json.statusCode).toBe(415);
     expect(json.json()).toEqual({ error: 'Content-Type: must be text/csv' });
+    for (const headers of [{}, { 'content-type': 'text/plain' }]) {
+      const other = await t.request({ method: 'POST', url: '/v1/qr/import', key: writer, payload: 'title\nx\n', headers });
+      expect(other.statusCode, JSON.stringify(headers)).toBe(415);
+      expect(other.json()).toEqual({ error: 'Content-Type: must be text/csv' });
+    }
   });
 });
 

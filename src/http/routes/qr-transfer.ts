@@ -109,7 +109,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
     '/qr/import',
     {
       bodyLimit: IMPORT_BODY_LIMIT,
-      config: { scope: 'qr:write' },
+      config: { scope: 'qr:write', bodyType: 'text/csv' },
       // A JSON body would otherwise reach the schema and be told it is not a string.
       preValidation: async (req, reply) => {
         if (!/^text\/csv\b/i.test(req.headers['content-type'] ?? '')) await reply.code(415).send({ error: 'Content-Type: must be text/csv' });
