@@ -112,6 +112,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list and a code dashboard at their ed
       expect(await page.getByText(/not found|UUID/i).count()).toBe(0);
       expect(await page.getByRole('group', { name: 'Range' }).count()).toBe(0);
       expect(await page.locator('.crumbs').count()).toBe(0);
+      // The edit page says the same for both.
+      await page.goto(`${server.url}/app/codes/${id}/edit`);
+      await page.getByText('There is no such code in this account.').waitFor();
     }
     // The 4xx the page read are logged by Chromium; only accessibility is checked here.
     expect(await axeViolations(page)).toEqual([]);

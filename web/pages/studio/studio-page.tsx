@@ -65,7 +65,9 @@ export default function StudioPage({ id }: { id?: string }) {
         setDraft(d);
         setSaved(snapshot(d));
       },
-      (err: unknown) => setLoadError(err instanceof ApiError && err.status === 404 ? 'There is no such code in this account.' : 'The code could not be loaded.'),
+      // An address whose id is not even a UUID (400 on `id`) names no code either, as on the stats page.
+      (err: unknown) =>
+        setLoadError(err instanceof ApiError && (err.status === 404 || (err.status === 400 && err.field === 'id')) ? 'There is no such code in this account.' : 'The code could not be loaded.'),
     );
   }, [id]);
 
