@@ -174,6 +174,28 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
     await context.close();
   });
 
+  it('a filter chosen right after "Clear filters" does not bring the cleared search back', { timeout: 120_000 }, async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${server.url}/app/codes?q=menu`);
+    await expect.poll(() => rowTitles(page)).toEqual(['Spring menu']);
+    // As a quick person (or a slow machine) does it: the kind is chosen once the page has
+    // rendered the cleared address but before its effects ran, which is when the search box
+    // still held "menu".
+    await page.evaluate(async () => {
+      const clear = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Clear filters');
+      clear?.click();
+      await Promise.resolve();
+      await Promise.resolve();
+      const kind = document.querySelector<HTMLSelectElement>('select#codes-kind');
+      if (!kind) throw new Error('no Kind select');
+      kind.value = 'wifi';
+      kind.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await page.waitForURL(/\/app\/codes\?kind=wifi$/);
+    await expect.poll(() => rowTitles(page)).toEqual(['Guest Wi-Fi']);
+    await context.close();
+  });
+
   it('pauses and resumes a selection at once; the short links answer 404 while paused', { timeout: 120_000 }, async () => {
     const stem = fresh('Pause me');
     const [a, b] = await batch([{ title: `${stem} A`, url: 'https://example.com/a' }, { title: `${stem} B`, url: 'https://example.com/b' }]) as [Item, Item];

@@ -16,9 +16,26 @@ export function CodesFilters({ query, tags }: { query: CodesQuery; tags: TagCoun
   const type = (value: string) => {
     setText(value);
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => showQuery({ ...query, q: value }, { replace: true }), SEARCH_DELAY_MS);
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      showQuery({ ...query, q: value }, { replace: true });
+    }, SEARCH_DELAY_MS);
   };
-  const set = (patch: Partial<CodesQuery>) => showQuery({ ...query, q: text, ...patch });
+  // The address is what is searched, unless a search is still being typed. (The box follows
+  // the address one render late: after "Clear filters" a quick choice of kind re-applied the
+  // old search from the box, and the list showed nothing.)
+  const set = (patch: Partial<CodesQuery>) => {
+    const typing = timer.current !== undefined;
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    showQuery({ ...query, q: typing ? text : query.q, ...patch });
+  };
+  const clear = () => {
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    setText('');
+    showQuery({ q: '', kind: '', status: '', tag: '' });
+  };
 
   return (
     <form class="filters" role="search" aria-label="Codes" onSubmit={(e) => {
@@ -64,7 +81,7 @@ export function CodesFilters({ query, tags }: { query: CodesQuery; tags: TagCoun
         </div>
       ) : null}
       {isFiltered(query) ? (
-        <button type="button" class="btn btn--link filters__clear" onClick={() => showQuery({ q: '', kind: '', status: '', tag: '' })}>
+        <button type="button" class="btn btn--link filters__clear" onClick={clear}>
           Clear filters
         </button>
       ) : null}
