@@ -4,6 +4,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { dayTicks } from './day-ticks.ts';
 import { formatCount, shortDate } from './format.ts';
 
 export interface DailyPoint {
@@ -38,7 +39,11 @@ export function DailyChart({ daily, title = 'Scans per day' }: { daily: DailyPoi
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
       axes: [
-        { ...axis, values: (_u, ticks) => ticks.map((t) => shortDate(new Date(t * 1000).toISOString().slice(0, 10))) },
+        {
+          ...axis,
+          splits: (u) => dayTicks(u.scales.x?.min ?? 0, u.scales.x?.max ?? 0, u.bbox.width / uPlot.pxRatio),
+          values: (_u, ticks) => ticks.map((t) => shortDate(new Date(t * 1000).toISOString().slice(0, 10))),
+        },
         { ...axis, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? formatCount(t) : '')) },
       ],
       series: [
