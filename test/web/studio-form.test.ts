@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, OWNER, launch, setUpAccount, signedInPage } from './browser.ts';
+import { HAVE_CHROMIUM, OWNER, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -152,13 +152,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio form in a browser', () => {
     await page.getByRole('textbox', { name: 'Network name (SSID)', exact: true }).fill('Attic');
     await page.getByRole('button', { name: 'Create code' }).first().click();
     await expect.poll(() => page.locator('#f-wifiPass-error').textContent()).toBe('Enter the network password, or choose “None (open network)” under Security');
+    // The password is asked for as needed (no "optional") unless the network is open.
+    expect(await page.getByRole('textbox', { name: 'Password', exact: true }).getAttribute('aria-required')).toBe('true');
+    await page.getByLabel('Security').selectOption('nopass');
+    await page.getByRole('textbox', { name: 'Password (optional)', exact: true }).waitFor();
     await page.getByLabel('Security').selectOption('WEP');
-    await page.getByRole('textbox', { name: 'Password (optional)', exact: true }).fill('abc');
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('abc');
     await expect.poll(() => page.locator('#f-wifiPass-warning').textContent()).toContain('5 or 13 characters, or 10 or 26 hex digits');
-    await page.getByRole('textbox', { name: 'Password (optional)', exact: true }).fill('0123456789');
+    await screenshots(page, 'studio-wifi-wep');
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('0123456789');
     await expect.poll(() => page.locator('#f-wifiPass-warning').count()).toBe(0);
     // The API stores any WEP password, so the studio only advises.
-    await page.getByRole('textbox', { name: 'Password (optional)', exact: true }).fill('abc');
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('abc');
     await page.getByRole('button', { name: 'Create code' }).first().click();
     await page.waitForURL(/\/app\/codes\/[0-9a-f-]{36}\/edit$/);
     expect((await codeTitled(title))?.payload).toBe('WIFI:T:WEP;S:Attic;P:abc;;');

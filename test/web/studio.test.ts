@@ -112,7 +112,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
 
     const kinds: Array<{ tab: string; title: string; fill: Record<string, string>; bad?: [string, string, string]; type: string; payload: string }> = [
       { tab: 'URL', title: 'Menu', fill: { 'Web address': 'example.com/menu' }, bad: ['Web address', 'javascript:alert(1)', 'http'], type: 'url', payload: 'https://example.com/menu' },
-      { tab: 'Wi-Fi', title: 'Guest Wi-Fi', fill: { 'Network name (SSID)': 'Café;Guest', 'Password (optional)': 'p:ss' }, type: 'wifi', payload: 'WIFI:T:WPA;S:Café\\;Guest;P:p\\:ss;;' },
+      { tab: 'Wi-Fi', title: 'Guest Wi-Fi', fill: { 'Network name (SSID)': 'Café;Guest', 'Password': 'p:ss' }, type: 'wifi', payload: 'WIFI:T:WPA;S:Café\\;Guest;P:p\\:ss;;' },
       { tab: 'vCard', title: 'Ada', fill: { 'First name (optional)': 'Ada', 'Last name (optional)': 'Lovelace', 'Phone (optional)': '+44 20 7946 0000' }, type: 'vcard', payload: 'BEGIN:VCARD' },
       { tab: 'WhatsApp', title: 'Chat', fill: { 'WhatsApp number': '+49 151 2345678', 'Prefilled message (optional)': 'Hi there' }, bad: ['WhatsApp number', '12', 'Must have 6 to 15 digits'], type: 'whatsapp', payload: 'https://wa.me/491512345678?text=Hi%20there' },
       { tab: 'Text', title: 'Note', fill: { Text: 'Hello, world' }, type: 'text', payload: 'Hello, world' },

@@ -44,7 +44,7 @@ export const FIELDS: Record<ContentType, FieldDef[]> = {
   url: [{ name: 'url', label: 'Web address', hint: 'http or https; example.com/menu becomes https://example.com/menu', required: true, type: 'url' }],
   wifi: [
     { name: 'wifiSsid', label: 'Network name (SSID)', required: true },
-    { name: 'wifiEnc', label: 'Security', options: WIFI_ENCRYPTIONS.map((v) => ({ value: v, label: WIFI_LABELS[v] })) },
+    { name: 'wifiEnc', label: 'Security', required: true, options: WIFI_ENCRYPTIONS.map((v) => ({ value: v, label: WIFI_LABELS[v] })) },
     { name: 'wifiPass', label: 'Password' },
   ],
   vcard: [
@@ -98,6 +98,11 @@ export interface ContentCheck {
   errors: Partial<Record<FieldName | 'payload', string>>;
   /** Field → advice that does not block saving, because the API accepts the value. */
   warnings: Partial<Record<FieldName, string>>;
+}
+
+/** The fields of the content's kind as they apply now: a Wi-Fi password is needed unless the network is open. */
+export function fieldsFor(content: Content): FieldDef[] {
+  return FIELDS[content.kind].map((def) => (def.name === 'wifiPass' ? { ...def, required: content.fields.wifiEnc !== 'nopass' } : def));
 }
 
 /**

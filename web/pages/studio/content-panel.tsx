@@ -4,7 +4,7 @@
 import type { JSX } from 'preact';
 import { type ContentType, PAYLOAD_MAX_LENGTH } from '../../../src/domain/payload.ts';
 import { FieldError, describedBy } from '../../components/field.tsx';
-import { type Content, type ContentCheck, codePoints, count, FIELDS, type FieldDef, type FieldName, KINDS } from './content-model.ts';
+import { type Content, type ContentCheck, codePoints, count, type FieldDef, fieldsFor, type FieldName, KINDS } from './content-model.ts';
 
 export interface ContentPanelProps {
   content: Content;
@@ -55,7 +55,7 @@ export function ContentPanel({ content, check, shown, onChange, readOnly }: Cont
       </div>
       <div id="content-panel" role="tabpanel" aria-labelledby={`tab-${content.kind}`}>
         {content.raw === null ? (
-          FIELDS[content.kind].map((def) => (
+          fieldsFor(content).map((def) => (
             <TypedField key={def.name} def={def} value={content.fields[def.name]} error={error(def.name)} warning={check.warnings[def.name]} readOnly={readOnly} onInput={(v) => onChange({ ...content, fields: { ...content.fields, [def.name]: v } }, def.name)} />
           ))
         ) : (
