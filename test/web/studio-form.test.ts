@@ -64,8 +64,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio form in a browser', () => {
     await expect.poll(() => focusedId(page)).toBe('f-text');
     expect(page.url()).toMatch(/\/codes\/new$/);
 
+    expect(await page.locator('.form-error').textContent()).toBe('Fix the marked fields first.');
     await page.getByRole('textbox', { name: 'Text', exact: true }).fill('a'.repeat(4000));
     await expect.poll(() => page.locator('#f-text-error').count()).toBe(0);
+    // Nothing blocks the save now: the form's message has gone with the field's.
+    expect(await page.locator('.form-error').count()).toBe(0);
     await page.getByRole('button', { name: 'Create code' }).first().click();
     await page.waitForURL(/\/app\/codes\/[0-9a-f-]{36}\/edit$/);
     expect((await codeTitled(title))?.payload).toBe('a'.repeat(4000));

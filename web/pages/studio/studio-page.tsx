@@ -47,6 +47,8 @@ export default function StudioPage({ id }: { id?: string }) {
   const [failures, setFailures] = useState(0);
   const [busy, setBusy] = useState(false);
   const [formError, setFormError] = useState<string | undefined>();
+  /** The last save was refused for the marked fields (the message stays while they block it). */
+  const [refused, setRefused] = useState(false);
   const [serverField, setServerField] = useState<{ field: string; message: string } | null>(null);
   const [warnings, setWarnings] = useState<string[] | null>(() => {
     const w = flash?.warnings ?? null;
@@ -149,12 +151,16 @@ export default function StudioPage({ id }: { id?: string }) {
   const onScreen = new Set<string>(draft.content.raw !== null ? ['payload'] : FIELDS[draft.content.kind].map((d) => d.name));
   const offScreen = Object.entries(check.errors).filter(([f]) => !onScreen.has(f)).map(([, m]) => m);
 
+  // Said after a refused save while something still blocks it, so it goes once the fields are fixed.
+  const blocked = Boolean(titleError) || check.payload === null || designBlocked;
+  const marked = Boolean(titleError) || designBlocked || Object.keys(check.errors).some((f) => onScreen.has(f));
+  const blockedMessage = refused && blocked ? [marked ? 'Fix the marked fields first.' : '', offScreen.length ? `The content cannot be saved: ${offScreen.join('; ')}.` : ''].filter(Boolean).join(' ') : '';
+
   const save = async () => {
     setSubmitted(true);
     setFormError(undefined);
-    if (titleError || check.payload === null || designBlocked) {
-      const marked = Boolean(titleError) || designBlocked || Object.keys(check.errors).some((f) => onScreen.has(f));
-      setFormError([marked ? 'Fix the marked fields first.' : '', offScreen.length ? `The content cannot be saved: ${offScreen.join('; ')}.` : ''].filter(Boolean).join(' '));
+    setRefused(blocked);
+    if (blocked) {
       setFailures((n) => n + 1);
       return;
     }
@@ -210,7 +216,7 @@ export default function StudioPage({ id }: { id?: string }) {
     <AppLayout title={mayEdit ? title : item?.title ?? 'Code'} actions={actions}>
       <div class="studio">
         <div class="studio__edit">
-          <FormError message={formError} />
+          <FormError message={formError ?? (blockedMessage || undefined)} />
           {warnings !== null ? (
             <div class={`notice ${warnings.length ? 'notice--warning' : 'notice--success'}`} role="status">
               {warnings.length ? (
