@@ -131,6 +131,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list and a code dashboard at their ed
     await page.getByRole('button', { name: '7 days' }).click();
     await page.waitForURL(new RegExp(`/app/codes/${item.id}\\?days=7$`));
     await expect.poll(() => page.locator('.daily-table tbody tr').count()).toBe(7);
+    // A code without scans: the empty map says why it is empty; so it does when its scans come
+    // from an address with no country (this server is asked on loopback).
+    await expect.poll(() => page.locator('.map__empty').textContent()).toBe('No scans in this range.');
+    const scanned = await fetch(`${server.url}/r/${item.code}`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1' } });
+    expect(scanned.status).toBe(302);
+    await page.reload();
+    await expect.poll(() => page.locator('.map__empty').textContent()).toBe('No scan in this range has a known country (scans from local or private addresses have none).');
     await page.reload();
     await expect.poll(() => page.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
     await expect.poll(() => page.locator('.daily-table tbody tr').count()).toBe(7);

@@ -138,6 +138,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
     );
     expect(coloured.sort((a, b) => b.scans - a.scans || a.value.localeCompare(b.value))).toEqual(api.breakdown.country);
     expect(await page.locator('.map path[data-country="DE"]').getAttribute('class')).toContain('map__l5');
+    expect(await page.locator('.map__empty').count()).toBe(0);
     expect(await page.locator('.map path[data-country="FR"]').getAttribute('class')).toContain('map__l2');
     expect(await page.locator('.map path[data-country="CN"]').getAttribute('class')).toContain('map__l0');
     await checkPage(page, problems, 'code-stats-30');

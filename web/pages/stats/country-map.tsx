@@ -41,7 +41,14 @@ export function CountryMap({ rows }: { rows: BreakdownRow[] }) {
           })}
         </svg>
       )}
-      {max > 0 ? (
+      {max === 0 ? (
+        // An empty map says nothing on its own: say why it is empty.
+        <p class="small muted map__empty">
+          {rows.some((r) => r.scans > 0)
+            ? 'No scan in this range has a known country (scans from local or private addresses have none).'
+            : 'No scans in this range.'}
+        </p>
+      ) : (
         <p class="map__legend small muted" aria-hidden="true">
           <span>fewer</span>
           {[1, 2, 3, 4, 5].map((l) => (
@@ -49,7 +56,7 @@ export function CountryMap({ rows }: { rows: BreakdownRow[] }) {
           ))}
           <span>more scans</span>
         </p>
-      ) : null}
+      )}
     </section>
   );
 }
