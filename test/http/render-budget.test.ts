@@ -247,40 +247,40 @@ describe('custom logos', () => {
 });
 
 describe('render pool', () => {
-  it('loads its TypeScript worker under node --import tsx and lets the process exit without being closed', () => {
-    const root = path.resolve(import.meta.dirname, '../..');
+  /** Runs `lines` as an ES module in a Node process of its own at the project's root, with a pool of one worker; answers what it printed. */
+  function inOwnProcess(lines: string[], timeoutMs: number): string {
     const script = [
       "import { RenderPool } from './src/render-pool/render-pool.ts';",
       "import { resolveDesign } from './src/domain/design.ts';",
-      'const pool = new RenderPool({ workers: 1, timeoutMs: 5000, queue: 1 });',
-      "const png = await pool.render({ kind: 'png', data: 'https://example.com', design: resolveDesign(undefined), width: 500 });",
-      "console.log('rendered', png.length > 0, pool.stats.workers);",
+      `const pool = new RenderPool({ workers: 1, timeoutMs: ${Math.round(timeoutMs / 3)}, queue: 1 });`,
+      ...lines,
     ].join('\n');
-    const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '../..'), encoding: 'utf8', timeout: timeoutMs });
     expect(res.stderr).toBe('');
     expect(res.status).toBe(0);
-    expect(res.stdout.trim()).toBe('rendered true 1');
+    return res.stdout.trim();
+  }
+
+  it('loads its TypeScript worker under node --import tsx and lets the process exit without being closed', () => {
+    const printed = inOwnProcess([
+      "const png = await pool.render({ kind: 'png', data: 'https://example.com', design: resolveDesign(undefined), width: 500 });",
+      "console.log('rendered', png.length > 0, pool.stats.workers);",
+    ], 30_000);
+    expect(printed).toBe('rendered true 1');
   });
 
   it('gives back the rasterizer\'s memory between images: 30 PNGs of 2500 px in a row leave the process as large as a few', () => {
     // Each such PNG takes about 50 MB of native memory, freed by finalizers on a later turn of
     // the worker's loop; when the worker never turned between tasks, 30 of them kept 1.5 GB.
     // Measured in a process of its own, so nothing else moves its size.
-    const root = path.resolve(import.meta.dirname, '../..');
-    const script = [
-      "import { RenderPool } from './src/render-pool/render-pool.ts';",
-      "import { resolveDesign } from './src/domain/design.ts';",
-      'const pool = new RenderPool({ workers: 1, timeoutMs: 10000, queue: 1 });',
+    const grown = inOwnProcess([
       "const draw = (i) => pool.render({ kind: 'png', data: `https://example.com/${i}`, design: resolveDesign(undefined, { dotsStyle: 'rounded' }), width: 2500 });",
       'for (let i = 0; i < 3; i++) await draw(i);',
       'const before = process.memoryUsage().rss;',
       'for (let i = 3; i < 33; i++) await draw(i);',
       'console.log(Math.round((process.memoryUsage().rss - before) / 1e6));',
       'await pool.close();',
-    ].join('\n');
-    const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 120_000 });
-    expect(res.stderr).toBe('');
-    expect(res.status).toBe(0);
-    expect(Number(res.stdout.trim()), 'MB the process grew by over 30 images').toBeLessThan(500);
+    ], 120_000);
+    expect(Number(grown), 'MB the process grew by over 30 images').toBeLessThan(500);
   }, 150_000);
 });
