@@ -27,9 +27,12 @@ export async function planBatch(
       errors.push(`items[${index}].${err.message}`);
     }
   }
-  if (errors.length > 0) {
-    const more = errors.length > ERRORS_SHOWN ? `; and ${errors.length - ERRORS_SHOWN} more` : '';
-    throw new ValidationError(errors.slice(0, ERRORS_SHOWN).join('; ') + more);
-  }
+  if (errors.length > 0) throw batchError(errors);
   return planned;
+}
+
+/** One 400 naming the broken items (`items[12].url: …`), the first twenty of them. */
+export function batchError(errors: readonly string[]): ValidationError {
+  const more = errors.length > ERRORS_SHOWN ? `; and ${errors.length - ERRORS_SHOWN} more` : '';
+  return new ValidationError(errors.slice(0, ERRORS_SHOWN).join('; ') + more);
 }

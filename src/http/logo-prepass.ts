@@ -12,8 +12,13 @@ interface BodyWithLogos {
 
 /** With `trialWidth` (create and update), each logo is also drawn once at the largest size it can have. */
 export async function parseLogosInPool(renderer: RenderPool, body: BodyWithLogos | undefined, trialWidth: number | null): Promise<void> {
-  const logos = [...new Set([body?.customLogoUrl, body?.design?.customLogoUrl])].filter((v): v is string => typeof v === 'string');
+  const logos = logosIn(body);
   const parsed = await Promise.all(logos.map((logo) => renderer.parseLogo('customLogoUrl', logo, trialWidth)));
   // Remembered together and used at once after: no other request can push them out in between.
   logos.forEach((logo, i) => rememberParsedLogo(logo, parsed[i]!));
+}
+
+/** The custom logos a request body gives, each once. */
+export function logosIn(body: BodyWithLogos | undefined): string[] {
+  return [...new Set([body?.customLogoUrl, body?.design?.customLogoUrl])].filter((v): v is string => typeof v === 'string');
 }

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/domain/errors.ts';
-import { parseLogoDataUrl } from '../../src/domain/logo.ts';
+import { checkLogoShape, parseLogoDataUrl } from '../../src/domain/logo.ts';
 import {
   JPEG_BOMB, JPEG_PROGRESSIVE_BOMB, JPEG_SECOND_FRAME_BOMB, jpegClaiming, PNG_HEADER_BOMB, pngBombDataUrl, pngClaiming, SVG_NESTED_JPEG_BOMB_SVG, svgDataUrl,
 } from '../support/hostile-logos.ts';
@@ -132,7 +132,17 @@ describe('parseLogoDataUrl', () => {
 
   it('reads a data: URL header in linear time, even 700 KB of parameters or base64 without a comma', () => {
     expect(rejection(`data:image/png${';a=b'.repeat(60_000)}`)).toBe('customLogoUrl: must be a data: URL (remote URLs are not fetched)');
-    expect(rejection(`data:image/png;base64,${'A'.repeat(700_000)}@`)).toBe('customLogoUrl: must be valid base64');
+    expect(rejection(`data:image/png;base64,${'A'.repeat(690_000)}@`)).toBe('customLogoUrl: must be valid base64');
+  });
+
+  it('refuses base64 of more than 512 KiB by its length, before decoding it, as checkLogoShape does for a batch', () => {
+    const over = `data:image/png;base64,${'A'.repeat(((512 * KIB) / 3) * 4 + 8)}`;
+    expect(rejection(over)).toBe('customLogoUrl: the image must be at most 512 KiB');
+    expect(() => checkLogoShape('customLogoUrl', over)).toThrow('customLogoUrl: the image must be at most 512 KiB');
+    // Whitespace does not count; exactly 512 KiB passes the shape check.
+    expect(() => checkLogoShape('customLogoUrl', `data:image/png;base64,${'AAAA \n'.repeat((512 * KIB) / 3)}`)).not.toThrow();
+    expect(() => checkLogoShape('customLogoUrl', 'https://example.com/logo.png')).toThrow('customLogoUrl: must be a data: URL (remote URLs are not fetched)');
+    expect(() => checkLogoShape('customLogoUrl', 'data:image/png,rawbytes')).toThrow('customLogoUrl: raster images must be base64-encoded');
   });
 
   it('rejects bad percent-encoding in a text SVG', () => {

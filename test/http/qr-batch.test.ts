@@ -118,6 +118,21 @@ describe('bulk create', () => {
     expect(bad.json().error).toMatch(/^items\[1\]\.customLogoUrl: /);
   });
 
+  it('refuses a batch with a plainly wrong logo before parsing any of its logos', async () => {
+    const svg = (i: number) => `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="${i + 1}" fill="red"/></svg>`).toString('base64')}`;
+    const oversized = `data:image/png;base64,${'A'.repeat(700_000)}`;
+    const items = [
+      ...Array.from({ length: 5 }, (_, i) => ({ title: `Logo ${i}`, url: 'https://l.example', customLogoUrl: svg(i) })),
+      { title: 'Too big', url: 'https://l.example', customLogoUrl: oversized },
+      { title: 'Remote', url: 'https://l.example', design: { customLogoUrl: 'https://cdn.example/logo.png' } },
+    ];
+    const before = t.services.renderer.stats.submitted.logo;
+    const res = await batch({ items });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('items[5].customLogoUrl: the image must be at most 512 KiB; items[6].customLogoUrl: must be a data: URL (remote URLs are not fetched)');
+    expect(t.services.renderer.stats.submitted.logo - before).toBe(0);
+  });
+
   it('needs qr:write', async () => {
     const reader = await t.key('batcher', 'qr:read');
     const res = await batch({ items: [{ title: 'a', url: 'https://x.example' }] }, {}, reader);

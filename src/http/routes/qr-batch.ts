@@ -3,13 +3,15 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { QrItemsRepository } from '../../db/qr-items-repository.ts';
 import { LIMITS } from '../../domain/design.ts';
-import { planBatch } from '../../domain/qr-batch.ts';
+import { ValidationError } from '../../domain/errors.ts';
+import { checkLogoShape } from '../../domain/logo.ts';
+import { batchError, planBatch } from '../../domain/qr-batch.ts';
 import { type QrItemRequest, requestWarnings, toView } from '../../domain/qr-item.ts';
 import { CODE_LENGTH, shortUrlFor } from '../../domain/short-code.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { IdempotencyHeaders, answerOnce } from '../idempotency.ts';
-import { parseLogosInPool } from '../logo-prepass.ts';
+import { logosIn, parseLogosInPool } from '../logo-prepass.ts';
 import { BatchCreateBody, BatchCreateResponse, ErrorResponse, authErrors } from '../schemas.ts';
 
 /** Items planned, or warned about, between two turns of the event loop. */
@@ -41,6 +43,20 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const requests = req.body.items as QrItemRequest[];
       // Custom logos are parsed in the render pool just before each item is planned, as for a
       // single create; one at a time, so a batch of logos cannot fill the pool's queue.
+      // Logos cost render time to parse: a batch with a logo that is plainly wrong (too large,
+      // not a data: URL) is refused before any of its logos is parsed.
+      const broken = requests.flatMap((item, i) =>
+        logosIn(item).flatMap((logo) => {
+          try {
+            checkLogoShape('customLogoUrl', logo);
+            return [];
+          } catch (err) {
+            if (err instanceof ValidationError) return [`items[${i}].${err.message}`];
+            throw err;
+          }
+        }),
+      );
+      if (broken.length > 0) throw batchError(broken);
       let planned = 0;
       const contents = await planBatch(requests, config, async (item) => {
         await parseLogosInPool(services.renderer, item, LIMITS.resolution.max);
