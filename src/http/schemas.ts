@@ -69,9 +69,9 @@ export const designProperties = {
   eyeColor: Color('Color of the three corner eyes when customEyeColors is true'),
   presetLogo: PresetLogo,
   customLogoUrl: Type.Union([Type.String({ maxLength: 800_000 }), Type.Null()], {
-    rule: 'must be null or a data: URL of a PNG, JPEG or SVG image of at most 512 KiB',
+    rule: 'must be null or a data: URL of a PNG, JPEG, WebP or SVG image of at most 512 KiB',
     description:
-      'data: URL (png, jpeg, svg+xml; at most 512 KiB decoded; WebP is not supported yet) or null. Raster images (also inside SVG) may have at most ' +
+      'data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null; a PNG, JPEG or WebP must decode and draw something. Raster images (also inside SVG) may have at most ' +
       '16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly ' +
       'to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives ' +
       'per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README.',
@@ -300,7 +300,7 @@ export const renderBusyAnswer = errorAnswer('The render queue is full; retry aft
 /** Body errors of the routes that take JSON. */
 export const bodyErrors = {
   413: errorAnswer('Body larger than 1 MiB'),
-  415: errorAnswer('Body is not application/json'),
+  415: errorAnswer('Body is not application/json, or declares a charset other than UTF-8'),
 };
 
 

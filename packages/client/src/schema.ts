@@ -3033,7 +3033,7 @@ export interface components {
              */
             eyeColor?: string;
             presetLogo?: components["schemas"]["PresetLogo"];
-            /** @description data: URL (png, jpeg, svg+xml; at most 512 KiB decoded; WebP is not supported yet) or null. Raster images (also inside SVG) may have at most 16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README. */
+            /** @description data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null; a PNG, JPEG or WebP must decode and draw something. Raster images (also inside SVG) may have at most 16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README. */
             customLogoUrl?: string | null;
             /** @description Share of the error-correction budget the logo may cover */
             logoSize?: number;
@@ -3168,7 +3168,7 @@ export interface components {
              */
             eyeColor?: string;
             presetLogo?: components["schemas"]["PresetLogo"];
-            /** @description data: URL (png, jpeg, svg+xml; at most 512 KiB decoded; WebP is not supported yet) or null. Raster images (also inside SVG) may have at most 16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README. */
+            /** @description data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null; a PNG, JPEG or WebP must decode and draw something. Raster images (also inside SVG) may have at most 16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README. */
             customLogoUrl?: string | null;
             /** @description Share of the error-correction budget the logo may cover */
             logoSize?: number;
@@ -3223,7 +3223,7 @@ export interface components {
              */
             eyeColor: string;
             presetLogo: components["schemas"]["PresetLogo"];
-            /** @description data: URL (png, jpeg, svg+xml; at most 512 KiB decoded; WebP is not supported yet) or null. Raster images (also inside SVG) may have at most 16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README. */
+            /** @description data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null; a PNG, JPEG or WebP must decode and draw something. Raster images (also inside SVG) may have at most 16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README. */
             customLogoUrl: string | null;
             /** @description Share of the error-correction budget the logo may cover */
             logoSize: number;
@@ -3278,7 +3278,7 @@ export interface components {
              */
             eyeColor?: string;
             presetLogo?: components["schemas"]["PresetLogo"];
-            /** @description data: URL (png, jpeg, svg+xml; at most 512 KiB decoded; WebP is not supported yet) or null. Raster images (also inside SVG) may have at most 16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README. */
+            /** @description data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null; a PNG, JPEG or WebP must decode and draw something. Raster images (also inside SVG) may have at most 16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README. */
             customLogoUrl?: string | null;
             /** @description Share of the error-correction budget the logo may cover */
             logoSize?: number;
@@ -3576,7 +3576,7 @@ export interface components {
              */
             eyeColor?: string;
             presetLogo?: components["schemas"]["PresetLogo"];
-            /** @description data: URL (png, jpeg, svg+xml; at most 512 KiB decoded; WebP is not supported yet) or null. Raster images (also inside SVG) may have at most 16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README. */
+            /** @description data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null; a PNG, JPEG or WebP must decode and draw something. Raster images (also inside SVG) may have at most 16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README. */
             customLogoUrl?: string | null;
             /** @description Share of the error-correction budget the logo may cover */
             logoSize?: number;
@@ -3820,7 +3820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body is not application/json */
+            /** @description Body is not application/json, or declares a charset other than UTF-8 */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4061,7 +4061,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body is not application/json */
+            /** @description Body is not application/json, or declares a charset other than UTF-8 */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4855,7 +4855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body is not application/json */
+            /** @description Body is not application/json, or declares a charset other than UTF-8 */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4989,7 +4989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body is not application/json */
+            /** @description Body is not application/json, or declares a charset other than UTF-8 */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5221,7 +5221,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body is not application/json */
+            /** @description Body is not application/json, or declares a charset other than UTF-8 */
             415: {
                 headers: {
                     [name: string]: unknown;
