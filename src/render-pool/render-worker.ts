@@ -7,7 +7,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { QrDesign } from '../domain/design.ts';
 import { DomainError, ValidationError } from '../domain/errors.ts';
 import { parseLogoDataUrl } from '../domain/logo.ts';
-import { rasterLogoDraws, renderLogoTrial, renderPdf, renderPng, renderSvg } from '../render/index.ts';
+import { drawLogoAlone, renderPdf, renderPng, renderSvg } from '../render/index.ts';
 import { UNDECODABLE, rasterizableDesign, rasterizableLogo } from '../render/webp-logo.ts';
 
 export type RenderJob =
@@ -85,7 +85,13 @@ function failed(err: unknown): RenderOutcome {
 async function parsedLogo(field: string, logo: string, trialWidth: number | null): Promise<string> {
   const { dataUrl, mediaType } = parseLogoDataUrl(field, logo);
   const drawable = await rasterizableLogo(dataUrl);
-  if (drawable === null || (mediaType !== 'image/svg+xml' && !rasterLogoDraws(drawable))) throw new ValidationError(UNDECODABLE(field));
-  if (trialWidth !== null) renderLogoTrial(drawable, trialWidth);
+  if (drawable === null) throw new ValidationError(UNDECODABLE(field));
+  // One drawing serves both: the trial of its cost (create and update) and, for a raster, the
+  // check that it decodes at all.
+  const raster = mediaType !== 'image/svg+xml';
+  if (raster || trialWidth !== null) {
+    const drawn = drawLogoAlone(drawable, trialWidth);
+    if (raster && !drawn) throw new ValidationError(UNDECODABLE(field));
+  }
   return dataUrl;
 }

@@ -10,5 +10,5 @@ setFontSource(nodeFontSource);
 setShaper(harfbuzz);
 
 export { renderSvg, QUIET_ZONE, type RenderOptions, designWarnings, contrastRatio, MIN_CONTRAST, createQrMatrix, type QrMatrix } from './portable.ts';
-export { rasterLogoDraws, renderLogoTrial, renderPng } from './render-png.ts';
+export { drawLogoAlone, renderPng } from './render-png.ts';
 export { renderPdf } from './render-pdf.ts';

@@ -15,19 +15,15 @@ export function renderPng(data: string, design: QrDesign, opts: RenderOptions = 
   return encodePng(image.pixels, image.width, image.height, opaque);
 }
 
-/** Draws `dataUrl` as the largest logo an image `width` pixels wide can have; returns the pixels drawn. */
-export function renderLogoTrial(dataUrl: string, width: number): number {
-  const image = rasterize(logoTrialSvg(dataUrl, largestLogoSide(width)));
-  return image.width * image.height;
-}
-
 /**
- * Whether a PNG or JPEG logo decodes and draws anything. resvg draws an image it cannot
- * decode (a truncated file, a bad checksum) as nothing, silently: stored, such a logo became
- * an empty white hole in the code. Drawn small, since decoding costs the same at any size.
+ * Draws `dataUrl` alone: as the largest logo an image `width` pixels wide can have (the
+ * create-time trial of its cost), or small when `width` is null (decoding costs the same at
+ * any size). Answers whether it drew anything: resvg draws a raster it cannot decode (a
+ * truncated file, a bad checksum) as nothing, silently, and stored such a logo became an
+ * empty white hole in the code.
  */
-export function rasterLogoDraws(dataUrl: string): boolean {
-  const pixels = rasterize(logoTrialSvg(dataUrl, 32)).pixels;
+export function drawLogoAlone(dataUrl: string, width: number | null): boolean {
+  const pixels = rasterize(logoTrialSvg(dataUrl, width === null ? 32 : largestLogoSide(width))).pixels;
   for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) return true;
   return false;
 }
