@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countTurns } from '../support/event-loop.ts';
 import { type TestApp, PUBLIC_BASE_URL, makeTestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -62,15 +63,9 @@ describe('bulk create', () => {
     // Each design's frame text is laid out for its warnings (about 1 ms); in one piece a thousand
     // held the thread that answers the short links for about a second. Counted in turns, not time.
     const items = Array.from({ length: 1000 }, (_, i) => ({ title: `Badge ${i}`, url: `https://example.com/b/${i}`, frameStyle: 'badge', frameText: `Scan me, guest number ${i}` }));
-    let turns = 0;
-    let counting = true;
-    const tick = () => {
-      turns++;
-      if (counting) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const counter = countTurns();
     const res = await batch({ items });
-    counting = false;
+    const turns = counter.stop();
     expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
     // At least one turn per 20 items planned and per 20 warned about.
     expect(turns).toBeGreaterThanOrEqual(100);

@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countTurns } from '../support/event-loop.ts';
 import { type TestApp, PUBLIC_BASE_URL, makeTestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -35,15 +36,9 @@ describe('CSV import', () => {
     // 20,000 rows held the thread that answers the short links for 0.9 s. Counted in turns.
     const key = await t.key('big-importer');
     const rows = Array.from({ length: 4000 }, (_, i) => `Guest ${i},https://example.com/g/${i},"a, quoted ""cell"" ${i}"`);
-    let turns = 0;
-    let counting = true;
-    const tick = () => {
-      turns++;
-      if (counting) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const counter = countTurns();
     const res = await importCsv(key, ['title,url,frameText', ...rows].join('\n'));
-    counting = false;
+    const turns = counter.stop();
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toEqual({ created: 4000 });
     // Both passes turn at least every 200 rows.
