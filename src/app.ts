@@ -26,6 +26,7 @@ import { designRoutes } from './http/routes/designs.ts';
 import { qrTransferRoutes } from './http/routes/qr-transfer.ts';
 import { qrItemsRoutes } from './http/routes/qr-items.ts';
 import { shortLinkRoutes } from './http/routes/short-links.ts';
+import { parseQueryString, refuseBadlyEncodedQuery } from './http/query-string.ts';
 import { createShortLinkHandler, rawShortLinkResponder } from './http/short-link-handler.ts';
 import { statsRoutes } from './http/routes/stats.ts';
 import { webAccountRoutes } from './http/routes/web-accounts.ts';
@@ -59,7 +60,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
     // Errors are logged by the error handler; a log line per request would cost the redirect more than its scan.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     // Short codes and uuids are case-sensitive; trailing slashes are forgiven.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200, querystringParser: parseQueryString },
     // Requests the HTTP parser refuses (headers too large, a bad Content-Length): `{error}` too.
     clientErrorHandler: handleClientError,
     // Errors raised while routing, before any handler: same `{error}` shape as the rest.
@@ -134,6 +135,8 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
 
   await app.register(
     async (v1) => {
+      // Before authentication, so a 16 MiB import with a broken query is not parsed first.
+      v1.addHook('onRequest', refuseBadlyEncodedQuery);
       await v1.register(cookie);
       // A signed-in session or a bearer key, on the same routes; session-only routes refuse keys.
       // One failure count per address for guessed keys and guessed session cookies alike.

@@ -236,3 +236,35 @@ describe('bodies that are not UTF-8', () => {
     }
   });
 });
+
+describe('query strings whose percent-encoding does not decode', () => {
+  it('answers 400 naming the parameter, on every kind of route, before authentication', async () => {
+    const cases: [string, string][] = [
+      ['/v1/qr?q=%FF', 'q'], // a lone byte that is not UTF-8
+      ['/v1/qr?q=%E2%82', 'q'], // a UTF-8 sequence cut short
+      ['/v1/qr?q=a%2', 'q'], // a % without two hex digits
+      ['/v1/qr?limit=10&tag=%zz', 'tag'],
+      ['/v1/qr?a%ZZb=1', 'a%ZZb'], // the name itself
+      [`/v1/qr/${'00000000-0000-4000-8000-000000000000'}/stats?days=%FF`, 'days'],
+      ['/v1/qr/export.csv?q=%C0%AF', 'q'], // an overlong encoding of '/'
+    ];
+    for (const [url, name] of cases) {
+      for (const withKey of [true, false]) {
+        const res = await t.request({ method: 'GET', url, ...(withKey ? { key } : {}) });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json(), url).toEqual({ error: expect.stringMatching(new RegExp(`^${name.replace(/[%]/g, '\\$&')}: is not valid percent-encoded UTF-8`)) });
+      }
+    }
+  });
+
+  it('still decodes valid percent-encoding and plus signs', async () => {
+    await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'Quokka café menu', url: 'https://a.example/cafe' } });
+    for (const q of ['Quokka+caf%C3%A9', 'quokka%20CAF%C3%A9+menu', 'Quokka%20caf%C3%A9%20menu']) {
+      const res = await t.request({ method: 'GET', url: `/v1/qr?q=${q}`, key });
+      expect(res.statusCode, q).toBe(200);
+      expect(res.json().items.map((i: { title: string }) => i.title), q).toEqual(['Quokka café menu']);
+    }
+    // A literal percent sign, encoded, is a search for it.
+    expect((await t.request({ method: 'GET', url: '/v1/qr?q=100%25', key })).statusCode).toBe(200);
+  });
+});
