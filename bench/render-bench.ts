@@ -10,6 +10,7 @@ import vm from 'node:vm';
 import QRCode from 'qrcode';
 import { DEFAULT_DESIGN, type QrDesign } from '../src/domain/design.ts';
 import { renderPng, renderSvg } from '../src/render/index.ts';
+import { RenderPool } from '../src/render-pool/render-pool.ts';
 
 import { type ResultRow, printResults } from './result-row.ts';
 
@@ -31,6 +32,9 @@ const SIZES = [500, 1000, 2500] as const;
 const SVG_ROUNDS = 300;
 const PNG_ROUNDS: Record<(typeof SIZES)[number], number> = { 500: 60, 1000: 40, 2500: 10 };
 const MEMORY_RENDERS = 1000;
+/** Large PNGs through the worker pool: the rasterizer's pixmaps live outside any V8 heap. */
+const POOL_PNGS = 60;
+const POOL_PNG_SIZE = 2500;
 
 function shortLinks(count: number): string[] {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -126,6 +130,37 @@ async function memory(texts: string[]): Promise<ResultRow[]> {
   ];
 }
 
+/**
+ * The process's memory over large PNGs rendered as the server renders them, in the worker
+ * pool. The rows above render on this thread and sample the heap, so they could not see the
+ * leak the pool once had (pixmaps never freed while a worker waited in Atomics.wait: 3.3 GB
+ * after 60 such images); RSS of the whole process does.
+ */
+async function poolMemory(texts: string[]): Promise<ResultRow[]> {
+  const pool = new RenderPool({ workers: 1, timeoutMs: 30_000, queue: 8 });
+  const rss = () => process.memoryUsage().rss / 2 ** 20;
+  try {
+    await pool.render({ kind: 'png', data: texts[0]!, design: STYLED, width: POOL_PNG_SIZE });
+    const before = rss();
+    let peak = before;
+    for (let i = 0; i < POOL_PNGS; i++) {
+      await pool.render({ kind: 'png', data: texts[i % texts.length]!, design: STYLED, width: POOL_PNG_SIZE });
+      peak = Math.max(peak, rss());
+    }
+    const after = rss();
+    return [
+      {
+        name: `render pool: RSS growth over ${POOL_PNGS} PNGs at ${POOL_PNG_SIZE} px`,
+        value: after - before,
+        unit: 'MiB',
+        extra: `before ${before.toFixed(0)} MiB, peak ${peak.toFixed(0)}, after ${after.toFixed(0)} (about 50 MB of pixmap each)`,
+      },
+    ];
+  } finally {
+    await pool.close();
+  }
+}
+
 /** A full garbage collection, so heap figures compare live data, not garbage not yet collected. */
 function collector(): () => void {
   const exposed = (globalThis as { gc?: () => void }).gc;
@@ -136,7 +171,7 @@ function collector(): () => void {
 
 export async function runRenderBench(): Promise<ResultRow[]> {
   const texts = shortLinks(MEMORY_RENDERS);
-  return [...(await timing(texts)), ...(await memory(texts))];
+  return [...(await timing(texts)), ...(await memory(texts)), ...(await poolMemory(texts))];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
