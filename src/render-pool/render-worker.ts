@@ -8,7 +8,7 @@ import type { QrDesign } from '../domain/design.ts';
 import { DomainError, ValidationError } from '../domain/errors.ts';
 import { parseLogoDataUrl } from '../domain/logo.ts';
 import { drawLogoAlone, renderPdf, renderPng, renderSvg } from '../render/index.ts';
-import { UNDECODABLE, rasterizableDesign, rasterizableLogo } from '../render/webp-logo.ts';
+import { UNDECODABLE, rasterizableDesign, rasterizableLogo } from '../render/rasterizable-logo.ts';
 
 export type RenderJob =
   | { kind: 'svg' | 'png'; data: string; design: QrDesign; width: number }

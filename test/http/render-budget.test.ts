@@ -238,11 +238,33 @@ describe('custom logos', () => {
       // Embedded as an image (the PNG it was turned into), not left out.
       expect(pdf.rawPayload.toString('latin1')).toMatch(/\/Subtype \/Image/);
     }
+    // An image inside an SVG logo, too (resvg draws no image inside an image): a WebP or a
+    // PNG, in an SVG that is nothing but that image, or beside a green bar of its own.
+    const inSvg = (href: string, bar = false) =>
+      `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="80"><image width="64" height="64" href="${href}"/>${bar ? '<rect y="64" width="64" height="16" fill="#00ff00"/>' : ''}</svg>`).toString('base64')}`;
+    const smallPng = `data:image/png;base64,${(await sharp(small).png().toBuffer()).toString('base64')}`;
+    for (const customLogoUrl of [inSvg(webp(small)), inSvg(smallPng), inSvg(smallPng, true)]) {
+      const nested = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'svg+raster', url: 'https://example.com', customLogoUrl, logoSize: 0.5, errorCorrectionLevel: 'H' } });
+      expect(nested.statusCode, nested.body).toBe(201);
+      expect(nested.json().item.design.customLogoUrl).toMatch(/^data:image\/svg\+xml;base64,/); // sanitized, still an SVG
+      const nestedPng = await t.request({ method: 'GET', url: `/v1/qr/${nested.json().item.id}/image.png?size=500`, key });
+      const { data: px, info: size } = await sharp(nestedPng.rawPayload).raw().toBuffer({ resolveWithObject: true });
+      const colourAt = (x: number, y: number) => {
+        const i = (Math.round(y) * size.width + Math.round(x)) * size.channels;
+        return [px[i], px[i + 1], px[i + 2]];
+      };
+      // The logo box is square; the 64 × 80 logo sits in it centred, its image in the upper 80 %.
+      expect(colourAt(size.width / 2, size.height / 2 - 20)).toEqual([233, 30, 99]);
+      if (customLogoUrl === inSvg(smallPng, true)) expect(colourAt(size.width / 2, size.height / 2 + 45)).toEqual([0, 255, 0]);
+    }
     const speckle = Buffer.from(Array.from({ length: 64 * 64 * 3 }, (_, i) => (i * 7919) % 251));
     const varied = await sharp(speckle, { raw: { width: 64, height: 64, channels: 3 } }).webp().toBuffer();
     const broken = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'bad', url: 'https://example.com', customLogoUrl: webp(varied.subarray(0, varied.length >> 1)) } });
     expect(broken.statusCode).toBe(400);
     expect(broken.json().error).toBe('customLogoUrl: the image cannot be decoded (the file is damaged, or every pixel is transparent)');
+    const brokenInSvg = await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { customLogoUrl: inSvg(webp(varied.subarray(0, varied.length >> 1))) } });
+    expect(brokenInSvg.statusCode).toBe(400);
+    expect(brokenInSvg.json().error).toBe('customLogoUrl: the image cannot be decoded (the file is damaged, or every pixel is transparent)');
   });
 });
 

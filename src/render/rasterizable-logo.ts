@@ -1,11 +1,16 @@
-// WebP logos for the rasterizer. resvg draws PNG and JPEG but not WebP (it draws nothing,
-// silently), so before a PNG, a PDF or a logo trial a WebP logo is decoded here (libwebp
-// compiled to WebAssembly, @jsquash/webp) and handed over as a PNG. The stored design and
-// the SVG keep the WebP as given: browsers draw it, and it stays within the 512 KiB limit.
+// Logos as the rasterizer can draw them. resvg draws nothing, silently, for two kinds:
+// - a WebP (it decodes PNG and JPEG only): decoded here (libwebp compiled to WebAssembly,
+//   @jsquash/webp) and handed over as a PNG;
+// - a raster image inside an SVG logo: the logo goes into the code as an <image>, and resvg
+//   draws no image inside an image. Such a logo is drawn here on its own, as the top-level
+//   document, into a PNG (its nested WebPs turned into PNGs first).
+// This happens before a PNG, a PDF or a logo trial. The stored design and the SVG keep the
+// logo as given: browsers draw it, and it stays within the 512 KiB limit.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import decodeWebp, { init as initWebp } from '@jsquash/webp/decode.js';
+import { Resvg } from '@resvg/resvg-js';
 import type { QrDesign } from '../domain/design.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { LruCache } from '../domain/scans/lru-cache.ts';
@@ -19,6 +24,10 @@ import { encodePng } from './png-encoder.ts';
 export const MAX_SIDE = 1024;
 
 const WEBP_PREFIX = 'data:image/webp;base64,';
+const SVG_PREFIX = 'data:image/svg+xml;base64,';
+/** Images inside a sanitized SVG logo: the sanitizer writes every nested image in this form. */
+const NESTED_RASTER = 'data:image/';
+const NESTED_WEBP = /data:image\/webp;base64,[A-Za-z0-9+/]+=*/g;
 
 let ready: Promise<void> | null = null;
 
@@ -36,13 +45,39 @@ function decoderReady(): Promise<void> {
 // By a hash of the data URL: a few logos repeat across renders (a batch export, a studio session).
 const drawn = new LruCache<string, string>(4);
 
-export function isWebpLogo(dataUrl: string | null): dataUrl is string {
-  return dataUrl !== null && dataUrl.startsWith(WEBP_PREFIX);
+/**
+ * The logo as the rasterizer can draw it: a WebP as a PNG data URL, an SVG with raster
+ * images inside as a PNG of the whole logo, anything else as it is; null when a WebP does
+ * not decode.
+ */
+export async function rasterizableLogo(dataUrl: string): Promise<string | null> {
+  if (dataUrl.startsWith(WEBP_PREFIX)) return webpAsPng(dataUrl);
+  if (!dataUrl.startsWith(SVG_PREFIX)) return dataUrl;
+  const svg = Buffer.from(dataUrl.slice(SVG_PREFIX.length), 'base64').toString('utf8');
+  if (!svg.includes(NESTED_RASTER)) return dataUrl;
+  const key = createHash('sha256').update(dataUrl).digest('base64');
+  const hit = drawn.get(key);
+  if (hit !== undefined) return hit;
+  let flat = svg;
+  for (const webp of new Set(svg.match(NESTED_WEBP) ?? [])) {
+    const png = await webpAsPng(webp);
+    if (png === null) return null;
+    flat = flat.split(webp).join(png);
+  }
+  const png = `data:image/png;base64,${svgAsPng(flat).toString('base64')}`;
+  drawn.set(key, png);
+  return png;
 }
 
-/** The logo as a PNG data URL (other data URLs as they are), or null for a WebP that does not decode. */
-export async function rasterizableLogo(dataUrl: string): Promise<string | null> {
-  if (!isWebpLogo(dataUrl)) return dataUrl;
+/** An SVG drawn as the top-level document, its longest side MAX_SIDE pixels. */
+function svgAsPng(svg: string): Buffer {
+  const draw = (mode: 'width' | 'height') => new Resvg(svg, { font: { loadSystemFonts: false }, logLevel: 'off', fitTo: { mode, value: MAX_SIDE } }).render();
+  let image = draw('width');
+  if (image.height > MAX_SIDE) image = draw('height');
+  return encodePng(image.pixels, image.width, image.height, false);
+}
+
+async function webpAsPng(dataUrl: string): Promise<string | null> {
   const key = createHash('sha256').update(dataUrl).digest('base64');
   const hit = drawn.get(key);
   if (hit !== undefined) return hit;
@@ -60,10 +95,11 @@ export async function rasterizableLogo(dataUrl: string): Promise<string | null> 
   return png;
 }
 
-/** The design with a WebP logo replaced by its PNG, for the rasterizer. */
+/** The design with its logo as the rasterizer can draw it (see rasterizableLogo). */
 export async function rasterizableDesign(design: QrDesign): Promise<QrDesign> {
-  if (!isWebpLogo(design.customLogoUrl)) return design;
+  if (design.customLogoUrl === null) return design;
   const png = await rasterizableLogo(design.customLogoUrl);
+  if (png === design.customLogoUrl) return design;
   // Every stored logo decoded when it was given; one that no longer does is not drawn over.
   if (png === null) throw new ValidationError(UNDECODABLE('customLogoUrl'));
   return { ...design, customLogoUrl: png };
