@@ -96,6 +96,29 @@ describe('invites and members', () => {
   });
 });
 
+describe('reset links across accounts', () => {
+  it('refuses a reset link for a member who also belongs to an account the owner does not own (it would take that account over)', async () => {
+    // The victim owns Victim Co and joins Acme as a viewer.
+    const victim = sessionFrom(t, await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Victim Co', email: 'v@example.com', password: PASSWORD } }));
+    const inv = await owner.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer' } });
+    expect((await t.request({ method: 'POST', url: `/v1/invites/${tokenOf(inv.json().url)}/accept`, payload: { email: 'v@example.com', password: PASSWORD } })).statusCode).toBe(201);
+    const refused = await owner.request({ method: 'POST', url: `/v1/account/members/${victim.userId}/reset-link` });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toMatch(/^userId: this member also belongs to an account you do not own/);
+    // The victim's password still works, and no link was made.
+    await signIn(t, 'v@example.com');
+    // Once the owner owns every account the member is in (here: the member leaves Victim Co's
+    // ownership to them), the link is theirs to make again.
+    const victimCo = (await victim.request({ method: 'GET', url: '/v1/session' })).json().account;
+    const bossInvite = await victim.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'owner' } });
+    await t.request({ method: 'POST', url: `/v1/invites/${tokenOf(bossInvite.json().url)}/accept`, payload: { email: 'owner@example.com', password: PASSWORD } });
+    expect(victimCo.name).toBe('Victim Co');
+    expect((await owner.request({ method: 'POST', url: `/v1/account/members/${victim.userId}/reset-link` })).statusCode).toBe(201);
+    // An owner may always make one for themselves.
+    expect((await owner.request({ method: 'POST', url: `/v1/account/members/${owner.userId}/reset-link` })).statusCode).toBe(201);
+  });
+});
+
 describe('roles on the QR routes', () => {
   it('a viewer reads but cannot create; an editor creates but cannot manage keys or members', async () => {
     const vi = await inviteMember(t, owner, 'vi@example.com', 'viewer');

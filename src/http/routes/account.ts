@@ -2,11 +2,11 @@
 // Session-only: an API key can never mint keys or change who is a member.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { oneTimeLinkUrl } from '../../domain/accounts/links.ts';
-import type { Role } from '../../domain/accounts/roles.ts';
+import { type Role, resetLinkRefusal } from '../../domain/accounts/roles.ts';
 import { newSecretToken, hashSecretToken } from '../../domain/accounts/secret-token.ts';
 import { INVITE_TTL_MS, RESET_TTL_MS } from '../../domain/accounts/session-policy.ts';
 import { generateApiKey, type Scope } from '../../domain/api-key.ts';
-import { NotFoundError } from '../../domain/errors.ts';
+import { ForbiddenError, NotFoundError } from '../../domain/errors.ts';
 import type { AppServices } from '../../services.ts';
 import {
   AccountResponse,
@@ -85,10 +85,17 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     async (req, reply) => {
       const accountId = accountOf(req);
       if ((await members.roleOf(accountId, req.params.userId)) === null) throw new NotFoundError('member not found');
+      const callerId = memberOf(req).userId;
+      if (req.params.userId !== callerId) {
+        const [theirs, mine] = await Promise.all([members.accountsOf(req.params.userId), members.accountsOf(callerId)]);
+        const owned = new Set(mine.filter((m) => m.role === 'owner').map((m) => m.accountId));
+        const refusal = resetLinkRefusal(theirs.map((m) => m.accountId), owned);
+        if (refusal) throw new ForbiddenError(refusal);
+      }
       const token = newSecretToken();
       const now = Date.now();
       const expiresAt = new Date(now + RESET_TTL_MS).toISOString();
-      await oneTimeLinks.create({ tokenHash: hashSecretToken(token), kind: 'reset', userId: req.params.userId, accountId, createdBy: memberOf(req).userId, now: new Date(now).toISOString(), expiresAt });
+      await oneTimeLinks.create({ tokenHash: hashSecretToken(token), kind: 'reset', userId: req.params.userId, accountId, createdBy: callerId, now: new Date(now).toISOString(), expiresAt });
       return reply.code(201).send({ url: oneTimeLinkUrl(config.publicBaseUrl, 'reset', token), expiresAt });
     },
   );
