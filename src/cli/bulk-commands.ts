@@ -12,10 +12,11 @@ import { importCodes } from '../bulk/import-codes.ts';
 import type { Config } from '../config.ts';
 import { ApiKeysRepository } from '../db/api-keys-repository.ts';
 import { type Db, openDatabase } from '../db/database.ts';
-import { type DesignPatch, normalizeDesignPatch } from '../domain/design.ts';
+import { type DesignPatch, LIMITS, normalizeDesignPatch } from '../domain/design.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { CONTENT_TYPES, type ContentType } from '../domain/payload.ts';
 import { normalizeTag } from '../domain/tags.ts';
+import { parseLogosInPool } from '../http/logo-prepass.ts';
 import { DesignInput } from '../http/schemas.ts';
 import { validatorCompiler } from '../http/validation.ts';
 import { BulkUsageError } from './bulk-usage.ts';
@@ -48,11 +49,14 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
       const accountId = await keys.ensureAccount(values.account);
       const started = Date.now();
       process.stderr.write(`checking ${file}…\n`);
+      // Logos are parsed and trialled as the server does, so the CLI stores none the server would refuse.
+      const renderer = new RenderPool(config.render);
       const summary = await importCodes(db, accountId, () => fs.createReadStream(file), {
         publicBaseUrl: config.publicBaseUrl,
         defaultDesign,
+        parseLogos: (row) => parseLogosInPool(renderer, row, LIMITS.resolution.max),
         onProgress: (stored, total) => progress(`imported ${stored.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} codes`, stored),
-      });
+      }).finally(() => renderer.close());
       progressDone();
       const seconds = (Date.now() - started) / 1000;
       process.stderr.write(`imported ${summary.created.toLocaleString('en-US')} codes into account "${values.account}" in ${seconds.toFixed(1)} s\n`);

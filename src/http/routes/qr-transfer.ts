@@ -12,6 +12,7 @@ import { normalizeTag } from '../../domain/tags.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { named } from '../openapi-components.ts';
+import { parseLogosInPool } from '../logo-prepass.ts';
 import { ErrorResponse, authErrors } from '../schemas.ts';
 import { utf8Body } from '../utf8-body.ts';
 
@@ -126,7 +127,10 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
     },
     async (req, reply) => {
       const body = req.body;
-      const summary = await importCodes(services.db, accountOf(req), () => Readable.from(slices(body)), { publicBaseUrl: services.config.publicBaseUrl });
+      const summary = await importCodes(services.db, accountOf(req), () => Readable.from(slices(body)), {
+        publicBaseUrl: services.config.publicBaseUrl,
+        parseLogos: (row) => parseLogosInPool(services.renderer, row, LIMITS.resolution.max),
+      });
       return reply.code(201).send(summary);
     },
   );
