@@ -2,6 +2,7 @@
 // time, along the same indexes as the list), so memory stays flat at a million codes and
 // the first bytes leave before the last page is read.
 import { stringify } from 'csv-stringify/sync';
+import { guardFormula } from './csv-formulas.ts';
 import type { Db } from '../db/database.ts';
 import { type ListQuery, QrItemsRepository } from '../db/qr-items-repository.ts';
 import { type QrItemRecord, toView } from '../domain/qr-item.ts';
@@ -55,5 +56,6 @@ export async function* exportCodes(
 
 function csvRow(item: QrItemRecord, publicBaseUrl: string): string[] {
   const v = toView(item, publicBaseUrl);
-  return [v.id, v.code, v.shortUrl, v.title, v.contentType, v.payload, String(v.active), v.tags.join(TAG_SEPARATOR), String(v.scanCount), v.createdAt, v.updatedAt, JSON.stringify(v.design)];
+  const cells = [v.id, v.code, v.shortUrl, v.title, v.contentType, v.payload, String(v.active), v.tags.join(TAG_SEPARATOR), String(v.scanCount), v.createdAt, v.updatedAt, JSON.stringify(v.design)];
+  return cells.map(guardFormula);
 }

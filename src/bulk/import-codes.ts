@@ -18,6 +18,7 @@ import { type NewQrItemContent, type QrItemRequest, planCreate } from '../domain
 import { TAG_SEPARATOR } from '../domain/tags.ts';
 import { CreateQrBody } from '../http/schemas.ts';
 import { validatorCompiler } from '../http/validation.ts';
+import { unguardFormula } from './csv-formulas.ts';
 import { EXPORT_COLUMNS } from './export-codes.ts';
 
 export interface ImportOptions {
@@ -154,7 +155,7 @@ function toRequest(record: Record<string, string>, defaults: DesignPatch | undef
   const out: Record<string, unknown> = {};
   for (const [name, cell] of Object.entries(record)) {
     if (cell === '' || SKIPPED.has(name)) continue;
-    out[name] = cellValue(name, cell);
+    out[name] = cellValue(name, unguardFormula(cell));
   }
   // The default design fills the options a row leaves unset, flat or nested.
   const nested = (out.design ?? {}) as Record<string, unknown>;

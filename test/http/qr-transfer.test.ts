@@ -164,6 +164,29 @@ describe('export', () => {
     expect(copied.map(shape).reverse()).toEqual(original.map(shape));
   });
 
+  it('guards cells a spreadsheet would run as formulas, and the guarded file imports back to the same text', async () => {
+    const key = await t.key('formulas');
+    const made = [
+      { title: '=HYPERLINK("http://evil.example","x")', contentType: 'text', text: "-2+3+cmd|' /C calc'!A0", tags: ['@sum(1)'] },
+      { title: "'=already quoted", contentType: 'text', text: '+1', tags: [] },
+      { title: "'plain apostrophe", contentType: 'text', text: 'safe', tags: [] },
+    ];
+    for (const body of made) expect((await t.request({ method: 'POST', url: '/v1/qr', key, payload: body })).statusCode).toBe(201);
+    const res = await t.request({ method: 'GET', url: '/v1/qr/export?format=csv', key });
+    const rows = parse(res.body, { columns: true }) as Record<string, string>[];
+    const byTitle = new Map(rows.map((r) => [r.title, r]));
+    expect(byTitle.get('\'=HYPERLINK("http://evil.example","x")')?.payload).toBe("'-2+3+cmd|' /C calc'!A0");
+    expect(byTitle.get('\'=HYPERLINK("http://evil.example","x")')?.tags).toBe("'@sum(1)");
+    expect(byTitle.get("''=already quoted")?.payload).toBe("'+1");
+    expect(byTitle.get("'plain apostrophe")?.payload).toBe('safe');
+    // No cell of the file starts as a formula.
+    for (const r of rows) for (const cell of Object.values(r)) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
+    const copy = await t.key('formulas-copy');
+    expect((await importCsv(copy, res.body)).json()).toEqual({ created: 3 });
+    const shape = (i: { title: string; payload: string; tags: string[] }) => `${i.title} | ${i.payload} | ${i.tags.join(',')}`;
+    expect((await list(copy)).map(shape).sort()).toEqual((await list(key)).map(shape).sort());
+  });
+
   it('exports an empty account as a header or an empty list, and refuses a bad format', async () => {
     const key = await t.key('empty-export');
     expect((await t.request({ method: 'GET', url: '/v1/qr/export', key })).body).toBe('id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design\n');

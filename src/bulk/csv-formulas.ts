@@ -1,0 +1,15 @@
+// Spreadsheet formula guard for the codes CSV. A cell a spreadsheet would run as a formula
+// (starting with = + - @, a tab or a carriage return) is exported with an apostrophe in
+// front, as the stats CSVs are; unlike them, this file is also read back by the import, so
+// the guard is reversible: a cell that already starts with apostrophes before such a
+// character gets one more, and the import takes exactly one off.
+const FORMULA = /^'*[=+\-@\t\r]/;
+const GUARDED = /^'+[=+\-@\t\r]/;
+
+export function guardFormula(cell: string): string {
+  return FORMULA.test(cell) ? `'${cell}` : cell;
+}
+
+export function unguardFormula(cell: string): string {
+  return GUARDED.test(cell) ? cell.slice(1) : cell;
+}
