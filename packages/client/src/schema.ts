@@ -2607,7 +2607,7 @@ export interface paths {
         };
         /**
          * Export the codes (with short links and scan totals) as CSV or JSON, streamed
-         * @description Same filters as the list; newest first. CSV columns: id, code, shortUrl, title, contentType, payload, active, tags (separated by |), scanCount, createdAt, updatedAt, design (JSON). JSON: {"items": [QrItem, …]}.
+         * @description Same filters as the list; newest first. CSV columns: id, code, shortUrl, title, contentType, payload, active, tags (separated by |), scanCount, createdAt, updatedAt, design (JSON); a cell starting with = + - @, a tab or a carriage return (or apostrophes before one) gets an apostrophe in front, which the import takes off again. JSON: {"items": [QrItem, …]}.
          */
         get: {
             parameters: {

@@ -60,7 +60,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       config: { scope: 'qr:read' },
       schema: {
         summary: 'Export the codes (with short links and scan totals) as CSV or JSON, streamed',
-        description: 'Same filters as the list; newest first. CSV columns: id, code, shortUrl, title, contentType, payload, active, tags (separated by |), scanCount, createdAt, updatedAt, design (JSON). JSON: {"items": [QrItem, …]}.',
+        description: 'Same filters as the list; newest first. CSV columns: id, code, shortUrl, title, contentType, payload, active, tags (separated by |), scanCount, createdAt, updatedAt, design (JSON); a cell starting with = + - @, a tab or a carriage return (or apostrophes before one) gets an apostrophe in front, which the import takes off again. JSON: {"items": [QrItem, …]}.',
         tags: ['qr'],
         querystring: ExportQuery,
         produces: ['text/csv', 'application/json'],
