@@ -8,7 +8,8 @@ const UNSAFE = /[\p{C}\\/:*?"<>|]+/gu;
 
 export function attachment(title: string, fallback: string, ext: string): string {
   const ascii = `${titleSlug(title) || fallback}.${ext}`;
-  const unicode = `${title.replace(UNSAFE, ' ').trim().replace(/\s+/g, ' ').slice(0, 120) || fallback}.${ext}`;
+  // Cut by code points: cut by UTF-16 units, half an emoji was left, and encodeURIComponent threw (a 500).
+  const unicode = `${[...title.replace(UNSAFE, ' ').trim().replace(/\s+/g, ' ')].slice(0, 120).join('') || fallback}.${ext}`;
   const encoded = encodeURIComponent(unicode).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

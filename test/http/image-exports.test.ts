@@ -140,6 +140,16 @@ describe('?download=1', () => {
     expect(preview.headers['content-disposition']).toBe(`attachment; filename="qr-preview.png"; filename*=UTF-8''QR%20preview.png`);
   });
 
+  it('keeps a character beyond the first 120 UTF-16 units whole (half an emoji made it a 500)', async () => {
+    const title = `${'a'.repeat(119)}😀`; // 120 characters, the longest title
+    const { item: it } = await item({}, title);
+    for (const ext of ['svg', 'png', 'pdf']) {
+      const res = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/image.${ext}?download=1`, key });
+      expect(res.statusCode, ext).toBe(200);
+      expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="a+\\.${ext}"; filename\\*=UTF-8''a{119}%F0%9F%98%80\\.${ext}$`));
+    }
+  });
+
   it('answers 400 naming download for other values', async () => {
     const { item: it } = await item({});
     for (const v of ['2', 'yes', '-1']) {
