@@ -207,6 +207,21 @@ describe('sign in and out', () => {
   });
 });
 
+describe('guessing the current password', () => {
+  it('counts wrong current passwords against the sign-in limits: the sixth try in the window is a 429, sign-in too', async () => {
+    const a = await setupOwner(t, 'guess@example.com');
+    const change = (currentPassword: string) => a.request({ method: 'PUT', url: '/v1/me/password', payload: { currentPassword, newPassword: 'a brand new secret' } });
+    for (let i = 0; i < 5; i++) expect((await change(`wrong guess ${i}`)).statusCode).toBe(400);
+    const limited = await change(PASSWORD);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json().error).toMatch(/^too many wrong passwords: try again in \d+ s$/);
+    expect((await t.request({ method: 'POST', url: '/v1/session', payload: { email: 'guess@example.com', password: PASSWORD } })).statusCode).toBe(429);
+    // The password did not change, and the session still works.
+    expect((await a.request({ method: 'GET', url: '/v1/session' })).statusCode).toBe(200);
+  });
+});
+
 describe('CSRF', () => {
   it('refuses a state-changing request made with a session but without the CSRF token', async () => {
     const s = await setupOwner(t);

@@ -604,7 +604,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Rate limited; Retry-After says when to try again */
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;

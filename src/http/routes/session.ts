@@ -88,12 +88,18 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     '/me/password',
     {
       config: { session: 'member' },
-      schema: { summary: 'Change the signed-in user’s password (ends their other sessions)', tags, body: ChangePasswordBody, response: { 200: OkResponse, ...authErrors } },
+      schema: { summary: 'Change the signed-in user’s password (ends their other sessions)', tags, body: ChangePasswordBody, response: { 200: OkResponse, ...authErrors, 429: ErrorResponse } },
     },
-    async (req) => {
+    async (req, reply) => {
       const member = memberOf(req);
       const user = await users.findById(member.userId);
-      if (!user || !(await verifyPassword(user.passwordHash, req.body.currentPassword))) {
+      if (!user) throw new ValidationError('currentPassword: is wrong');
+      // The sign-in limits count here too: a stolen session must not become a way to guess
+      // the password at the request rate.
+      const wait = signInLimiter.retryAfter(req.ip, user.email);
+      if (wait > 0) return reply.code(429).header('Retry-After', String(wait)).send({ error: `too many wrong passwords: try again in ${wait} s` });
+      if (!(await verifyPassword(user.passwordHash, req.body.currentPassword))) {
+        signInLimiter.recordFailure(req.ip, user.email);
         throw new ValidationError('currentPassword: is wrong');
       }
       checkPasswordRule(req.body.newPassword, 'newPassword');
