@@ -281,7 +281,7 @@ export const StatsResponse = named('QrStats', Type.Object({
     browser: Breakdown,
     country: Breakdown,
     referrer: Breakdown,
-  })),
+  }, { description: 'Per dimension, largest first; at most 50 entries, the values past the 49th summed as one entry "(other)", so each adds up to the scans in range' })),
 }, { description: 'Totals, a zero-filled daily series, the 20 newest human scans and breakdowns of the range' }));
 
 /** An error answer with a sentence saying when it happens (shown in the document and /docs). */

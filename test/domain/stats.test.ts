@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildStats } from '../../src/domain/stats/build-stats.ts';
+import { BREAKDOWN_LIMIT, OTHER_VALUES, breakdowns, buildStats } from '../../src/domain/stats/build-stats.ts';
 import fc from 'fast-check';
 import { bucketOf, bucketStart, isoTimestamp, utcDay } from '../../src/domain/stats/scan-buckets.ts';
 import { checkTimeZone, dayNumber, localDate, localRange, offsetSegments, startOfLocalDay } from '../../src/domain/stats/time-zones.ts';
@@ -94,6 +94,23 @@ describe('building stats from roll-ups', () => {
     expect(stats.totals).toMatchObject({ scans: 5, uniqueScans: 3, scansInRange: 5, uniqueScansInRange: 3, botScans: 1 });
     expect(stats.breakdown.device).toEqual([{ value: 'mobile', scans: 4 }, { value: 'desktop', scans: 1 }]);
     expect(stats.breakdown.os).toEqual([]);
+  });
+});
+
+describe('breakdowns', () => {
+  it('lists at most BREAKDOWN_LIMIT values, the rest as one entry, largest first and adding up to the scans', () => {
+    // 20,000 referrers, as a scanner that sets a Referer of its own choosing on every scan makes them.
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({ dim: 'referrer', value: `r${i}.example`, scans: i < 10 ? 100 - i : 1 }));
+    const out = breakdowns([...rows, { dim: 'device', value: 'mobile', scans: 3 }]).referrer;
+    expect(out).toHaveLength(BREAKDOWN_LIMIT);
+    expect(out[0]).toEqual({ value: OTHER_VALUES, scans: 20_000 - BREAKDOWN_LIMIT + 1 });
+    expect(out[1]).toEqual({ value: 'r0.example', scans: 100 });
+    expect(out.reduce((sum, v) => sum + v.scans, 0)).toBe(rows.reduce((sum, r) => sum + r.scans, 0));
+    for (let i = 1; i < out.length; i++) expect(out[i - 1]!.scans).toBeGreaterThanOrEqual(out[i]!.scans);
+    // At the limit nothing is folded.
+    const exact = breakdowns(rows.slice(0, BREAKDOWN_LIMIT)).referrer;
+    expect(exact).toHaveLength(BREAKDOWN_LIMIT);
+    expect(exact.some((v) => v.value === OTHER_VALUES)).toBe(false);
   });
 });
 

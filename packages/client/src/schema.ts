@@ -3463,6 +3463,7 @@ export interface components {
             /** @description One per item of the page, in the same order */
             series: components["schemas"]["Sparkline"][];
         };
+        /** @description Per dimension, largest first; at most 50 entries, the values past the 49th summed as one entry "(other)", so each adds up to the scans in range */
         StatsBreakdown: {
             device: components["schemas"]["BreakdownRow"][];
             os: components["schemas"]["BreakdownRow"][];
