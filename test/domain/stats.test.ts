@@ -7,6 +7,27 @@ import { type ScanEvent, firstVisitsInBatch, sumBatch } from '../../src/domain/s
 
 const at = (iso: string) => Date.parse(iso);
 
+describe('days whose midnight a DST change skips', () => {
+  it('start at the first instant that is locally that day (the clocks go from 23:59 to 01:00)', () => {
+    // Atlantic/Azores 2026-03-29 (UTC−1 → UTC+0 at local midnight), America/Santiago
+    // 2026-09-06 (UTC−4 → UTC−3), America/Havana 2026-03-08 (UTC−5 → UTC−4).
+    for (const [tz, date, start] of [
+      ['Atlantic/Azores', '2026-03-29', '2026-03-29T01:00:00.000Z'],
+      ['America/Santiago', '2026-09-06', '2026-09-06T04:00:00.000Z'],
+      ['America/Havana', '2026-03-08', '2026-03-08T05:00:00.000Z'],
+    ] as const) {
+      const t = startOfLocalDay(tz, date);
+      expect(new Date(t).toISOString(), tz).toBe(start);
+      expect(localDate(tz, t), tz).toBe(date);
+      expect(localDate(tz, t - 1000), tz).not.toBe(date);
+    }
+    // The day before ends there: a scan at 23:30 local (00:30Z in the Azores) is on the 28th.
+    const range = localRange('Atlantic/Azores', 1, Date.parse('2026-03-29T00:40:00Z'));
+    expect(range.dates).toEqual(['2026-03-28']);
+    expect(new Date(range.boundaries[1]!).toISOString()).toBe('2026-03-29T01:00:00.000Z');
+  });
+});
+
 describe('local days in time zones', () => {
   it('finds local midnight in zones east and west of UTC, across DST and across the date line', () => {
     expect(new Date(startOfLocalDay('UTC', '2026-11-23')).toISOString()).toBe('2026-11-23T00:00:00.000Z');

@@ -53,16 +53,35 @@ export function localDate(tz: string, ms: number): string {
 // runs, and each costs two Intl calls (about 30 µs), so a 90-day range is found once.
 const midnights = new LruCache<string, number>(20_000);
 
-/** The UTC instant of local midnight starting `date` in `tz` (DST-safe: re-checks the offset once). */
+/**
+ * The UTC instant `date` starts in `tz`: its local midnight (DST-safe: re-checks the offset
+ * once), or, where a DST change skips midnight (Atlantic/Azores, America/Santiago and
+ * America/Havana go from 23:59 to 01:00), the first instant that is locally `date`.
+ */
 export function startOfLocalDay(tz: string, date: string): number {
   const key = `${tz} ${date}`;
   const hit = midnights.get(key);
   if (hit !== undefined) return hit;
   const naive = Date.parse(`${date}T00:00:00Z`);
-  let guess = naive - offsetAt(tz, naive);
-  guess = naive - offsetAt(tz, guess);
+  const first = offsetAt(tz, naive);
+  const second = offsetAt(tz, naive - first);
+  let guess = naive - second;
+  // Two offsets that differ mean a DST change close by, which may have skipped midnight.
+  if (first !== second && (localDate(tz, guess) !== date || localDate(tz, guess - 1000) === date)) guess = firstSecondOf(tz, date, guess);
   midnights.set(key, guess);
   return guess;
+}
+
+/** Binary search, to the second, for the first instant near `near` that is locally `date` or later. */
+function firstSecondOf(tz: string, date: string, near: number): number {
+  let lo = near - 6 * 3_600_000; // still the day before: no zone moves its clock by 6 hours
+  let hi = near + 6 * 3_600_000;
+  while (hi - lo > 1000) {
+    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+    if (localDate(tz, mid) >= date) hi = mid;
+    else lo = mid;
+  }
+  return hi;
 }
 
 /** Days since the epoch of a 'YYYY-MM-DD' date. */
