@@ -42,7 +42,8 @@ const scrollWidth = (page: Page) => page.evaluate(() => document.documentElement
 
 describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
   beforeAll(async () => {
-    server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'account-edges.db')}` });
+    // Open sign-up: a member who owns an account of their own is one of the edges.
+    server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'account-edges.db')}`, SIGNUP: 'open' });
     account = await setUpAccount(server);
     await accept(await inviteUrl('editor'), EDITOR);
     browser = await launch();
@@ -114,6 +115,27 @@ describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
     await page.getByLabel(`Role of ${EDITOR.email}`).selectOption('editor');
     await expect.poll(() => mine.isDisabled()).toBe(true);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a reset link for a member who owns another account is refused, and the page says why in plain words', { timeout: 120_000 }, async () => {
+    const other = { email: `founder${++tries}@example.com`, password: 'founder password 1' };
+    const signup = await fetch(`${server.url}/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountName: `Founder Co ${tries}`, ...other }) });
+    expect(signup.status).toBe(201);
+    await accept(await inviteUrl('viewer'), other);
+    const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
+    await page.goto(`${server.url}/app/account/members`);
+    await page.getByRole('button', { name: `Make a password reset link for ${other.email}` }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'also belongs to an account you do not own' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(
+      `No reset link for ${other.email}. This member also belongs to an account you do not own, and a new password would open that account too; they can reset it with a link from someone who owns all their accounts, or from the server (npm run -s qrtrack -- users reset-link EMAIL)`,
+    );
+    expect(await page.locator('#reset-url').count()).toBe(0);
+    // The refusal is the 403 the browser logs; nothing else may be.
+    const expected = problems.filter((p) => /status of 403/.test(p));
+    expect(expected).toHaveLength(1);
+    await checkPage(page, problems.filter((p) => !expected.includes(p)), 'members-reset-refused');
     await context.close();
   });
 

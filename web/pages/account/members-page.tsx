@@ -15,7 +15,11 @@ const ROLES: Array<{ value: Role; text: string }> = [
 ];
 const ROLE_NAME: Record<Role, string> = { owner: 'Owner', editor: 'Editor', viewer: 'Viewer' };
 
-const message = (err: unknown) => (err instanceof ApiError ? err.message : 'Something went wrong. Try again.');
+/** The API's message (already without its field name), after what failed ("No reset link for …") when given. */
+const message = (err: unknown, what?: string) => {
+  const text = err instanceof ApiError ? err.message : 'Something went wrong. Try again.';
+  return what ? `${what}. ${text}` : text;
+};
 
 export default function MembersPage() {
   const { session } = useAppState();
@@ -38,12 +42,12 @@ export default function MembersPage() {
   };
   useEffect(() => void reload(), [owner]);
 
-  const act = async (work: () => Promise<unknown>) => {
+  const act = async (work: () => Promise<unknown>, what?: string) => {
     setError(null);
     try {
       await work();
     } catch (err) {
-      setError(message(err));
+      setError(message(err, what));
     }
     await reload();
   };
@@ -168,7 +172,7 @@ export default function MembersPage() {
                     </td>
                     {owner ? (
                       <td data-label="Actions" class="actions">
-                        <Button variant="secondary" aria-label={`Make a password reset link for ${m.email}`} onClick={() => void act(async () => setResetFor({ email: m.email, link: await api.resetLink(m.userId) }))}>
+                        <Button variant="secondary" aria-label={`Make a password reset link for ${m.email}`} onClick={() => void act(async () => setResetFor({ email: m.email, link: await api.resetLink(m.userId) }), `No reset link for ${m.email}`)}>
                           Reset link
                         </Button>
                         {m.userId === session?.user.id ? null : (
