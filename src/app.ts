@@ -26,6 +26,7 @@ import { designRoutes } from './http/routes/designs.ts';
 import { qrTransferRoutes } from './http/routes/qr-transfer.ts';
 import { qrItemsRoutes } from './http/routes/qr-items.ts';
 import { shortLinkRoutes } from './http/routes/short-links.ts';
+import { trustFunction } from './http/client-address.ts';
 import { parseQueryString, refuseBadlyEncodedQuery } from './http/query-string.ts';
 import { createShortLinkHandler, rawShortLinkResponder } from './http/short-link-handler.ts';
 import { statsRoutes } from './http/routes/stats.ts';
@@ -49,6 +50,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   const services = createServices(config, db);
   // Set once the app exists: the listening server answers /r/* before Fastify sees it.
   let fastPath: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null = null;
+  const trust = trustFunction(config.trustProxy);
   const app = Fastify({
     serverFactory: (handler) =>
       http.createServer((req, res) => {
@@ -56,7 +58,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       }),
     logger: loggerOptions(config, { req: requestSerializer }),
     bodyLimit: 1024 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: trust,
     // Errors are logged by the error handler; a log line per request would cost the redirect more than its scan.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     // Short codes and uuids are case-sensitive; trailing slashes are forgiven.
@@ -120,7 +122,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   });
   await services.links.start?.();
   const handleShortLink = createShortLinkHandler(services, app.log);
-  fastPath = rawShortLinkResponder(handleShortLink, config.trustProxy, app.log);
+  fastPath = rawShortLinkResponder(handleShortLink, trust, app.log);
   await app.register(shortLinkRoutes, { handle: handleShortLink });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   await app.register(webAppRoutes);

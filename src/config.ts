@@ -2,6 +2,7 @@
 // fails with one clear line, so a typo in deployment never becomes a 5xx later.
 import os from 'node:os';
 import path from 'node:path';
+import { type TrustProxy, checkProxyList } from './http/client-address.ts';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string } // file ':memory:' for an in-memory database
@@ -24,8 +25,8 @@ export interface Config {
   redisUrl: string | null;
   /** Header set by a trusted proxy carrying the visitor's country (e.g. cf-ipcountry); null: none trusted. */
   countryHeader: string | null;
-  /** Whether to trust X-Forwarded-For for the client address (behind a reverse proxy). */
-  trustProxy: boolean;
+  /** Which X-Forwarded-For entries to believe: none, the last N hops, or those of the listed proxies. */
+  trustProxy: TrustProxy;
   render: RenderConfig;
   /** Who may create an account in the web app: only people with an invite, or anyone. */
   signup: 'invite' | 'open';
@@ -79,11 +80,27 @@ function parseIntRange(name: string, raw: string | undefined, def: number, min: 
   return n;
 }
 
-function parseBool(name: string, raw: string | undefined, def: boolean): boolean {
-  if (raw === undefined || raw === '') return def;
-  if (/^(1|true|yes)$/i.test(raw)) return true;
-  if (/^(0|false|no)$/i.test(raw)) return false;
-  throw new ConfigError(`${name}: must be true or false, got "${raw}"`);
+/**
+ * TRUST_PROXY: false (default), true (one reverse proxy in front: the right-most
+ * X-Forwarded-For entry is the client), a number of proxies in a row (a CDN before nginx: 2),
+ * or a comma-separated list of the proxies' addresses or CIDR ranges.
+ */
+function parseTrustProxy(raw: string | undefined): TrustProxy {
+  if (raw === undefined || raw === '' || /^(0|false|no)$/i.test(raw)) return false;
+  if (/^(true|yes)$/i.test(raw)) return 1;
+  const refuse = () => new ConfigError(`TRUST_PROXY: must be true, false, a number of proxies (1 to 10) or a comma-separated list of proxy addresses or CIDR ranges, got "${raw}"`);
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 10) throw refuse();
+    return hops;
+  }
+  const list = raw.split(',').map((v) => v.trim());
+  try {
+    checkProxyList(list);
+  } catch {
+    throw refuse();
+  }
+  return list;
 }
 
 /** `stdoutIsTty` picks the default log format: readable on a terminal, JSON when piped or collected. */
@@ -94,15 +111,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
   const logFormat = (env.LOG_FORMAT || (stdoutIsTty ? 'pretty' : 'json')).toLowerCase();
   if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`LOG_FORMAT: must be pretty or json, got "${env.LOG_FORMAT}"`);
-  let publicBaseUrl = env.PUBLIC_BASE_URL || `http://localhost:${port}`;
+  // Port 0 is chosen at start, so no address built from it would reach the server.
+  if (port === 0 && !env.PUBLIC_BASE_URL) throw new ConfigError('PUBLIC_BASE_URL: must be set when PORT is 0 (the port is chosen at start, so short links cannot be built from it)');
+  const given = env.PUBLIC_BASE_URL || `http://localhost:${port}`;
+  let u: URL;
   try {
-    const u = new URL(publicBaseUrl);
+    u = new URL(given);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
     if (u.search || u.hash) throw new Error('query');
   } catch {
-    throw new ConfigError(`PUBLIC_BASE_URL: must be an http(s) URL without query, got "${publicBaseUrl}"`);
+    throw new ConfigError(`PUBLIC_BASE_URL: must be an http(s) URL without query, got "${given}"`);
   }
-  publicBaseUrl = publicBaseUrl.replace(/\/+$/, '');
+  // The web app and the API live at /app/ and /v1/ of the site's root: a path cannot work.
+  if (u.pathname.replace(/\/+$/, '') !== '') throw new ConfigError(`PUBLIC_BASE_URL: must be the site's root, without a path (the app is served at /app/ and the API at /v1/), got "${given}"`);
+  // The origin: scheme and host in lower case (HTTPS://… is https, for the cookie's Secure flag too).
+  const publicBaseUrl = u.origin;
   const redisUrl = env.REDIS_URL || null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL: must start with redis:// or rediss://');
   const countryHeader = env.COUNTRY_HEADER ? env.COUNTRY_HEADER.toLowerCase() : null;
@@ -120,7 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     authFailuresPerMinute: parseIntRange('AUTH_FAILURES_PER_MINUTE', env.AUTH_FAILURES_PER_MINUTE, 30, 1, 1_000_000),
     redisUrl,
     countryHeader,
-    trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     render: {
       workers: parseIntRange('RENDER_WORKERS', env.RENDER_WORKERS, defaultRenderWorkers(), 1, 64),
       timeoutMs: parseIntRange('RENDER_TIMEOUT_MS', env.RENDER_TIMEOUT_MS, 2000, 10, 60_000),

@@ -4,6 +4,7 @@
 // and the listening server's fast path, which answers /r/* before Fastify's routing
 // and reply machinery, because this is the one request that must be as cheap as a
 // bare redirect. Never rate limited, never cached by browsers or proxies, never indexed.
+import { type TrustFunction, clientAddress } from './client-address.ts';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ShortLinkTarget } from '../db/qr-items-repository.ts';
@@ -80,7 +81,7 @@ function contactCard(target: ShortLinkTarget): ShortLinkResponse {
 }
 
 /** The listening server's adapter: answers GET/HEAD /r/* on the raw request, or returns false. */
-export function rawShortLinkResponder(handle: ShortLinkHandler, trustProxy: boolean, log: FastifyBaseLogger) {
+export function rawShortLinkResponder(handle: ShortLinkHandler, trust: TrustFunction | false, log: FastifyBaseLogger) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? '';
     if (!url.startsWith('/r/') || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
@@ -92,7 +93,7 @@ export function rawShortLinkResponder(handle: ShortLinkHandler, trustProxy: bool
     } catch {
       code = '';
     }
-    handle({ method: req.method, code, headers: req.headers, ip: clientIp(req, trustProxy) }).then(
+    handle({ method: req.method, code, headers: req.headers, ip: clientAddress(req, trust) }).then(
       (r) => {
         res.writeHead(r.status, { ...r.headers, 'content-length': Buffer.byteLength(r.body) });
         res.end(r.body);
@@ -107,11 +108,3 @@ export function rawShortLinkResponder(handle: ShortLinkHandler, trustProxy: bool
   };
 }
 
-/** Behind a trusted proxy the client is the left-most X-Forwarded-For address, as Fastify reads it. */
-function clientIp(req: IncomingMessage, trustProxy: boolean): string {
-  const socketIp = req.socket.remoteAddress ?? '';
-  if (!trustProxy) return socketIp;
-  const forwarded = req.headers['x-forwarded-for'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  return first || socketIp;
-}

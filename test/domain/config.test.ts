@@ -27,6 +27,22 @@ describe('configuration', () => {
   it('derives PUBLIC_BASE_URL from PORT and strips a trailing slash', () => {
     expect(loadConfig({ PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080');
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://qr.example.com/' }).publicBaseUrl).toBe('https://qr.example.com');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'HTTPS://QR.Example.com' }).publicBaseUrl).toBe('https://qr.example.com');
+  });
+
+  it('refuses a PUBLIC_BASE_URL with a path, and PORT 0 without a PUBLIC_BASE_URL', () => {
+    expect(() => loadConfig({ PUBLIC_BASE_URL: 'http://localhost:3955/with/path' })).toThrow(/^PUBLIC_BASE_URL: must be the site's root, without a path/);
+    expect(() => loadConfig({ PORT: '0' })).toThrow(/^PUBLIC_BASE_URL: must be set when PORT is 0/);
+    expect(loadConfig({ PORT: '0', PUBLIC_BASE_URL: 'https://qr.example.com' }).port).toBe(0);
+  });
+
+  it('reads TRUST_PROXY as no proxy, one proxy, a number of proxies, or the proxies\' addresses', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,loopback' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.7', 'loopback']);
+    for (const bad of ['maybe', '11', '10.0.0.0/99', '300.1.2.3']) expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/^TRUST_PROXY: must be true, false, a number of proxies/);
   });
 
   it('leaves the main thread a core of its own: one render worker per core but one, at least one', () => {

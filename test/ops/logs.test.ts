@@ -37,7 +37,7 @@ describe('server logs', () => {
     // `script` gives the server a real pseudo-terminal as stdout.
     const proc = spawn('script', ['-qefc', `${process.execPath} --import tsx src/server.ts`, '/dev/null'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info', LOG_FORMAT: '' },
+      env: { ...process.env, PORT: '0', PUBLIC_BASE_URL: 'http://localhost:3000', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info', LOG_FORMAT: '' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const exited = new Promise((r) => proc.on('exit', r));
