@@ -30,6 +30,8 @@ export interface Config {
   render: RenderConfig;
   /** Who may create an account in the web app: only people with an invite, or anyone. */
   signup: 'invite' | 'open';
+  /** After SIGTERM/SIGINT, how long requests in flight may take before their connections are cut. */
+  shutdownTimeoutMs: number;
 }
 
 /** The render pool: how many worker threads, how much CPU each job may use, how many may wait. */
@@ -150,5 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       queue: parseIntRange('RENDER_QUEUE', env.RENDER_QUEUE, 16, 0, 10_000),
     },
     signup,
+    // Under the 10 s a container runtime waits before its SIGKILL.
+    shutdownTimeoutMs: parseIntRange('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 8000, 100, 3_600_000),
   };
 }

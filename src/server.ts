@@ -26,6 +26,14 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // A request may never finish (a client that stops sending its body halfway), and Node stops
+    // its own request timeouts once the server closes: past the grace period its connection is
+    // cut, or the process would wait for it forever.
+    const cut = setTimeout(() => {
+      app.log.warn({ afterMs: config.shutdownTimeoutMs }, 'shutdown: cutting the connections of requests still in flight');
+      app.server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
+    cut.unref();
     try {
       await app.close(); // stops accepting, waits for in-flight requests and onClose hooks
       await db.close();

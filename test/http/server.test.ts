@@ -1,5 +1,6 @@
 // The service as a user runs it: the CLI makes a key, a real server on a real SQLite file answers.
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +70,21 @@ describe('the CLI and a real server', () => {
     expect(await server.stop('SIGTERM')).toBe(0);
     server = null;
   });
+
+  it('shuts down within SHUTDOWN_TIMEOUT_MS even when a client never finishes its request', async () => {
+    const slow = await startServer({ DATABASE_URL: 'sqlite::memory:', SHUTDOWN_TIMEOUT_MS: '500' });
+    const socket = net.connect(Number(new URL(slow.url).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // Headers promising 1,000 bytes, then six of them, then nothing.
+    socket.write('POST /v1/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a": ');
+    socket.on('error', () => {});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const code = await Promise.race([slow.stop('SIGTERM'), new Promise((resolve) => setTimeout(() => resolve('still running after 20 s'), 20_000))]);
+    socket.destroy();
+    if (code === 'still running after 20 s') await slow.stop('SIGKILL');
+    expect(code).toBe(0);
+    expect(slow.output()).toMatch(/cutting the connections of requests still in flight/);
+  }, 60_000);
 
   it('refuses bad CLI input with a clear message and a non-zero exit', () => {
     const noScopes = runCli(['keys', 'create', '--account', 'x'], env);
