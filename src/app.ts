@@ -47,6 +47,8 @@ export interface BuiltApp {
 }
 
 export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
+  // Several processes share one count per key through Redis; one process counts in memory.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const services = createServices(config, db);
   // Set once the app exists: the listening server answers /r/* before Fastify sees it.
   let fastPath: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null = null;
@@ -128,10 +130,15 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   await app.register(webAppRoutes);
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  // Several processes share one count per key through Redis; one process counts in memory.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
   if (redis) {
-    redis.on('error', (err: Error) => app.log.warn({ err }, 'rate-limit store unavailable'));
+    // While Redis is away requests go unlimited (skipOnError below: the links keep answering);
+    // say so once a minute, not at every reconnect attempt.
+    let warnedAt = 0;
+    redis.on('error', (err: Error) => {
+      if (Date.now() - warnedAt < 60_000) return;
+      warnedAt = Date.now();
+      app.log.warn({ error: err.message }, 'rate-limit store (REDIS_URL) unavailable: requests are not rate limited until it is back');
+    });
     app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   }
 
@@ -169,4 +176,24 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   );
 
   return { app, services };
+}
+
+/**
+ * Connects to the rate-limit store before anything else starts: a REDIS_URL that cannot be
+ * reached at start is a configuration error (it started with no rate limit at all, silently).
+ */
+async function connectRedis(url: string): Promise<Redis> {
+  const redis = new Redis(url, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
+  // Until the app's own handler is attached: the failure is reported by connect() below.
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    await redis.ping();
+    return redis;
+  } catch (err) {
+    redis.disconnect();
+    const shown = new URL(url);
+    if (shown.password) shown.password = '***';
+    throw new Error(`REDIS_URL: cannot reach ${shown.toString()} (${err instanceof Error ? err.message : String(err)})`);
+  }
 }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/database.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -31,6 +34,18 @@ describe('rate limits', () => {
       const res = await t.request({ method: 'GET', url: '/r/zzzzzzz' });
       expect(res.statusCode).toBe(404);
       expect(res.headers['ratelimit-limit']).toBeUndefined();
+    }
+  });
+});
+
+describe('the shared rate-limit store', () => {
+  it('refuses to start when REDIS_URL cannot be reached, naming it (it used to start with no limit at all)', async () => {
+    const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://qr.test', REDIS_URL: 'redis://:secret@127.0.0.1:1' });
+    const db = await openDatabase(config.database);
+    try {
+      await expect(buildApp(config, db)).rejects.toThrow(/^REDIS_URL: cannot reach redis:\/\/:\*\*\*@127\.0\.0\.1:1 \(/);
+    } finally {
+      await db.close();
     }
   });
 });
