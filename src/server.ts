@@ -15,7 +15,9 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database).catch((err: unknown) => {
+    throw new Error(`DATABASE_URL: cannot open the database: ${err instanceof Error ? err.message : String(err)}`);
+  });
   const { app, services } = await buildApp(config, db);
   // Fastify sets its keep-alive timeout (72 s, longer than the usual proxy's idle timeout) only
   // on servers it creates itself; ours comes from serverFactory and had Node's 5 s. A client, or
@@ -45,7 +47,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {
+    throw new Error(`HOST/PORT: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
+  });
   // First run: one line with the link that lets the owner in (it works once; each start makes a new one).
   const setupLink = await makeSetupLink(services.users, services.oneTimeLinks, config.publicBaseUrl);
   if (setupLink !== null) process.stdout.write(`qrtrack: first run: open ${setupLink} to create the owner account (the link works once)\n`);

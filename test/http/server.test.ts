@@ -99,4 +99,9 @@ describe('the CLI and a real server', () => {
   it('exits non-zero with one clear line on invalid configuration', async () => {
     await expect(startServer({ ...env, DATABASE_URL: 'mysql://nope' })).rejects.toThrow(/DATABASE_URL: must start with/);
   });
+
+  it('names the variable when the start fails past the checks: a database it cannot open, a host it cannot listen on', async () => {
+    await expect(startServer({ ...env, DATABASE_URL: 'sqlite:/etc/passwd/x.db' })).rejects.toThrow(/qrtrack: failed to start: DATABASE_URL: cannot open the database: /);
+    await expect(startServer({ ...env, HOST: 'no-such-host.invalid' })).rejects.toThrow(/qrtrack: failed to start: HOST\/PORT: cannot listen on no-such-host\.invalid:\d+: /);
+  }, 60_000);
 });
