@@ -7,6 +7,10 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 README="${TOUR_README:-$ROOT/README.md}"
+# TOUR_README is relative to the caller's folder; everything else runs from the project's
+# (node resolves `--import tsx` from the working folder), wherever the script is called from.
+case "$README" in /*) ;; *) README="$PWD/$README" ;; esac
+cd "$ROOT"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/qrtrack-tour-XXXXXX")"
 SERVER_PID=""
 cleanup() {

@@ -1,7 +1,6 @@
 // The qrtrack command. Commands are listed (with their help) in src/cli/registry.ts, one
 // module each under src/cli/commands/; the key commands, setup-link, users reset-link and
 // `serve` still run here.
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { ApiKeysRepository } from './db/api-keys-repository.ts';
 import { openDatabase } from './db/database.ts';
@@ -13,6 +12,12 @@ import { OneTimeLinksRepository } from './db/one-time-links-repository.ts';
 import { UsersRepository } from './db/users-repository.ts';
 import { makeResetLink, makeSetupLink } from './first-run.ts';
 import { BulkUsageError } from './cli/bulk-usage.ts';
+import type { CliCommand, Options } from './cli/command.ts';
+import { keysCreate, keysList, keysRevoke } from './cli/commands/keys.ts';
+import { serve } from './cli/commands/serve.ts';
+import { setupLink } from './cli/commands/setup-link.ts';
+import { usersResetLink } from './cli/commands/users-reset-link.ts';
+import { parseCommandArgs } from './cli/parse-command-args.ts';
 import { dispatch } from './cli/registry.ts';
 
 const USAGE = 'unknown command; see qrtrack --help';
@@ -21,42 +26,43 @@ class UsageError extends Error {}
 
 async function run(argv: string[]): Promise<void> {
   if (await dispatch(argv)) return;
-  const [group, command, ...rest] = argv;
+  const [group, command] = argv;
+  // Parsed against the same definitions as the registry's commands, so bad options read alike.
+  const argsOf = <O extends Options>(c: CliCommand<O>) => parseCommandArgs(c, argv.slice(c.words.length));
   if (group === 'serve') {
+    argsOf(serve);
     // Like `npm start`: the web app is built first when web/ changed.
     const { ensureWebBuild } = await import('../scripts/build-web.ts');
     await ensureWebBuild();
     await import('./server.ts');
     return;
   }
-  if (group === 'setup-link' || group === 'users') return runAccounts(group, command);
+  if (group === 'setup-link') {
+    argsOf(setupLink);
+    return runAccounts(group, undefined);
+  }
+  if (group === 'users' && command === 'reset-link') return runAccounts(group, argsOf(usersResetLink).positionals[0]);
   // Big accounts: import and export.
   if (group === 'import' || group === 'export') {
     const { runBulkCommand } = await import('./cli/bulk-commands.ts');
     return runBulkCommand(group, argv.slice(1), loadConfig());
   }
-  if (group !== 'keys' || command === undefined) throw new UsageError(USAGE);
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { account: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } },
-  });
-  const config = loadConfig();
-  const db = await openDatabase(config.database);
+  if (group === 'keys' && command === 'create') return withKeys(createKey, argsOf(keysCreate).values);
+  if (group === 'keys' && command === 'list') return withKeys(listKeys, argsOf(keysList).values);
+  if (group === 'keys' && command === 'revoke') return withKeys(revokeKey, argsOf(keysRevoke).positionals[0]);
+  throw new UsageError(USAGE);
+}
+
+async function withKeys<A>(action: (keys: ApiKeysRepository, arg: A) => Promise<void>, arg: A): Promise<void> {
+  const db = await openDatabase(loadConfig().database);
   try {
-    const keys = new ApiKeysRepository(db);
-    if (command === 'create') await createKey(keys, values);
-    else if (command === 'list') await listKeys(keys, values);
-    else if (command === 'revoke') await revokeKey(keys, positionals[0]);
-    else throw new UsageError(USAGE);
+    await action(new ApiKeysRepository(db), arg);
   } finally {
     await db.close();
   }
 }
 
-async function runAccounts(group: string, arg: string | undefined): Promise<void> {
-  if (group === 'users' && arg !== 'reset-link') throw new UsageError(USAGE);
-  const email = group === 'users' ? process.argv[4] : undefined;
+async function runAccounts(group: 'setup-link' | 'users', email: string | undefined): Promise<void> {
   if (group === 'users' && !email) throw new UsageError('users reset-link: EMAIL is required');
   const config = loadConfig();
   const db = await openDatabase(config.database);

@@ -1,10 +1,9 @@
 // qrtrack import FILE --account NAME [--design-json JSON]
-// qrtrack export --account NAME [--format csv|json|png|svg] [--active true|false] [--content-type KIND] [--q TEXT] [--tag NAME]
+// qrtrack export --account NAME [--format csv|json|png|svg] [--active true|false] [--content-type KIND] [--q TEXT] [--tag NAME] [--out FILE]
 // Both stream: a million codes in or out with flat memory. Progress and the summary go to
 // stderr, so an export's stdout is the file alone.
 import fs from 'node:fs';
 import { once } from 'node:events';
-import { parseArgs } from 'node:util';
 import { exportCodes } from '../bulk/export-codes.ts';
 import { type ImageExport, exportImagesZip } from '../bulk/export-images.ts';
 import { RenderPool } from '../render-pool/render-pool.ts';
@@ -20,23 +19,14 @@ import { parseLogosInPool } from '../http/logo-prepass.ts';
 import { DesignInput } from '../http/schemas.ts';
 import { validatorCompiler } from '../http/validation.ts';
 import { BulkUsageError } from './bulk-usage.ts';
+import { exportItems } from './commands/export.ts';
+import { importItems } from './commands/import.ts';
+import { writeOutputFile } from './output-file.ts';
+import { type ParsedArgs, parseCommandArgs } from './parse-command-args.ts';
 
 
 export async function runBulkCommand(command: 'import' | 'export', args: string[], config: Config): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      account: { type: 'string' },
-      'design-json': { type: 'string' },
-      format: { type: 'string' },
-      active: { type: 'string' },
-      'content-type': { type: 'string' },
-      q: { type: 'string' },
-      tag: { type: 'string' },
-      out: { type: 'string' },
-    },
-  });
+  const { values, positionals } = parseBulkArgs(command, args);
   if (!values.account) throw new BulkUsageError(`${command}: --account NAME is required`);
   const db = await openDatabase(config.database);
   try {
@@ -68,22 +58,30 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
     if (!accountId) throw new BulkUsageError(`export: no account "${values.account}"`);
     const filter = exportFilter(values);
     if ((format === 'png' || format === 'svg') && !values.out) throw new BulkUsageError(`export: --format ${format} writes a ZIP file: give --out FILE.zip`);
-    const out = values.out ? fs.createWriteStream(values.out) : process.stdout;
     let exported = 0;
     const onProgress = (n: number) => {
       exported = n;
       progress(`exported ${n.toLocaleString('en-US')} codes`, n);
     };
     const chunks = format === 'png' || format === 'svg' ? imagesZip(db, config, accountId, { filter, format, onProgress }) : exportCodes(db, accountId, filter, format, config.publicBaseUrl, onProgress);
-    for await (const chunk of chunks) {
-      if (!out.write(chunk)) await once(out, 'drain');
+    if (values.out) await writeOutputFile('export', values.out, chunks);
+    else {
+      for await (const chunk of chunks) {
+        if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+      }
     }
-    if (out !== process.stdout) await new Promise<void>((resolve, reject) => (out as fs.WriteStream).end((err?: Error | null) => (err ? reject(err) : resolve())));
     progressDone();
     process.stderr.write(`exported ${exported.toLocaleString('en-US')} codes of account "${values.account}" as ${format}\n`);
   } finally {
     await db.close();
   }
+}
+
+type BulkOptions = NonNullable<typeof importItems.options> & NonNullable<typeof exportItems.options>;
+
+/** Each command accepts only its own options (as its --help lists them); one values type serves both. */
+function parseBulkArgs(command: 'import' | 'export', args: string[]): ParsedArgs<BulkOptions> {
+  return command === 'import' ? parseCommandArgs(importItems, args) : parseCommandArgs(exportItems, args);
 }
 
 /** Images are drawn in a render pool of the CLI's own, with the server's budgets. */

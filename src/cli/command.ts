@@ -32,7 +32,7 @@ export interface CliCommand<O extends Options = Options> {
   run?(args: { values: ParsedValues<O>; positionals: string[] }, ctx: CommandContext): Promise<void>;
 }
 
-type ParsedValues<O extends Options> = {
+export type ParsedValues<O extends Options> = {
   [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : O[K]['type'] extends 'string' ? string : string | boolean;
 };
 

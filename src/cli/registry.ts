@@ -1,10 +1,10 @@
 // Every qrtrack command, and the dispatcher: --help anywhere prints help and exits 0; a
-// command with a `run` runs here; the others (keys, setup-link, users, serve) are left to src/cli.ts.
-import { parseArgs } from 'node:util';
+// command with a `run` runs here; the others (keys, setup-link, users, serve) are left to src/cli.ts,
+// which parses their arguments with the same parseCommandArgs.
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { ValidationError } from '../domain/errors.ts';
-import type { CliCommand, CliIo, Options } from './command.ts';
+import type { CliCommand, CliIo } from './command.ts';
 import { accountsCreate } from './commands/accounts-create.ts';
 import { accountsList } from './commands/accounts-list.ts';
 import { exportItems } from './commands/export.ts';
@@ -17,6 +17,7 @@ import { setupLink } from './commands/setup-link.ts';
 import { stats } from './commands/stats.ts';
 import { usersResetLink } from './commands/users-reset-link.ts';
 import { commandHelp, groupHelp, mainHelp } from './help.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 // Widened once here: each module keeps its own literal option types.
 export const COMMANDS: readonly CliCommand[] = [
@@ -87,21 +88,6 @@ export async function dispatch(argv: readonly string[], io: CliIo = stdio): Prom
     await db.close();
   }
   return true;
-}
-
-function parseCommandArgs(command: CliCommand, args: string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  const name = command.words.join(' ');
-  try {
-    const parsed = parseArgs({ args, options: command.options ?? ({} as Options), allowPositionals: true, strict: true });
-    return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
-  } catch (err) {
-    // node:util's messages are long and mention parseArgs; say it in our words, on one line.
-    const unknown = err instanceof Error && /'(-{1,2}[^']+)'/.exec(err.message)?.[1];
-    const code = (err as { code?: string }).code;
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new ValidationError(`${name}: unknown option ${unknown}; see qrtrack ${name} --help`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new ValidationError(`${name}: option ${unknown ?? ''} needs a value; see qrtrack ${name} --help`);
-    throw new ValidationError(`${name}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
-  }
 }
 
 function isGroup(word: string): boolean {

@@ -38,7 +38,8 @@ export function cookieName(config: Config): string {
 }
 
 function isHttps(config: Config): boolean {
-  return config.publicBaseUrl.startsWith('https:');
+  // Schemes are case-insensitive (HTTPS://… is https); the parsed URL lower-cases it.
+  return new URL(config.publicBaseUrl).protocol === 'https:';
 }
 
 type HookFn = (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply, done: () => void) => unknown;

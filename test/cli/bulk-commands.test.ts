@@ -77,4 +77,25 @@ describe('qrtrack import and export', () => {
     for (const [name, png] of Object.entries(files)) expect(await decodePng(Buffer.from(png))).toBe(`http://cli.test/r/${name.slice(-11, -4)}`);
     expect(runCli(['export', '--account', 'zipper', '--format', 'svg'], env).stderr).toBe('qrtrack: export: --format svg writes a ZIP file: give --out FILE.zip\n');
   });
+
+  it('answers an --out it cannot write with one line naming the file and why, and leaves no file behind', () => {
+    expect(runCli(['accounts', 'create', 'writer'], env).status).toBe(0);
+    const missing = path.join(dir, 'no-such-folder');
+    for (const [format, name] of [['json', 'x.json'], ['png', 'x.zip']] as const) {
+      const out = path.join(missing, name);
+      const res = runCli(['export', '--account', 'writer', '--format', format, '--out', out], env);
+      expect(res.stderr, format).toBe(`qrtrack: export: cannot write ${out}: no such folder\n`);
+      expect(res.status, format).toBe(2);
+    }
+    expect(runCli(['export', '--account', 'writer', '--out', dir], env).stderr).toBe(`qrtrack: export: cannot write ${dir}: it is a folder\n`);
+    // A successful export is written beside its file first, then renamed: nothing else is left.
+    const own = tempDir('qrtrack-cli-out-');
+    try {
+      expect(runCli(['export', '--account', 'writer', '--format', 'json', '--out', path.join(own, 'all.json')], env).status).toBe(0);
+      expect(fs.readdirSync(own)).toEqual(['all.json']);
+      expect(JSON.parse(fs.readFileSync(path.join(own, 'all.json'), 'utf8'))).toEqual({ items: [] });
+    } finally {
+      fs.rmSync(own, { recursive: true, force: true });
+    }
+  });
 });

@@ -108,6 +108,36 @@ describe('qrtrack --help', { timeout: 180_000 }, () => {
   });
 });
 
+describe('qrtrack options', { timeout: 180_000 }, () => {
+  it('answers an unknown option the same way for every command, whichever module runs it', async () => {
+    const runs = COMMANDS.map(async (c) => ({ name: c.words.join(' '), res: await cli(...c.words, '--bogus') }));
+    for (const { name, res } of await Promise.all(runs)) {
+      expect(res.stderr, name).toBe(`qrtrack: ${name}: unknown option --bogus; see qrtrack ${name} --help\n`);
+      expect(res.status, name).toBe(2);
+      expect(res.stdout, name).toBe('');
+    }
+  });
+
+  it('answers a missing or unwanted option value in one line that points at the help', async () => {
+    const runs: Promise<{ args: readonly string[]; message: string; res: Awaited<ReturnType<typeof cli>> }>[] = [];
+    for (const [args, message] of [
+      [['export', '--account', 'demo', '--out'], 'export: option --out needs a value; see qrtrack export --help'],
+      [['export', '--out', '--account', 'demo'], 'export: option --out needs a value; see qrtrack export --help'],
+      [['keys', 'create', '--scopes', 'qr:read', '--account'], 'keys create: option --account needs a value; see qrtrack keys create --help'],
+      [['import', 'x.csv', '--format', 'csv'], 'import: unknown option --format; see qrtrack import --help'],
+      [['users', 'reset-link', 'a@example.com', '--json'], 'users reset-link: unknown option --json; see qrtrack users reset-link --help'],
+      [['qr', 'list', '--account'], 'qr list: option --account needs a value; see qrtrack qr list --help'],
+      [['qr', 'list', '--account', 'demo', '--json=yes'], 'qr list: option --json takes no value; see qrtrack qr list --help'],
+    ] as const) {
+      runs.push(cli(...args).then((res) => ({ args, message, res })));
+    }
+    for (const { args, message, res } of await Promise.all(runs)) {
+      expect(res.stderr, args.join(' ')).toBe(`qrtrack: ${message}\n`);
+      expect(res.status, args.join(' ')).toBe(2);
+    }
+  });
+});
+
 describe('qrtrack commands', { timeout: 180_000 }, () => {
   it('creates and lists accounts with their items, keys and scans', async () => {
     expect((await cli('accounts', 'create', 'acme')).stdout).toMatch(/^created account "acme" \([0-9a-f-]{36}\)\n$/);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashSecretToken, newSecretToken } from '../../src/domain/accounts/secret-token.ts';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../src/domain/accounts/session-policy.ts';
+import { cookieName } from '../../src/http/session-auth.ts';
 import { PASSWORD, type SignedIn, sessionFrom, setupOwner, setupToken, signIn } from '../support/sessions.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
@@ -261,5 +262,18 @@ describe('secure cookies', () => {
       await https.close();
     }
   });
-});
 
+  it('reads the scheme of PUBLIC_BASE_URL case-insensitively: HTTPS:// is https too', async () => {
+    const https = await makeTestApp({ PUBLIC_BASE_URL: 'HTTPS://qr.example' });
+    try {
+      const token = await setupToken(https);
+      const res = await https.request({ method: 'POST', url: '/v1/setup', payload: { token, accountName: 'A', email: 'a@example.com', password: PASSWORD } });
+      expect(res.cookies.map((c) => c.name)).toEqual(['__Host-qrtrack_session']);
+      expect(res.cookies[0]).toMatchObject({ secure: true });
+      // Also when the configured URL reaches the session code as written, not normalised.
+      expect(cookieName({ ...https.config, publicBaseUrl: 'HTTPS://qr.example' })).toBe('__Host-qrtrack_session');
+    } finally {
+      await https.close();
+    }
+  });
+});
