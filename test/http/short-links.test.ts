@@ -188,6 +188,20 @@ describe('scan statistics', () => {
     expect(dump).not.toContain('198.51.100');
   });
 
+  it('lists at most 50 values per breakdown, the rest as one "(other)" entry, per code and for the account', async () => {
+    // Whoever scans sets the Referer: 60 distinct ones, each once, and one of them three times more.
+    const it = await item({ url: 'https://example.com/many-referrers' });
+    for (let i = 0; i < 60; i++) await scan(it.code, { ip: `198.51.100.${i}`, headers: { referer: `https://r${i}.example/` } });
+    for (let i = 0; i < 3; i++) await scan(it.code, { ip: '198.51.100.200', headers: { referer: 'https://r7.example/' } });
+    const referrer = (await stats(it.id)).breakdown.referrer as { value: string; scans: number }[];
+    expect(referrer).toHaveLength(50);
+    expect(referrer[0]).toEqual({ value: '(other)', scans: 11 });
+    expect(referrer[1]).toEqual({ value: 'r7.example', scans: 4 });
+    expect(referrer.reduce((sum, r) => sum + r.scans, 0)).toBe(63);
+    const account = await t.request({ method: 'GET', url: '/v1/stats', key });
+    expect(account.json().breakdown.referrer).toHaveLength(50);
+  });
+
   it('returns a zero-filled series of exactly `days` entries, oldest first, ending today', async () => {
     const it = await item({ url: 'https://example.com/z' });
     const s = await stats(it.id);
