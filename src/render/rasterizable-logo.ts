@@ -55,18 +55,25 @@ export async function rasterizableLogo(dataUrl: string): Promise<string | null> 
   if (!dataUrl.startsWith(SVG_PREFIX)) return dataUrl;
   const svg = Buffer.from(dataUrl.slice(SVG_PREFIX.length), 'base64').toString('utf8');
   if (!svg.includes(NESTED_RASTER)) return dataUrl;
+  return remembered(dataUrl, async () => {
+    let flat = svg;
+    for (const webp of new Set(svg.match(NESTED_WEBP) ?? [])) {
+      const png = await webpAsPng(webp);
+      if (png === null) return null;
+      flat = flat.split(webp).join(png);
+    }
+    return `data:image/png;base64,${svgAsPng(flat).toString('base64')}`;
+  });
+}
+
+/** `make`'s answer for `dataUrl`, kept by a hash of it (failures are not kept). */
+async function remembered(dataUrl: string, make: () => Promise<string | null>): Promise<string | null> {
   const key = createHash('sha256').update(dataUrl).digest('base64');
   const hit = drawn.get(key);
   if (hit !== undefined) return hit;
-  let flat = svg;
-  for (const webp of new Set(svg.match(NESTED_WEBP) ?? [])) {
-    const png = await webpAsPng(webp);
-    if (png === null) return null;
-    flat = flat.split(webp).join(png);
-  }
-  const png = `data:image/png;base64,${svgAsPng(flat).toString('base64')}`;
-  drawn.set(key, png);
-  return png;
+  const made = await make();
+  if (made !== null) drawn.set(key, made);
+  return made;
 }
 
 /** An SVG drawn as the top-level document, its longest side MAX_SIDE pixels. */
@@ -77,22 +84,19 @@ function svgAsPng(svg: string): Buffer {
   return encodePng(image.pixels, image.width, image.height, false);
 }
 
-async function webpAsPng(dataUrl: string): Promise<string | null> {
-  const key = createHash('sha256').update(dataUrl).digest('base64');
-  const hit = drawn.get(key);
-  if (hit !== undefined) return hit;
-  await decoderReady();
-  const bytes = Buffer.from(dataUrl.slice(WEBP_PREFIX.length), 'base64');
-  let image: { data: Uint8ClampedArray; width: number; height: number };
-  try {
-    image = await decodeWebp(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
-  } catch {
-    return null;
-  }
-  const small = fitWithin(image.data, image.width, image.height, MAX_SIDE);
-  const png = `data:image/png;base64,${encodePng(small.data, small.width, small.height, false).toString('base64')}`;
-  drawn.set(key, png);
-  return png;
+function webpAsPng(dataUrl: string): Promise<string | null> {
+  return remembered(dataUrl, async () => {
+    await decoderReady();
+    const bytes = Buffer.from(dataUrl.slice(WEBP_PREFIX.length), 'base64');
+    let image: { data: Uint8ClampedArray; width: number; height: number };
+    try {
+      image = await decodeWebp(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    } catch {
+      return null;
+    }
+    const small = fitWithin(image.data, image.width, image.height, MAX_SIDE);
+    return `data:image/png;base64,${encodePng(small.data, small.width, small.height, false).toString('base64')}`;
+  });
 }
 
 /** The design with its logo as the rasterizer can draw it (see rasterizableLogo). */
