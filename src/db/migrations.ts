@@ -6,6 +6,7 @@ import { bigAccounts } from './migrations/0003-big-accounts.ts';
 import { accountRollups } from './migrations/0004-account-rollups.ts';
 import { designs } from './migrations/0005-designs.ts';
 import { itemScanTotals } from './migrations/0006-item-scan-totals.ts';
+import { runningTotalsRepair } from './migrations/0007-running-totals-repair.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -173,6 +174,7 @@ class InCodeMigrations implements MigrationProvider {
       '0004_account_rollups': accountRollups(this.dialect),
       '0005_designs': designs(this.dialect),
       '0006_item_scan_totals': itemScanTotals(this.dialect),
+      '0007_running_totals_repair': runningTotalsRepair(this.dialect),
     };
   }
 }

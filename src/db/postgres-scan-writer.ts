@@ -150,7 +150,9 @@ function addToRollup(table: string, keys: readonly string[], counters: readonly 
 // roll-ups are summed in the process like the item ones; their unique scans come from the
 // same new visitors (uq). Running totals: existing rows from a batch day on grow by the
 // batch's scans up to their day (rt_add); a day without a row starts from the last total
-// before it plus the batch's scans since then (rt_new), or, if another process made that
+// before it plus ALL the batch's scans up to that day (rt_new): that total is read from the
+// statement's snapshot, which does not hold the batch's scans on its own day or earlier (rt_add
+// adds them to it in the same statement, unseen), or, if another process made that
 // row meanwhile, adds to it. Both read the statement's snapshot, so neither sees the other's
 // rows; only batches of one code on different UTC days written at the same instant by two
 // processes (around midnight) can miss each other (docs/decisions/account-stats.md).
@@ -200,8 +202,8 @@ const RECORD_BATCH = `
     rt_new as (
       insert into item_running_totals (item_id, day, scans, unique_scans)
       select bd.item_id, bd.day,
-        coalesce(p.scans, 0) + (select sum(b2.n) from bd b2 where b2.item_id = bd.item_id and b2.day > coalesce(p.day, '') and b2.day <= bd.day),
-        coalesce(p.unique_scans, 0) + (select sum(b2.u) from bd b2 where b2.item_id = bd.item_id and b2.day > coalesce(p.day, '') and b2.day <= bd.day)
+        coalesce(p.scans, 0) + (select sum(b2.n) from bd b2 where b2.item_id = bd.item_id and b2.day <= bd.day),
+        coalesce(p.unique_scans, 0) + (select sum(b2.u) from bd b2 where b2.item_id = bd.item_id and b2.day <= bd.day)
       from bd left join lateral (
         select r.day, r.scans, r.unique_scans from item_running_totals r where r.item_id = bd.item_id and r.day < bd.day order by r.day desc limit 1
       ) p on true

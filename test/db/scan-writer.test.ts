@@ -13,6 +13,7 @@ import { parseDatabaseUrl } from '../../src/config.ts';
 import { resolveDesign } from '../../src/domain/design.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
 import { itemStats } from '../../src/domain/stats/item-stats.ts';
+import { runningTotalsRepair } from '../../src/db/migrations/0007-running-totals-repair.ts';
 import { freshDatabaseUrl } from '../support/databases.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -135,5 +136,29 @@ describe('scan writers', () => {
       ['2026-11-03', 0],
     ]);
     expect(stats.totals.scansInRange).toBe(8);
+  });
+
+  it('counts a batch that spans a UTC midnight in the running totals of a code scanned the day before', async () => {
+    const { db, accountId, itemId } = await setup();
+    const writer = writerFor(db);
+    const midnight = Date.parse('2026-03-11T00:00:00Z');
+    const at = (ms: number, hash: string) => scan(itemId, 1, { scannedAt: new Date(ms).toISOString(), isBot: false, visitorHash: hash });
+    await Promise.all([at(midnight - 3 * 3_600_000, 'a'), at(midnight - 2 * 3_600_000, 'b')].map((s) => writer.record(s)));
+    await writer.drain();
+    // One batch: two more scans of March 10 (a day with a running total already) and three of March 11 (none yet).
+    await Promise.all([at(midnight - 60_000, 'c'), at(midnight - 30_000, 'd'), at(midnight + 1, 'e'), at(midnight + 2, 'f'), at(midnight + 3, 'g')].map((s) => writer.record(s)));
+    await writer.drain();
+    const running = await db.kysely.selectFrom('item_running_totals').select(['day', 'scans', 'unique_scans']).where('item_id', '=', itemId).orderBy('day').execute();
+    expect(running.map((r) => [r.day, Number(r.scans), Number(r.unique_scans)])).toEqual([['2026-03-10', 4, 4], ['2026-03-11', 7, 7]]);
+    const top = async (now: string) => (await accountStats(new AccountStatsRepository(db), { accountId, days: 1, tz: 'UTC', now: Date.parse(now) })).topCodes;
+    expect(await top('2026-03-11T12:00:00Z')).toEqual([expect.objectContaining({ id: itemId, scans: 3, uniqueScans: 3 })]);
+    expect(await top('2026-03-10T12:00:00Z')).toEqual([expect.objectContaining({ id: itemId, scans: 7, uniqueScans: 7 })]);
+    // The totals such batches left short on PostgreSQL are rebuilt by migration 0007.
+    if (db.codec.dialect === 'postgres') {
+      await db.kysely.updateTable('item_running_totals').set({ scans: 5, unique_scans: 5 }).where('day', '=', '2026-03-11').execute();
+      await runningTotalsRepair('postgres').up(db.kysely as never);
+      const repaired = await db.kysely.selectFrom('item_running_totals').select(['day', 'scans', 'unique_scans']).where('item_id', '=', itemId).orderBy('day').execute();
+      expect(repaired.map((r) => [r.day, Number(r.scans), Number(r.unique_scans)])).toEqual([['2026-03-10', 4, 4], ['2026-03-11', 7, 7]]);
+    }
   });
 });

@@ -64,6 +64,11 @@ export async function backfillAccountRollups(db: AnyDb, dialect: Dialect): Promi
     select q.account_id, d.day, d.dim, d.value, sum(d.scans)
     from scan_dims_daily d join qr_items q on q.id = d.item_id
     group by q.account_id, d.day, d.dim, d.value`.execute(db);
+  await fillRunningTotals(db, dialect);
+}
+
+/** Fills item_running_totals from the per-item quarter-hour roll-ups (scan_buckets). */
+export async function fillRunningTotals(db: AnyDb, dialect: Dialect): Promise<void> {
   // A bucket is a quarter hour since the epoch: 96 to a UTC day.
   const dayOfBucket =
     dialect === 'postgres'
