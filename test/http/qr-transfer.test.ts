@@ -53,8 +53,11 @@ describe('CSV import', () => {
 
   it('refuses a logo too costly to draw, as POST /v1/qr does, naming its line; nothing is stored', async () => {
     const key = await t.key('costly-importer');
+    // Sixteen blurs (the most a filter may hold) over two shapes (32, the most a logo may hold): about twice the trial's
+    // CPU budget, so a quick moment of the machine cannot let it through.
     const blurs = '<feGaussianBlur stdDeviation="1"/>'.repeat(16);
-    const costly = `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><filter id="f">${blurs}</filter><rect width="10" height="10" fill="#e91e63" filter="url(#f)"/></svg>`).toString('base64')}`;
+    const rects = '<rect width="10" height="10" fill="#e91e63" filter="url(#f)"/>'.repeat(2);
+    const costly = `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><filter id="f">${blurs}</filter>${rects}</svg>`).toString('base64')}`;
     const res = await importCsv(key, ['title,url,logoSize,errorCorrectionLevel,customLogoUrl', 'Fine,https://example.com/a,,,', `Costly,https://example.com/b,0.5,H,"${costly}"`].join('\n'));
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toEqual({ error: 'line 3: customLogoUrl: the logo is too expensive to draw' });
