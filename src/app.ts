@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { startSaltPurge } from './db/salts-repository.ts';
+import { startQuarterDimsPrune } from './db/quarter-dims-retention.ts';
 import { ValidationError } from './domain/errors.ts';
 import { createAuthHook, rateLimitKey } from './http/auth.ts';
 import { AuthThrottle } from './http/auth-throttle.ts';
@@ -115,9 +116,11 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   await registerDocs(app);
 
   const stopSaltPurge = startSaltPurge(services.salts, (err) => app.log.warn({ err }, 'could not purge expired salts'));
+  const stopQuarterPrune = startQuarterDimsPrune(services.db, (err) => app.log.warn({ err }, 'could not prune old quarter-hour breakdowns'));
   // Scans still queued are committed before the process lets go of the database.
   app.addHook('onClose', async () => {
     await stopSaltPurge();
+    await stopQuarterPrune();
     await services.tracker.drain();
     await services.links.close?.();
     await services.renderer.close();

@@ -7,6 +7,7 @@ import { accountRollups } from './migrations/0004-account-rollups.ts';
 import { designs } from './migrations/0005-designs.ts';
 import { itemScanTotals } from './migrations/0006-item-scan-totals.ts';
 import { runningTotalsRepair } from './migrations/0007-running-totals-repair.ts';
+import { quarterDims } from './migrations/0008-quarter-dims.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -175,6 +176,7 @@ class InCodeMigrations implements MigrationProvider {
       '0005_designs': designs(this.dialect),
       '0006_item_scan_totals': itemScanTotals(this.dialect),
       '0007_running_totals_repair': runningTotalsRepair(this.dialect),
+      '0008_quarter_dims': quarterDims(this.dialect),
     };
   }
 }

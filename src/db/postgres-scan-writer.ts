@@ -106,6 +106,12 @@ export function batchParameters(batch: readonly ScanEvent[]): string[] {
   const accountDims = deltas.accountDims.sort(
     (a, b) => compare(a.accountId, b.accountId) || compare(a.day, b.day) || compare(a.dim, b.dim) || compare(a.value, b.value),
   );
+  const quarterDims = deltas.quarterDims.sort(
+    (a, b) => compare(a.itemId, b.itemId) || a.bucket - b.bucket || compare(a.dim, b.dim) || compare(a.value, b.value),
+  );
+  const accountQuarterDims = deltas.accountQuarterDims.sort(
+    (a, b) => compare(a.accountId, b.accountId) || a.bucket - b.bucket || compare(a.dim, b.dim) || compare(a.value, b.value),
+  );
   const itemDays = deltas.itemDays.sort((a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day));
   const text = <T>(rows: readonly T[], f: (row: T) => string | null) => textArray(rows.map(f));
   const int = <T>(rows: readonly T[], f: (row: T) => number) => integerArray(rows.map(f));
@@ -123,6 +129,10 @@ export function batchParameters(batch: readonly ScanEvent[]): string[] {
     int(accountDims, (d) => d.scans),
     text(itemDays, (d) => d.itemId), text(itemDays, (d) => d.day), int(itemDays, (d) => d.scans),
     text(items, (i) => i.accountId),
+    text(quarterDims, (d) => d.itemId), int(quarterDims, (d) => d.bucket), text(quarterDims, (d) => d.dim), text(quarterDims, (d) => d.value),
+    int(quarterDims, (d) => d.scans),
+    text(accountQuarterDims, (d) => d.accountId), int(accountQuarterDims, (d) => d.bucket), text(accountQuarterDims, (d) => d.dim),
+    text(accountQuarterDims, (d) => d.value), int(accountQuarterDims, (d) => d.scans),
   ];
 }
 
@@ -179,12 +189,16 @@ const RECORD_BATCH = `
         left join uq using (item_id, bucket)`)}),
     ud as (${addToRollup('scan_dims_daily', ['item_id', 'day', 'dim', 'value'], ['scans'], `
       select * from unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::bigint[]) as d(item_id, day, dim, value, n)`)}),
+    uqd as (${addToRollup('scan_dims_quarter', ['item_id', 'bucket', 'dim', 'value'], ['scans'], `
+      select * from unnest($42::text[], $43::bigint[], $44::text[], $45::text[], $46::bigint[]) as d(item_id, bucket, dim, value, n)`)}),
     ua as (${addToRollup('account_buckets', ['account_id', 'bucket'], BUCKET_COUNTERS, `
       select a.account_id, a.bucket, a.scans, coalesce(u.n, 0), a.bots
       from unnest($29::text[], $30::bigint[], $31::bigint[], $32::bigint[]) as a(account_id, bucket, scans, bots)
         left join (select account_id, bucket, sum(n) as n from uq group by 1, 2) u using (account_id, bucket)`)}),
     uad as (${addToRollup('account_dims_daily', ['account_id', 'day', 'dim', 'value'], ['scans'], `
       select * from unnest($33::text[], $34::text[], $35::text[], $36::text[], $37::bigint[]) as d(account_id, day, dim, value, n)`)}),
+    uaqd as (${addToRollup('account_dims_quarter', ['account_id', 'bucket', 'dim', 'value'], ['scans'], `
+      select * from unnest($47::text[], $48::bigint[], $49::text[], $50::text[], $51::bigint[]) as d(account_id, bucket, dim, value, n)`)}),
     bd as (
       select d.item_id, d.day, d.n, coalesce(u.n, 0) as u
       from unnest($38::text[], $39::text[], $40::bigint[]) as d(item_id, day, n)

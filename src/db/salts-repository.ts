@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { utcDay } from '../domain/stats/scan-buckets.ts';
 import type { Db } from './database.ts';
+import { startPurge } from './periodic-purge.ts';
 
 export class SaltsRepository {
   /** The loaded salt and the UTC day it is valid for, as [start, end) in epoch ms. */
@@ -56,20 +57,7 @@ export class SaltsRepository {
   }
 }
 
-/**
- * Purges expired salts now and then every `intervalMs`; the timer never keeps the process
- * alive. The returned stop() waits for a purge in flight, so the database can close after it.
- */
+/** Purges expired salts now and then every `intervalMs` (see startPurge). */
 export function startSaltPurge(salts: SaltsRepository, onError: (err: unknown) => void, intervalMs = 10 * 60_000): () => Promise<void> {
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = running.then(() => salts.purgeExpired()).catch(onError);
-  };
-  run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPurge(() => salts.purgeExpired(), onError, intervalMs);
 }

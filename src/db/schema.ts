@@ -127,6 +127,15 @@ export interface ScanDimsDailyTable {
   scans: number;
 }
 
+/** Human scans per item, quarter hour, dimension and value: where a range cuts a UTC day. */
+export interface ScanDimsQuarterTable {
+  item_id: string;
+  bucket: number;
+  dim: string;
+  value: string;
+  scans: number;
+}
+
 /** Visitors seen per item per UTC day: the rule for unique scans. Pruned with the salts. */
 export interface ScanVisitorsTable {
   item_id: string;
@@ -147,6 +156,15 @@ export interface AccountBucketsTable {
 export interface AccountDimsDailyTable {
   account_id: string;
   day: string;
+  dim: string;
+  value: string;
+  scans: number;
+}
+
+/** Human scans per account, quarter hour, dimension and value. */
+export interface AccountDimsQuarterTable {
+  account_id: string;
+  bucket: number;
   dim: string;
   value: string;
   scans: number;
@@ -214,6 +232,7 @@ export interface Database {
   scans: ScansTable;
   scan_buckets: ScanBucketsTable;
   scan_dims_daily: ScanDimsDailyTable;
+  scan_dims_quarter: ScanDimsQuarterTable;
   scan_visitors: ScanVisitorsTable;
   salts: SaltsTable;
   users: UsersTable;
@@ -224,6 +243,7 @@ export interface Database {
   qr_tags: QrTagsTable;
   account_buckets: AccountBucketsTable;
   account_dims_daily: AccountDimsDailyTable;
+  account_dims_quarter: AccountDimsQuarterTable;
   item_running_totals: ItemRunningTotalsTable;
   designs: DesignsTable;
   item_scan_totals: ItemScanTotalsTable;

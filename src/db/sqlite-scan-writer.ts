@@ -39,6 +39,10 @@ export class SqliteScanWriter implements ScanWriter {
       `insert into scan_dims_daily (item_id, day, dim, value, scans) values (?, ?, ?, ?, ?)
        on conflict (item_id, day, dim, value) do update set scans = scans + excluded.scans`,
     );
+    const upsertQuarterDim = sqlite.prepare(
+      `insert into scan_dims_quarter (item_id, bucket, dim, value, scans) values (?, ?, ?, ?, ?)
+       on conflict (item_id, bucket, dim, value) do update set scans = scans + excluded.scans`,
+    );
     const updateItem = sqlite.prepare(
       `update qr_items set scan_count = scan_count + ?, unique_scan_count = unique_scan_count + ?,
          bot_scan_count = bot_scan_count + ?,
@@ -58,6 +62,10 @@ export class SqliteScanWriter implements ScanWriter {
     const upsertAccountDim = sqlite.prepare(
       `insert into account_dims_daily (account_id, day, dim, value, scans) values (?, ?, ?, ?, ?)
        on conflict (account_id, day, dim, value) do update set scans = scans + excluded.scans`,
+    );
+    const upsertAccountQuarterDim = sqlite.prepare(
+      `insert into account_dims_quarter (account_id, bucket, dim, value, scans) values (?, ?, ?, ?, ?)
+       on conflict (account_id, bucket, dim, value) do update set scans = scans + excluded.scans`,
     );
     // Running totals: the day's row grows by the day's scans, or, without a row yet, starts
     // from the last total before it. Later rows grow too, which only happens when scans arrive
@@ -81,6 +89,7 @@ export class SqliteScanWriter implements ScanWriter {
       const deltas = sumBatch(scans, isNew);
       for (const b of deltas.buckets) upsertBucket.run(b.itemId, b.bucket, b.scans, b.uniqueScans, b.botScans);
       for (const d of deltas.dims) upsertDim.run(d.itemId, d.day, d.dim, d.value, d.scans);
+      for (const d of deltas.quarterDims) upsertQuarterDim.run(d.itemId, d.bucket, d.dim, d.value, d.scans);
       for (const i of deltas.items) {
         updateItem.run(i.scans, i.uniqueScans, i.botScans, i.first, i.last, i.last, i.itemId);
         if (i.scans > 0) addToTotal.run(i.itemId, i.accountId, i.scans);
@@ -95,6 +104,7 @@ export class SqliteScanWriter implements ScanWriter {
       }
       for (const b of deltas.accountBuckets) upsertAccountBucket.run(b.accountId, b.bucket, b.scans, b.uniqueScans, b.botScans);
       for (const d of deltas.accountDims) upsertAccountDim.run(d.accountId, d.day, d.dim, d.value, d.scans);
+      for (const d of deltas.accountQuarterDims) upsertAccountQuarterDim.run(d.accountId, d.bucket, d.dim, d.value, d.scans);
     });
   }
 

@@ -6,6 +6,7 @@ import type { DimRow, ItemCounters, LocalDayRow, RecentScan } from '../domain/st
 import { BUCKETS_PER_DAY } from '../domain/stats/scan-buckets.ts';
 import type { ItemLocalDayRow } from '../domain/stats/sparklines.ts';
 import type { OffsetSegment } from '../domain/stats/time-zones.ts';
+import type { BucketSpan } from '../domain/stats/utc-cover.ts';
 import { readBool, readTime, readTimeOrNull } from './codec.ts';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
@@ -88,6 +89,19 @@ export class StatsRepository {
       .where('item_id', '=', itemId)
       .where('day', '>=', fromDay)
       .where('day', '<=', toDay)
+      .groupBy(['dim', 'value'])
+      .execute();
+    return rows.map((r) => ({ dim: r.dim, value: r.value, scans: Number(r.scans) }));
+  }
+
+  /** Human scans by dimension and value in the given quarter hours (a range's part-days, at most two). */
+  async dimsInSpans(itemId: string, spans: readonly BucketSpan[]): Promise<DimRow[]> {
+    if (spans.length === 0) return [];
+    const rows = await this.db.kysely
+      .selectFrom('scan_dims_quarter')
+      .select(['dim', 'value', (eb) => eb.fn.sum<number>('scans').as('scans')])
+      .where('item_id', '=', itemId)
+      .where((eb) => eb.or(spans.map((s) => eb.and([eb('bucket', '>=', s.fromBucket), eb('bucket', '<', s.toBucket)]))))
       .groupBy(['dim', 'value'])
       .execute();
     return rows.map((r) => ({ dim: r.dim, value: r.value, scans: Number(r.scans) }));

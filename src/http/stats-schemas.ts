@@ -25,8 +25,8 @@ export const TopCode = named('TopCode', Type.Object({
   code: Type.String(),
   title: Type.String(),
   active: Type.Boolean(),
-  scans: Type.Integer({ minimum: 0, description: 'Human scans on the UTC days overlapping the range (as the breakdowns)' }),
-  uniqueScans: Type.Integer({ minimum: 0, description: 'Unique scans on the same days' }),
+  scans: Type.Integer({ minimum: 0, description: 'Human scans in the range' }),
+  uniqueScans: Type.Integer({ minimum: 0, description: 'Unique scans in the range' }),
 }));
 
 export const AccountStatsResponse = named('AccountStats', Type.Object({

@@ -14,6 +14,10 @@ import { resolveDesign } from '../../src/domain/design.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
 import { itemStats } from '../../src/domain/stats/item-stats.ts';
 import { runningTotalsRepair } from '../../src/db/migrations/0007-running-totals-repair.ts';
+import { localRange } from '../../src/domain/stats/time-zones.ts';
+import { bucketOf } from '../../src/domain/stats/scan-buckets.ts';
+import { QUARTER_DIMS_DAYS, pruneQuarterDims } from '../../src/db/quarter-dims-retention.ts';
+import { backfillQuarterDims } from '../../src/db/migrations/0008-quarter-dims.ts';
 import { freshDatabaseUrl } from '../support/databases.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -160,5 +164,92 @@ describe('scan writers', () => {
       const repaired = await db.kysely.selectFrom('item_running_totals').select(['day', 'scans', 'unique_scans']).where('item_id', '=', itemId).orderBy('day').execute();
       expect(repaired.map((r) => [r.day, Number(r.scans), Number(r.unique_scans)])).toEqual([['2026-03-10', 4, 4], ['2026-03-11', 7, 7]]);
     }
+  });
+
+  it('cuts the breakdowns and the top codes at local midnight, not at the UTC days around it', async () => {
+    const { db, accountId, itemId } = await setup();
+    const other = await new QrItemsRepository(db).create(accountId, { title: 'o', contentType: 'url', payload: 'https://o.example', fields: {}, design: resolveDesign(undefined) });
+    const writer = writerFor(db);
+    // Every 20 minutes over four UTC days, a different country each hour: both ends of any
+    // range cut a UTC day that holds scans on both sides. `now` is inside the last day, so
+    // there are scans after it too (a range ends at the end of today, local).
+    const first = Date.parse('2026-03-10T00:05:00Z');
+    const events = Array.from({ length: 4 * 72 }, (_, i) => {
+      const at = first + i * 20 * 60_000;
+      return scan(i % 3 === 0 ? other.id : itemId, i, { scannedAt: new Date(at).toISOString(), isBot: false, country: `C${Math.floor(i / 3) % 24}`, visitorHash: `q${i}` });
+    });
+    for (let i = 0; i < events.length; i += 40) {
+      await Promise.all(events.slice(i, i + 40).map((e) => writer.record(e)));
+      await writer.drain();
+    }
+    const now = Date.parse('2026-03-12T11:10:00Z');
+    const expectedCountries = (ids: readonly string[], start: number, end: number) => {
+      const m = new Map<string, number>();
+      for (const e of events) {
+        const at = Date.parse(e.scannedAt);
+        if (ids.includes(e.itemId) && at >= start && at < end) m.set(e.country!, (m.get(e.country!) ?? 0) + 1);
+      }
+      return [...m].map(([value, scans]) => ({ value, scans })).sort((a, b) => b.scans - a.scans || a.value.localeCompare(b.value));
+    };
+    for (const tz of ['Asia/Tokyo', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham', 'UTC']) {
+      for (const days of [1, 2]) {
+        const range = localRange(tz, days, now);
+        const [start, end] = [range.boundaries[0]!, range.boundaries.at(-1)!];
+        const stats = await itemStats(new StatsRepository(db), { accountId, id: itemId, days, tz, now });
+        const label = `${tz} days=${days}`;
+        expect(stats.breakdown.country, label).toEqual(expectedCountries([itemId], start, end));
+        for (const dim of ['device', 'os', 'browser', 'country', 'referrer'] as const) {
+          expect(stats.breakdown[dim].reduce((n, r) => n + r.scans, 0), `${label} ${dim}`).toBe(stats.totals.scansInRange);
+        }
+        const account = await accountStats(new AccountStatsRepository(db), { accountId, days, tz, now });
+        expect(account.breakdown.country, label).toEqual(expectedCountries([itemId, other.id], start, end));
+        expect(account.breakdown.device.reduce((n, r) => n + r.scans, 0), label).toBe(account.totals.scansInRange);
+        // The top list counts from the range's start (its end is "now": later scans count too).
+        const since = (id: string) => events.filter((e) => e.itemId === id && Date.parse(e.scannedAt) >= start).length;
+        expect(account.topCodes.map((c) => [c.id, c.scans, c.uniqueScans]), label).toEqual(
+          [[itemId, since(itemId), since(itemId)], [other.id, since(other.id), since(other.id)]].sort((a, b) => Number(b[1]) - Number(a[1])),
+        );
+      }
+    }
+  });
+
+  it('keeps quarter-hour breakdowns that add up to the daily ones, and rebuilds them from the raw scans', async () => {
+    const { db, itemId, accountId } = await setup();
+    const other = await new QrItemsRepository(db).create(accountId, { title: 'o', contentType: 'url', payload: 'https://o.example', fields: {}, design: resolveDesign(undefined) });
+    const writer = writerFor(db);
+    await Promise.all(Array.from({ length: 600 }, (_, i) => writer.record(scan(i % 2 ? itemId : other.id, i, {
+      scannedAt: new Date(Date.now() - i * 7 * 60_000).toISOString(), referrer: i % 5 ? null : `r${i % 7}.example`, os: i % 6 ? 'iOS' : null,
+    }))));
+    await writer.drain();
+    const k = db.kysely;
+    const plain = (rows: readonly Record<string, unknown>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([c, v]) => [c, c === 'day' ? String(v) : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : typeof v === 'bigint' ? Number(v) : v])));
+    const daily = await k.selectFrom('scan_dims_daily').select(['item_id', 'day', 'dim', 'value', 'scans']).orderBy('item_id').orderBy('day').orderBy('dim').orderBy('value').execute();
+    const quarters = await k.selectFrom('scan_dims_quarter').select(['item_id', 'bucket', 'dim', 'value', 'scans']).orderBy('item_id').orderBy('bucket').orderBy('dim').orderBy('value').execute();
+    const summed = new Map<string, number>();
+    for (const q of quarters) {
+      const key = [q.item_id, new Date(Number(q.bucket) * 900_000).toISOString().slice(0, 10), q.dim, q.value].join(' ');
+      summed.set(key, (summed.get(key) ?? 0) + Number(q.scans));
+    }
+    expect(new Map(daily.map((d) => [[d.item_id, d.day, d.dim, d.value].join(' '), Number(d.scans)]))).toEqual(summed);
+    const accountQuarters = await k.selectFrom('account_dims_quarter').select(['account_id', 'bucket', 'dim', 'value', 'scans']).orderBy('account_id').orderBy('bucket').orderBy('dim').orderBy('value').execute();
+    const byAccount = new Map<string, number>();
+    for (const q of quarters) byAccount.set([q.bucket, q.dim, q.value].join(' '), (byAccount.get([q.bucket, q.dim, q.value].join(' ')) ?? 0) + Number(q.scans));
+    expect(new Map(accountQuarters.map((q) => [[q.bucket, q.dim, q.value].join(' '), Number(q.scans)]))).toEqual(byAccount);
+    expect(accountQuarters.every((q) => q.account_id === accountId)).toBe(true);
+    // The migration's backfill from the raw scans makes the same rows.
+    await k.deleteFrom('scan_dims_quarter').execute();
+    await k.deleteFrom('account_dims_quarter').execute();
+    await backfillQuarterDims(k as never, db.codec.dialect, Date.now());
+    const rebuilt = await k.selectFrom('scan_dims_quarter').select(['item_id', 'bucket', 'dim', 'value', 'scans']).orderBy('item_id').orderBy('bucket').orderBy('dim').orderBy('value').execute();
+    expect(plain(rebuilt)).toEqual(plain(quarters));
+    const rebuiltAccount = await k.selectFrom('account_dims_quarter').select(['account_id', 'bucket', 'dim', 'value', 'scans']).orderBy('account_id').orderBy('bucket').orderBy('dim').orderBy('value').execute();
+    expect(plain(rebuiltAccount)).toEqual(plain(accountQuarters));
+    // Rows older than any range reaches are pruned, a slice at a time; the others stay.
+    const old = bucketOf(Date.now() - (QUARTER_DIMS_DAYS + 1) * 86_400_000);
+    await k.insertInto('scan_dims_quarter').values(Array.from({ length: 7 }, (_, i) => ({ item_id: itemId, bucket: old - i, dim: 'device', value: 'mobile', scans: 1 }))).execute();
+    await k.insertInto('account_dims_quarter').values(Array.from({ length: 4 }, (_, i) => ({ account_id: accountId, bucket: old - i, dim: 'os', value: 'iOS', scans: 1 }))).execute();
+    expect(await pruneQuarterDims(db, Date.now(), 3)).toBe(11);
+    expect(plain(await k.selectFrom('scan_dims_quarter').select(['item_id', 'bucket', 'dim', 'value', 'scans']).orderBy('item_id').orderBy('bucket').orderBy('dim').orderBy('value').execute())).toEqual(plain(quarters));
+    expect(plain(await k.selectFrom('account_dims_quarter').select(['account_id', 'bucket', 'dim', 'value', 'scans']).orderBy('account_id').orderBy('bucket').orderBy('dim').orderBy('value').execute())).toEqual(plain(accountQuarters));
   });
 });

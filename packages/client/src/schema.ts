@@ -3506,9 +3506,9 @@ export interface components {
             code: string;
             title: string;
             active: boolean;
-            /** @description Human scans on the UTC days overlapping the range (as the breakdowns) */
+            /** @description Human scans in the range */
             scans: number;
-            /** @description Unique scans on the same days */
+            /** @description Unique scans in the range */
             uniqueScans: number;
         };
         UpdateDesignRequest: {

@@ -74,13 +74,36 @@ export interface AccountDimDelta {
   scans: number;
 }
 
+/**
+ * Human scans per quarter hour, dimension and value. The breakdowns are summed per UTC day;
+ * these cut the days at a range's ends exactly (a local midnight is a quarter hour, not a
+ * UTC midnight).
+ */
+export interface QuarterDimDelta {
+  itemId: string;
+  bucket: number;
+  dim: string;
+  value: string;
+  scans: number;
+}
+
+export interface AccountQuarterDimDelta {
+  accountId: string;
+  bucket: number;
+  dim: string;
+  value: string;
+  scans: number;
+}
+
 export interface BatchDeltas {
   items: ItemDelta[];
   buckets: BucketDelta[];
   dims: DimDelta[];
+  quarterDims: QuarterDimDelta[];
   itemDays: ItemDayDelta[];
   accountBuckets: AccountBucketDelta[];
   accountDims: AccountDimDelta[];
+  accountQuarterDims: AccountQuarterDimDelta[];
 }
 
 /** The value of DIMENSIONS[dim]. Unknown values are kept as "unknown" (no referrer: "direct") so breakdowns add up to the scans in range. */
@@ -103,19 +126,32 @@ export function scanDay(s: ScanEvent): string {
   return s.day ?? utcDay(s.ms ?? Date.parse(s.scannedAt));
 }
 
-interface DaySums {
-  scans: number;
-  uniqueScans: number;
-  /** One value→count map per dimension. */
-  dims: Map<string, number>[];
+/** One value→count map per dimension. */
+type DimCounts = Map<string, number>[];
+
+function newDimCounts(): DimCounts {
+  return DIMENSIONS.map(() => new Map<string, number>());
+}
+
+function addCounts(into: DimCounts, from: DimCounts): void {
+  from.forEach((counts, d) => {
+    const target = into[d] as Map<string, number>;
+    for (const [value, scans] of counts) target.set(value, (target.get(value) ?? 0) + scans);
+  });
+}
+
+interface BucketSums {
+  delta: BucketDelta;
+  /** The bucket's UTC day (all scans of a quarter hour share one). */
+  day: string;
+  /** Human scans by dimension and value; null while the bucket has only bots. */
+  dims: DimCounts | null;
 }
 
 interface ItemSums {
   accountId: string;
   delta: ItemDelta;
-  buckets: Map<number, BucketDelta>;
-  /** Human scans by UTC day. */
-  days: Map<string, DaySums>;
+  buckets: Map<number, BucketSums>;
 }
 
 /** `isNew[i]` says whether scan i is its visitor's first human scan of the item that UTC day. */
@@ -131,7 +167,6 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
         accountId: s.accountId,
         delta: { itemId: s.itemId, accountId: s.accountId, scans: 0, uniqueScans: 0, botScans: 0, first: null, last: null },
         buckets: new Map(),
-        days: new Map(),
       };
       items.set(s.itemId, sums);
     }
@@ -147,24 +182,17 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
     const bucket = bucketOf(s.ms ?? Date.parse(s.scannedAt));
     let b = sums.buckets.get(bucket);
     if (b === undefined) {
-      b = { itemId: s.itemId, bucket, scans: 0, uniqueScans: 0, botScans: 0 };
+      b = { delta: { itemId: s.itemId, bucket, scans: 0, uniqueScans: 0, botScans: 0 }, day: scanDay(s), dims: null };
       sums.buckets.set(bucket, b);
     }
-    b.scans += human;
-    b.uniqueScans += unique;
-    b.botScans += 1 - human;
+    b.delta.scans += human;
+    b.delta.uniqueScans += unique;
+    b.delta.botScans += 1 - human;
 
     if (human === 0) continue; // breakdowns are of human scans only
-    const day = scanDay(s);
-    let daySums = sums.days.get(day);
-    if (daySums === undefined) {
-      daySums = { scans: 0, uniqueScans: 0, dims: DIMENSIONS.map(() => new Map<string, number>()) };
-      sums.days.set(day, daySums);
-    }
-    daySums.scans += 1;
-    daySums.uniqueScans += unique;
+    b.dims ??= newDimCounts();
     for (let d = 0; d < DIMENSIONS.length; d++) {
-      const counts = daySums.dims[d] as Map<string, number>;
+      const counts = b.dims[d] as Map<string, number>;
       const value = dimensionValue(s, d);
       counts.set(value, (counts.get(value) ?? 0) + 1);
     }
@@ -172,12 +200,19 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
   return flatten(items);
 }
 
-// The account sums are merged from the item sums (per distinct row, not per scan): most
-// batches hold one item, so this costs a copy, not a second pass over the scans.
+interface DaySums {
+  scans: number;
+  uniqueScans: number;
+  dims: DimCounts;
+}
+
+// Per-scan work is one map update per dimension, in the scan's quarter hour; the UTC days and
+// the account sums are merged from those (per distinct row, not per scan): most batches hold
+// one item and one quarter hour, so this costs a copy, not a second pass over the scans.
 function flatten(items: Map<string, ItemSums>): BatchDeltas {
-  const out: BatchDeltas = { items: [], buckets: [], dims: [], itemDays: [], accountBuckets: [], accountDims: [] };
-  const accountBuckets = new Map<string, Map<number, AccountBucketDelta>>();
-  const accountDays = new Map<string, Map<string, Map<string, number>[]>>();
+  const out: BatchDeltas = { items: [], buckets: [], dims: [], quarterDims: [], itemDays: [], accountBuckets: [], accountDims: [], accountQuarterDims: [] };
+  const accountBuckets = new Map<string, Map<number, { delta: AccountBucketDelta; dims: DimCounts | null }>>();
+  const accountDays = new Map<string, Map<string, DimCounts>>();
   for (const [itemId, sums] of items) {
     out.items.push(sums.delta);
     let aBuckets = accountBuckets.get(sums.accountId);
@@ -185,38 +220,54 @@ function flatten(items: Map<string, ItemSums>): BatchDeltas {
       aBuckets = new Map();
       accountBuckets.set(sums.accountId, aBuckets);
     }
-    for (const b of sums.buckets.values()) {
+    const days = new Map<string, DaySums>();
+    for (const { delta: b, day, dims } of sums.buckets.values()) {
       out.buckets.push(b);
-      const a = aBuckets.get(b.bucket);
-      if (a === undefined) aBuckets.set(b.bucket, { accountId: sums.accountId, bucket: b.bucket, scans: b.scans, uniqueScans: b.uniqueScans, botScans: b.botScans });
-      else {
-        a.scans += b.scans;
-        a.uniqueScans += b.uniqueScans;
-        a.botScans += b.botScans;
+      let a = aBuckets.get(b.bucket);
+      if (a === undefined) {
+        a = { delta: { accountId: sums.accountId, bucket: b.bucket, scans: 0, uniqueScans: 0, botScans: 0 }, dims: null };
+        aBuckets.set(b.bucket, a);
       }
+      a.delta.scans += b.scans;
+      a.delta.uniqueScans += b.uniqueScans;
+      a.delta.botScans += b.botScans;
+      if (dims === null) continue;
+      dims.forEach((counts, d) => {
+        for (const [value, scans] of counts) out.quarterDims.push({ itemId, bucket: b.bucket, dim: DIMENSIONS[d] as string, value, scans });
+      });
+      addCounts((a.dims ??= newDimCounts()), dims);
+      let daySums = days.get(day);
+      if (daySums === undefined) {
+        daySums = { scans: 0, uniqueScans: 0, dims: newDimCounts() };
+        days.set(day, daySums);
+      }
+      daySums.scans += b.scans;
+      daySums.uniqueScans += b.uniqueScans;
+      addCounts(daySums.dims, dims);
     }
     let aDays = accountDays.get(sums.accountId);
     if (aDays === undefined) {
       aDays = new Map();
       accountDays.set(sums.accountId, aDays);
     }
-    for (const [day, daySums] of sums.days) {
+    for (const [day, daySums] of days) {
       out.itemDays.push({ itemId, day, scans: daySums.scans, uniqueScans: daySums.uniqueScans });
-      let aDims = aDays.get(day);
-      if (aDims === undefined) {
-        aDims = DIMENSIONS.map(() => new Map<string, number>());
-        aDays.set(day, aDims);
-      }
       daySums.dims.forEach((counts, d) => {
-        const aCounts = aDims[d] as Map<string, number>;
-        for (const [value, scans] of counts) {
-          out.dims.push({ itemId, day, dim: DIMENSIONS[d] as string, value, scans });
-          aCounts.set(value, (aCounts.get(value) ?? 0) + scans);
-        }
+        for (const [value, scans] of counts) out.dims.push({ itemId, day, dim: DIMENSIONS[d] as string, value, scans });
+      });
+      const aDims = aDays.get(day);
+      if (aDims === undefined) aDays.set(day, daySums.dims);
+      else addCounts(aDims, daySums.dims);
+    }
+  }
+  for (const [accountId, buckets] of accountBuckets) {
+    for (const { delta, dims } of buckets.values()) {
+      out.accountBuckets.push(delta);
+      dims?.forEach((counts, d) => {
+        for (const [value, scans] of counts) out.accountQuarterDims.push({ accountId, bucket: delta.bucket, dim: DIMENSIONS[d] as string, value, scans });
       });
     }
   }
-  for (const buckets of accountBuckets.values()) for (const b of buckets.values()) out.accountBuckets.push(b);
   for (const [accountId, days] of accountDays) {
     for (const [day, dims] of days) {
       dims.forEach((counts, d) => {

@@ -3,8 +3,8 @@
 // the source it is handed; every read is of roll-ups bounded by the range (or by the number
 // of codes scanned in it), never of raw scans.
 import { type DimRow, type Stats, breakdowns, dailySeries } from './build-stats.ts';
-import { utcDay } from './scan-buckets.ts';
 import { type OffsetSegment, checkTimeZone, localRange, offsetSegments } from './time-zones.ts';
+import { type BucketSpan, outsideSpans, utcCover, withoutOutside } from './utc-cover.ts';
 
 export const TOP_CODES_DEFAULT = 10;
 
@@ -21,7 +21,7 @@ export interface TopCode {
   code: string;
   title: string;
   active: boolean;
-  /** Human scans (and unique scans) on the UTC days that overlap the range, like the breakdowns. */
+  /** Human scans (and unique scans) since the range began. */
   scans: number;
   uniqueScans: number;
 }
@@ -30,8 +30,10 @@ export interface AccountStatsSource {
   liveCodes(accountId: string): Promise<number>;
   accountLocalDays(accountId: string, segments: readonly OffsetSegment[]): Promise<AccountDayRow[]>;
   accountDims(accountId: string, fromDay: string, toDay: string): Promise<DimRow[]>;
-  /** The live codes with the most human scans since the start of UTC day `fromDay`, most first. */
-  topCodes(accountId: string, fromDay: string, limit: number): Promise<TopCode[]>;
+  /** The account's breakdown rows of the given quarter hours. */
+  accountDimsInSpans(accountId: string, spans: readonly BucketSpan[]): Promise<DimRow[]>;
+  /** The live codes with the most human scans since the start of UTC day `fromDay`, less the quarter hours of `head`, most first. */
+  topCodes(accountId: string, fromDay: string, limit: number, head: BucketSpan | null): Promise<TopCode[]>;
 }
 
 export interface AccountStats {
@@ -51,13 +53,13 @@ export async function accountStats(
 ): Promise<AccountStats> {
   const tz = checkTimeZone(q.tz);
   const range = localRange(tz, q.days, q.now ?? Date.now());
-  const fromDay = utcDay(range.boundaries[0]!);
-  const toDay = utcDay(range.boundaries.at(-1)! - 1);
-  const [codes, days, dims, topCodes] = await Promise.all([
+  const cover = utcCover(range.boundaries[0]!, range.boundaries.at(-1)!);
+  const [codes, days, dims, outside, topCodes] = await Promise.all([
     source.liveCodes(q.accountId),
     source.accountLocalDays(q.accountId, offsetSegments(tz, range)),
-    source.accountDims(q.accountId, fromDay, toDay),
-    source.topCodes(q.accountId, fromDay, q.top ?? TOP_CODES_DEFAULT),
+    source.accountDims(q.accountId, cover.fromDay, cover.toDay),
+    source.accountDimsInSpans(q.accountId, outsideSpans(cover)),
+    source.topCodes(q.accountId, cover.fromDay, q.top ?? TOP_CODES_DEFAULT, cover.head),
   ]);
   const daily = dailySeries(range, days);
   return {
@@ -74,6 +76,6 @@ export async function accountStats(
     },
     daily,
     topCodes,
-    breakdown: breakdowns(dims),
+    breakdown: breakdowns(withoutOutside(dims, outside)),
   };
 }

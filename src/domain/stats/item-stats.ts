@@ -1,8 +1,8 @@
 // The stats use case: validates the parameters, fetches roll-ups for the range, builds the answer.
 import { NotFoundError } from '../errors.ts';
 import { type DimRow, type ItemCounters, type LocalDayRow, type RecentScan, type Stats, buildStats } from './build-stats.ts';
-import { utcDay } from './scan-buckets.ts';
 import { type OffsetSegment, checkTimeZone, localRange, offsetSegments } from './time-zones.ts';
+import { type BucketSpan, outsideSpans, utcCover, withoutOutside } from './utc-cover.ts';
 
 export const RECENT_LIMIT = 20;
 
@@ -11,6 +11,8 @@ export interface StatsSource {
   /** Bucket roll-ups added up into local days, per segment of one UTC offset. */
   localDays(itemId: string, segments: readonly OffsetSegment[]): Promise<LocalDayRow[]>;
   dims(itemId: string, fromDay: string, toDay: string): Promise<DimRow[]>;
+  /** The breakdown rows of the given quarter hours. */
+  dimsInSpans(itemId: string, spans: readonly BucketSpan[]): Promise<DimRow[]>;
   recent(itemId: string, limit: number): Promise<RecentScan[]>;
 }
 
@@ -22,16 +24,16 @@ export async function itemStats(
   const item = await source.counters(q.accountId, q.id);
   if (!item) throw new NotFoundError('QR item not found');
   const range = localRange(tz, q.days, q.now ?? Date.now());
-  const start = range.boundaries[0]!;
-  const end = range.boundaries.at(-1)!;
-  // Breakdowns are kept per UTC day: the UTC days overlapping the local range.
+  // Breakdowns: the UTC days overlapping the local range, less their quarter hours outside it.
   // The database adds up the range's quarter hours (up to 96 a day) into local days.
-  const [days, dims, recent] = await Promise.all([
+  const cover = utcCover(range.boundaries[0]!, range.boundaries.at(-1)!);
+  const [days, dims, outside, recent] = await Promise.all([
     source.localDays(item.id, offsetSegments(tz, range)),
-    source.dims(item.id, utcDay(start), utcDay(end - 1)),
+    source.dims(item.id, cover.fromDay, cover.toDay),
+    source.dimsInSpans(item.id, outsideSpans(cover)),
     source.recent(item.id, RECENT_LIMIT),
   ]);
-  return buildStats({ item, tz, range, days, dims, recent });
+  return buildStats({ item, tz, range, days, dims: withoutOutside(dims, outside), recent });
 }
 
 export interface RecentScans {
