@@ -1,6 +1,9 @@
 // Failed authentication is limited per client address: without it, anyone can try keys
 // as fast as the server answers, each try a database lookup. A one-minute window per
 // address (each process counts its own; the per-key limit behind it is the shared one).
+// Lookups still running count against the address as if they had failed: on PostgreSQL a
+// lookup is a round trip, and 200 guesses sent at once all passed the check before the first
+// of them had failed (the limit only held for guesses sent one after another).
 import { FailureWindows } from '../domain/failure-windows.ts';
 
 const WINDOW_MS = 60_000;
@@ -8,6 +11,10 @@ const MAX_ADDRESSES = 50_000;
 
 export class AuthThrottle {
   private readonly failures = new FailureWindows(WINDOW_MS, MAX_ADDRESSES);
+  /** Lookups in flight per address (only addresses with one: bounded by the requests in flight). */
+  private readonly pending = new Map<string, number>();
+  /** Lookups of the same secret in flight, shared: a client sending one key many times at once is one lookup. */
+  private readonly shared = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly maxFailuresPerMinute: number,
@@ -16,10 +23,31 @@ export class AuthThrottle {
 
   /** Seconds until `address` may try again, or 0 when it may try now. */
   retryAfter(address: string): number {
-    return this.failures.retryAfter(address, this.maxFailuresPerMinute, this.now());
+    const inFlight = this.pending.get(address) ?? 0;
+    const wait = this.failures.retryAfter(address, this.maxFailuresPerMinute - inFlight, this.now());
+    if (wait > 0) return wait;
+    return inFlight >= this.maxFailuresPerMinute ? 1 : 0;
   }
 
   recordFailure(address: string): void {
     this.failures.record(address, this.now());
+  }
+
+  /**
+   * Runs the lookup of `secretHash` for `address`, counted as in flight until it settles. A
+   * lookup of the same secret already running is joined instead, and not counted again.
+   */
+  lookup<T>(address: string, secretHash: string, find: () => Promise<T>): Promise<T> {
+    const running = this.shared.get(secretHash);
+    if (running !== undefined) return running as Promise<T>;
+    this.pending.set(address, (this.pending.get(address) ?? 0) + 1);
+    const done = find().finally(() => {
+      this.shared.delete(secretHash);
+      const left = (this.pending.get(address) ?? 1) - 1;
+      if (left > 0) this.pending.set(address, left);
+      else this.pending.delete(address);
+    });
+    this.shared.set(secretHash, done);
+    return done;
   }
 }

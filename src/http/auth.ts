@@ -43,7 +43,8 @@ export function createAuthHook(keys: ApiKeysRepository, throttle: AuthThrottle):
     const token = bearerToken(req.headers.authorization);
     if (token === null) return refuse('missing or malformed Authorization header: expected "Bearer <API key>"');
     if (!looksLikeApiKey(token)) return refuse('invalid API key');
-    const key = await keys.findByHash(hashApiKey(token));
+    const hash = hashApiKey(token);
+    const key = await throttle.lookup(req.ip, `key:${hash}`, () => keys.findByHash(hash));
     if (!key) return refuse('invalid API key');
     if (key.revoked) return refuse('API key has been revoked');
     req.auth = { keyId: key.id, accountId: key.accountId, scopes: key.scopes, member: null };

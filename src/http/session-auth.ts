@@ -85,7 +85,7 @@ async function authenticateSession(req: FastifyRequest, reply: FastifyReply, ser
     return null;
   }
   const idHash = hashSecretToken(token);
-  const record = await services.sessions.find(idHash);
+  const record = await throttle.lookup(req.ip, `session:${idHash}`, () => services.sessions.find(idHash));
   const now = Date.now();
   if (record === null || record.role === null || !sessionAlive(record.createdAt, record.lastSeenAt, now)) {
     // An id we never issued (or already deleted) is a guess; an expired one is a returning member.

@@ -21,6 +21,32 @@ describe('AuthThrottle', () => {
   });
 });
 
+describe('AuthThrottle lookups in flight', () => {
+  it('counts running lookups against the address, and a shared secret once', async () => {
+    const throttle = new AuthThrottle(3, () => 1_000_000);
+    const resolvers: (() => void)[] = [];
+    const slow = () => new Promise<null>((resolve) => resolvers.push(() => resolve(null)));
+    const lookups = [throttle.lookup('a', 'x', slow), throttle.lookup('a', 'y', slow)];
+    // The same secret again joins the first lookup.
+    const joined = throttle.lookup('a', 'x', slow);
+    expect(resolvers).toHaveLength(2);
+    expect(throttle.retryAfter('a')).toBe(0);
+    lookups.push(throttle.lookup('a', 'z', slow));
+    expect(throttle.retryAfter('a')).toBe(1);
+    expect(throttle.retryAfter('b')).toBe(0);
+    for (const r of resolvers) r();
+    await Promise.all([...lookups, joined]);
+    expect(throttle.retryAfter('a')).toBe(0);
+    throttle.recordFailure('a');
+    throttle.recordFailure('a');
+    const one = throttle.lookup('a', 'w', slow);
+    expect(throttle.retryAfter('a')).toBe(60);
+    resolvers.at(-1)!();
+    await one;
+    expect(throttle.retryAfter('a')).toBe(0);
+  });
+});
+
 describe('nestsDeeperThan', () => {
   it('counts object and array nesting outside strings, escapes included', () => {
     expect(nestsDeeperThan('{"a":[1,{"b":2}]}', 3)).toBe(false);

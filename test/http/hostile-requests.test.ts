@@ -71,6 +71,26 @@ describe('failed authentication from one address', () => {
     expect((await from('203.0.113.8', 'Bearer nope')).statusCode).toBe(401);
   });
 
+  it('counts guesses sent at once: lookups still running count as failures', async () => {
+    // On PostgreSQL a key lookup is a round trip: 60 guesses sent together all passed the check
+    // before the first had failed, and none got a 429.
+    const guesses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        t.app.inject({ method: 'GET', url: '/v1/qr', remoteAddress: '203.0.113.50', headers: { authorization: `Bearer qrt_${String(i).padStart(40, '0')}` } }),
+      ),
+    );
+    const codes = guesses.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401)).toHaveLength(5);
+    expect(codes.filter((c) => c === 429)).toHaveLength(55);
+  });
+
+  it('looks a valid key sent many times at once up once, so its requests are not held back', async () => {
+    const all = await Promise.all(
+      Array.from({ length: 40 }, () => t.app.inject({ method: 'GET', url: '/v1/qr?limit=1', remoteAddress: '203.0.113.51', headers: { authorization: `Bearer ${key}` } })),
+    );
+    expect(all.map((r) => r.statusCode)).toEqual(Array(40).fill(200));
+  });
+
   it('does not count successful requests', async () => {
     for (let i = 0; i < 20; i++) {
       const res = await t.app.inject({ method: 'GET', url: '/v1/qr?limit=1', remoteAddress: '198.51.100.1', headers: { authorization: `Bearer ${key}` } });
