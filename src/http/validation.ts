@@ -3,8 +3,9 @@
 // converted strictly (an integer query value must be written as one).
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
+import { Compile, type Validator } from 'typebox/compile';
 import { ValidationError } from '../domain/errors.ts';
+import { batchError } from '../domain/qr-batch.ts';
 
 interface SchemaNode {
   type?: string | string[];
@@ -25,6 +26,7 @@ interface TbError {
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema);
   const root = schema as SchemaNode;
+  const elements = root.properties?.items?.type === 'array' && root.properties.items.items ? Compile(root.properties.items.items as TSchema) : null;
   const convert = httpPart === 'body' ? (v: unknown) => v : (v: unknown) => convertStrings(root, v);
   return (input: unknown) => {
     const value = convert(input);
@@ -34,6 +36,8 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
     if (bad !== null) return { error: new ValidationError(`${bad || httpPart || 'body'}: must be valid Unicode text without NUL characters`) };
     if (check.Check(value)) return { value };
     const errors = check.Errors(value) as unknown as TbError[];
+    const perItem = elements === null ? null : describeEachItem(root, elements, errors, httpPart ?? 'body', value);
+    if (perItem !== null) return { error: batchError(perItem) };
     return { error: new ValidationError(describe(root, errors, httpPart ?? 'body', value)) };
   };
 };
@@ -58,6 +62,24 @@ function describe(root: SchemaNode, errors: TbError[], part: string, value: unkn
   const node = schemaAt(root, first.instancePath);
   const field = fieldName(first.instancePath);
   return `${field}: ${node?.rule ?? ruleFromType(node)}`;
+}
+
+/**
+ * A body whose only errors are inside the elements of its `items` array (POST /v1/qr/batch):
+ * one message per broken element, in order, so a batch names every broken item as it does for
+ * errors of content. Each element is checked on its own: the errors of the whole body stop at
+ * TypeBox's maxErrors (8), which one item alone can fill. Null when anything else is wrong.
+ */
+function describeEachItem(root: SchemaNode, elements: Validator, errors: TbError[], part: string, value: unknown): string[] | null {
+  if (errors.length === 0 || !errors.every((e) => /^\/items\/\d+(?:\/|$)/.test(e.instancePath))) return null;
+  const items = (value as { items: unknown[] }).items;
+  const out: string[] = [];
+  items.forEach((item, i) => {
+    if (elements.Check(item)) return;
+    const itemErrors = (elements.Errors(item) as unknown as TbError[]).map((e) => ({ ...e, instancePath: `/items/${i}${e.instancePath}` }));
+    out.push(describe(root, itemErrors, part, value));
+  });
+  return out;
 }
 
 /** `items[12].url`: array positions in brackets, object keys after dots. */

@@ -92,6 +92,16 @@ describe('bulk create', () => {
       [{ items: [{ title: 'a' }, { url: 'https://x.example' }] }, 'items[1].title: is required'],
       [{ items: [{ title: 'a', colour: '#000' }] }, 'items[0].colour: is not a known field'],
       [{ items: [{ title: 'a' }, 'nope'] }, 'items[1]: must be a JSON object'],
+      // Every broken item is named, in order, as for errors of content.
+      [{ items: [{ title: 'x', logoSize: 2 }, { title: 'ok' }, { title: 'y', resolution: 1 }] }, 'items[0].logoSize: must be a number between 0.1 and 0.5; items[2].resolution: must be an integer between 500 and 2500'],
+      [
+        { items: [{ title: 'x', colour: '#000' }, { url: 'https://x.example' }, 'nope', { title: 'z', logoSize: 'big' }] },
+        'items[0].colour: is not a known field; items[1].title: is required; items[2]: must be a JSON object; items[3].logoSize: must be a number between 0.1 and 0.5',
+      ],
+      [
+        { items: Array.from({ length: 25 }, (_, i) => ({ title: `t${i}`, logoSize: 9 })) },
+        `${Array.from({ length: 20 }, (_, i) => `items[${i}].logoSize: must be a number between 0.1 and 0.5`).join('; ')}; and 5 more`,
+      ],
       [{ items: [] }, 'items: must be an array of 1 to 1000 create requests'],
       [{ items: Array.from({ length: 1001 }, () => ({ title: 'x', url: 'https://x.example' })) }, 'items: must be an array of 1 to 1000 create requests'],
       [{}, 'items: is required'],
