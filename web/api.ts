@@ -67,8 +67,35 @@ export function onSignedOut(listener: () => void): () => void {
   return () => signedOutListeners.delete(listener);
 }
 
+/**
+ * The account this tab works in, sent with every request: another tab may switch the session
+ * to another account, and this tab must go on acting on the one it shows. Kept per tab (and
+ * across its reloads) in sessionStorage.
+ */
+const TAB_ACCOUNT = 'qrtrack.account';
+let tabAccount: string | null = readTabAccount();
+
+function readTabAccount(): string | null {
+  try {
+    return sessionStorage.getItem(TAB_ACCOUNT);
+  } catch {
+    return null; // storage blocked: the tab follows the session
+  }
+}
+
+/** A link to /v1 (an image, a CSV) for this tab's account: links cannot carry the header. */
+function linked(path: string): string {
+  return tabAccount === null ? path : `${path}${path.includes('?') ? '&' : '?'}account=${encodeURIComponent(tabAccount)}`;
+}
+
 function remember(session: SessionView): SessionView {
   csrfToken = session.csrfToken;
+  tabAccount = session.account.id;
+  try {
+    sessionStorage.setItem(TAB_ACCOUNT, tabAccount);
+  } catch {
+    // storage blocked: kept in memory for this page
+  }
   return session;
 }
 
@@ -76,6 +103,7 @@ async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;
+  if (tabAccount !== null) headers['x-qrtrack-account'] = tabAccount;
   let res: Response;
   try {
     res = await fetch(`/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
@@ -147,7 +175,7 @@ export const api = {
   createDesign: (name: string, design: QrDesign) => call<{ design: SavedDesign }>('POST', '/designs', { name, design }).then((r) => r.design),
   deleteDesign: (id: string) => call<{ ok: boolean }>('DELETE', `/designs/${encodeURIComponent(id)}`),
   /** The server's own image of a code (exactly what image.png / image.svg give); a link, read with the session cookie. */
-  codeImageUrl: (id: string, format: 'svg' | 'png', size?: number) => `/v1/qr/${encodeURIComponent(id)}/image.${format}${size === undefined ? '' : `?size=${size}`}`,
+  codeImageUrl: (id: string, format: 'svg' | 'png', size?: number) => linked(`/v1/qr/${encodeURIComponent(id)}/image.${format}${size === undefined ? '' : `?size=${size}`}`),
   /** Pauses, resumes or deletes up to 200 codes in one request. */
   bulkCodes: (action: BulkAction, ids: string[]) => call<BulkResult>('POST', '/qr/bulk', { action, ids }),
   tags: () => call<{ tags: TagCount[] }>('GET', '/tags').then((r) => r.tags),
@@ -155,12 +183,12 @@ export const api = {
    * A list thumbnail: a link, not a fetch, so an <img> loads it with the session cookie and the
    * browser caches it. `version` (the item's updatedAt) gives an edited design a new address.
    */
-  codeThumbnailUrl: (id: string, version: string) => `/v1/qr/${encodeURIComponent(id)}/image.svg?v=${encodeURIComponent(version)}`,
+  codeThumbnailUrl: (id: string, version: string) => linked(`/v1/qr/${encodeURIComponent(id)}/image.svg?v=${encodeURIComponent(version)}`),
   codeStats: (id: string, days: number, tz: string) => call<CodeStats>('GET', `/qr/${encodeURIComponent(id)}/stats?${statsQuery(days, tz)}`),
   recentScans: (id: string, since?: string) =>
     call<RecentScans>('GET', `/qr/${encodeURIComponent(id)}/recent${since ? `?since=${encodeURIComponent(since)}` : ''}`),
   accountStats: (days: number, tz: string, top = 10) => call<AccountStats>('GET', `/stats?${statsQuery(days, tz)}&top=${top}`),
   /** Links, not fetches: the browser downloads them with the session cookie. */
-  codeStatsCsvUrl: (id: string, days: number, tz: string, part: 'daily' | 'breakdown') => `/v1/qr/${encodeURIComponent(id)}/stats.csv?${statsQuery(days, tz)}&part=${part}`,
-  accountStatsCsvUrl: (days: number, tz: string, part: 'daily' | 'breakdown' | 'top') => `/v1/stats.csv?${statsQuery(days, tz)}&part=${part}`,
+  codeStatsCsvUrl: (id: string, days: number, tz: string, part: 'daily' | 'breakdown') => linked(`/v1/qr/${encodeURIComponent(id)}/stats.csv?${statsQuery(days, tz)}&part=${part}`),
+  accountStatsCsvUrl: (days: number, tz: string, part: 'daily' | 'breakdown' | 'top') => linked(`/v1/stats.csv?${statsQuery(days, tz)}&part=${part}`),
 };

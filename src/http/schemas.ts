@@ -237,6 +237,15 @@ export const ListResponse = named(
 export const OkResponse = named('OkResponse', Type.Object({ ok: Type.Boolean() }, { description: 'Done' }));
 export const ErrorResponse = named('Error', Type.Object({ error: Type.String({ description: 'Names the field and the rule for invalid input' }) }));
 
+/** `?account=` on the routes the web app links to (images, CSV): what the X-Qrtrack-Account header says for its other requests. */
+export const TabAccountQuery = Type.Optional(
+  Type.String({
+    pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+    rule: 'must be an account id',
+    description: 'With a session only: the account the linking page works in (another tab may have switched the session to another account)',
+  }),
+);
+
 export const StatsQuery = Type.Object(
   {
     days: Type.Optional(Between(1, 90, true, 'Days in the series, default 14')),

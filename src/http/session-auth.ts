@@ -31,6 +31,9 @@ export interface SessionMember {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const CSRF_HEADER = 'x-csrf-token';
+/** The account a browser tab works in (see tabAccount). */
+export const ACCOUNT_HEADER = 'x-qrtrack-account';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function cookieName(config: Config): string {
   // __Host- binds the cookie to this exact origin over https (no Domain, Path=/, Secure).
@@ -106,9 +109,32 @@ async function authenticateSession(req: FastifyRequest, reply: FastifyReply, ser
   if (now - Date.parse(record.lastSeenAt) > SESSION_TOUCH_MS) {
     await services.sessions.touch(idHash, new Date(now).toISOString());
   }
-  const member: SessionMember = { userId: record.userId, email: record.email, role: record.role, sessionHash: idHash, csrfToken };
-  req.auth = { keyId: null, accountId: record.accountId, scopes: scopesOfRole(record.role), member };
+  const account = await tabAccount(req, services, record.userId, record.accountId, record.role);
+  if (account === null) {
+    void reply.code(403).send({ error: `account: you are no longer a member of the account this page shows (${ACCOUNT_HEADER}); reload the page` });
+    return null;
+  }
+  const member: SessionMember = { userId: record.userId, email: record.email, role: account.role, sessionHash: idHash, csrfToken };
+  req.auth = { keyId: null, accountId: account.accountId, scopes: scopesOfRole(account.role), member };
   return member;
+}
+
+/**
+ * The account a request works in. The session keeps the account last chosen, but the web app
+ * may be open in several tabs on different accounts: each tab names its own in this header,
+ * so switching in one tab cannot make another tab's "Create" land in the other account.
+ * Null when the header names an account the user is not (or no longer) a member of; GET
+ * /v1/session then answers for the session's account, so the page can start over from it.
+ */
+async function tabAccount(req: FastifyRequest, services: AppServices, userId: string, sessionAccountId: string, sessionRole: Role) {
+  // Links (images, CSV downloads) cannot carry a header: they name the account as ?account=.
+  const header = req.headers[ACCOUNT_HEADER];
+  const linked = req.method === 'GET' ? (req.query as Record<string, unknown> | undefined)?.account : undefined;
+  const asked = typeof header === 'string' ? header : linked;
+  if (typeof asked !== 'string' || asked === sessionAccountId) return { accountId: sessionAccountId, role: sessionRole };
+  const role = UUID.test(asked) ? await services.members.roleOf(asked, userId) : null;
+  if (role !== null) return { accountId: asked, role };
+  return req.method === 'GET' && req.routeOptions.url === '/v1/session' ? { accountId: sessionAccountId, role: sessionRole } : null;
 }
 
 function csrfRefusal(header: string | string[] | undefined, expected: string): string | null {

@@ -2,7 +2,7 @@
 // Kept beside schemas.ts (the item stats) so each stats route reads its schemas in one place.
 import { type TSchema, Type } from 'typebox';
 import { named } from './openapi-components.ts';
-import { StatsQuery, StatsResponse } from './schemas.ts';
+import { StatsQuery, StatsResponse, TabAccountQuery } from './schemas.ts';
 
 const Count = Type.Integer({ minimum: 0 });
 
@@ -53,6 +53,7 @@ export const ItemStatsCsvQuery = Type.Object(
     days: daysProperty,
     tz: tzProperty,
     part: csvPart(['daily', 'breakdown'], 'daily: date,scans,unique_scans (default); breakdown: dimension,value,scans'),
+    account: TabAccountQuery,
   },
   { additionalProperties: false },
 );
@@ -62,6 +63,7 @@ export const AccountStatsCsvQuery = Type.Object(
     days: daysProperty,
     tz: tzProperty,
     part: csvPart(['daily', 'breakdown', 'top'], 'daily (default), breakdown, or top: id,code,title,scans,unique_scans (top 100)'),
+    account: TabAccountQuery,
   },
   { additionalProperties: false },
 );

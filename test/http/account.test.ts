@@ -51,6 +51,43 @@ describe('invites and members', () => {
     expect(notMine.statusCode).toBe(404);
   });
 
+  it('acts in the account a tab names, whatever account another tab switched the session to', async () => {
+    const beta = sessionFrom(t, await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Beta', email: 'b@example.com', password: PASSWORD } }));
+    const inv = await beta.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer' } });
+    const joined = sessionFrom(t, await t.request({ method: 'POST', url: `/v1/invites/${tokenOf(inv.json().url)}/accept`, payload: { email: 'owner@example.com', password: PASSWORD } }));
+    const me = (await joined.request({ method: 'GET', url: '/v1/session' })).json();
+    const acme = me.accounts.find((a: { name: string }) => a.name === 'Acme').id as string;
+    // The session is in Beta (viewer), as another tab left it; this tab shows Acme (owner).
+    expect(me.account).toMatchObject({ name: 'Beta', role: 'viewer' });
+    const inAcme = { 'x-qrtrack-account': acme };
+    expect((await joined.request({ method: 'GET', url: '/v1/session', headers: inAcme })).json().account).toMatchObject({ name: 'Acme', role: 'owner' });
+    const created = await joined.request({ method: 'POST', url: '/v1/qr', payload: item, headers: inAcme });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().item.id as string;
+    expect((await owner.request({ method: 'GET', url: `/v1/qr/${id}` })).statusCode).toBe(200);
+    expect((await beta.request({ method: 'GET', url: `/v1/qr/${id}` })).statusCode).toBe(404);
+    // Without the header the session's account applies: Beta, where this user only views.
+    const asViewer = await joined.request({ method: 'POST', url: '/v1/qr', payload: item });
+    expect(asViewer.statusCode).toBe(403);
+    expect(asViewer.json().error).toBe('insufficient scope: requires qr:write (your role is viewer)');
+    expect((await joined.request({ method: 'GET', url: '/v1/account/members', headers: inAcme })).json().members).toHaveLength(1);
+    // Links name the account as ?account=: images and CSV downloads.
+    expect((await joined.request({ method: 'GET', url: `/v1/qr/${id}/image.svg?account=${acme}` })).statusCode).toBe(200);
+    expect((await joined.request({ method: 'GET', url: `/v1/qr/${id}/image.svg` })).statusCode).toBe(404);
+    expect((await joined.request({ method: 'GET', url: `/v1/qr/${id}/stats.csv?account=${acme}` })).statusCode).toBe(200);
+    // An account the user is not (or no longer) in: refused, but the session answer falls back
+    // to the session's account so the page can start over.
+    const gamma = sessionFrom(t, await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Gamma', email: 'g@example.com', password: PASSWORD } }));
+    for (const other of [gamma.accountId, 'not-an-id']) {
+      const refused = await joined.request({ method: 'POST', url: '/v1/qr', payload: item, headers: { 'x-qrtrack-account': other } });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error).toMatch(/^account: you are no longer a member of the account this page shows/);
+      expect((await joined.request({ method: 'GET', url: '/v1/qr', headers: { 'x-qrtrack-account': other } })).statusCode).toBe(403);
+      expect((await joined.request({ method: 'GET', url: '/v1/session', headers: { 'x-qrtrack-account': other } })).json().account).toMatchObject({ name: 'Beta' });
+    }
+    expect((await joined.request({ method: 'GET', url: `/v1/qr/${id}/image.svg?account=not-an-id` })).statusCode).toBe(403);
+  });
+
   it('changes roles, and never lets the last owner be demoted or removed', async () => {
     const ed = await inviteMember(t, owner, 'ed@example.com', 'editor');
     const demote = await owner.request({ method: 'PATCH', url: `/v1/account/members/${owner.userId}`, payload: { role: 'viewer' } });

@@ -4172,6 +4172,8 @@ export interface operations {
                 tz?: string;
                 /** @description daily: date,scans,unique_scans (default); breakdown: dimension,value,scans */
                 part?: "daily" | "breakdown";
+                /** @description With a session only: the account the linking page works in (another tab may have switched the session to another account) */
+                account?: string;
             };
             header?: never;
             path: {
@@ -4379,6 +4381,8 @@ export interface operations {
                 tz?: string;
                 /** @description daily (default), breakdown, or top: id,code,title,scans,unique_scans (top 100) */
                 part?: "daily" | "breakdown" | "top";
+                /** @description With a session only: the account the linking page works in (another tab may have switched the session to another account) */
+                account?: string;
             };
             header?: never;
             path?: never;
@@ -4442,6 +4446,8 @@ export interface operations {
                 size?: number;
                 /** @description Not read: a version such as the item's updatedAt, so an edited design gets a new address and no cache shows the old image */
                 v?: string;
+                /** @description With a session only: the account the linking page works in (another tab may have switched the session to another account) */
+                account?: string;
             };
             header?: never;
             path: {
@@ -4533,6 +4539,8 @@ export interface operations {
                 size?: number;
                 /** @description Not read: a version such as the item's updatedAt, so an edited design gets a new address and no cache shows the old image */
                 v?: string;
+                /** @description With a session only: the account the linking page works in (another tab may have switched the session to another account) */
+                account?: string;
             };
             header?: never;
             path: {
@@ -4624,6 +4632,8 @@ export interface operations {
                 size?: number;
                 /** @description Not read: a version such as the item's updatedAt, so an edited design gets a new address and no cache shows the old image */
                 v?: string;
+                /** @description With a session only: the account the linking page works in (another tab may have switched the session to another account) */
+                account?: string;
             };
             header?: never;
             path: {

@@ -14,7 +14,7 @@ import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { attachment } from '../content-disposition.ts';
 import { parseLogosInPool } from '../logo-prepass.ts';
-import { ErrorResponse, IdParams, PreviewBody, authErrors } from '../schemas.ts';
+import { ErrorResponse, IdParams, PreviewBody, TabAccountQuery, authErrors } from '../schemas.ts';
 
 type Format = 'svg' | 'png' | 'pdf';
 
@@ -50,6 +50,7 @@ const SizeQuery = Type.Object(
         description: "Not read: a version such as the item's updatedAt, so an edited design gets a new address and no cache shows the old image",
       }),
     ),
+    account: TabAccountQuery,
   },
   { additionalProperties: false },
 );
@@ -65,6 +66,7 @@ const PdfQuery = Type.Object(
       }),
     ),
     v: SizeQuery.properties.v,
+    account: TabAccountQuery,
   },
   { additionalProperties: false },
 );
