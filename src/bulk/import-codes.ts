@@ -7,13 +7,13 @@
 // stores the codes in transactions of 1,000. Both stream, so memory stays flat however
 // long the file is.
 import type { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CsvError, parse } from 'csv-parse';
 import type { Db } from '../db/database.ts';
 import { QrItemsRepository } from '../db/qr-items-repository.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { DESIGN_FIELDS, type DesignPatch } from '../domain/design.ts';
 import { ValidationError } from '../domain/errors.ts';
+import { turnTaker } from '../event-loop-turns.ts';
 import { type NewQrItemContent, type QrItemRequest, planCreate } from '../domain/qr-item.ts';
 import { TAG_SEPARATOR } from '../domain/tags.ts';
 import { CreateQrBody } from '../http/schemas.ts';
@@ -42,12 +42,6 @@ export interface ImportSummary {
 }
 
 const BATCH = 1_000;
-/**
- * Rows planned between two turns of the event loop. The parser hands over a whole chunk at
- * once and the rows come as microtasks, so without these turns a 16 MiB file (some 300,000
- * rows) was one stretch of the thread that answers the short links: 20,000 rows held it 0.9 s.
- */
-const SLICE = 200;
 
 interface PropertySchema {
   type?: string;
@@ -61,11 +55,16 @@ const KNOWN = [...Object.keys(PROPERTIES).filter((c) => c !== 'tracking'), ...SK
 const checkRequest = validatorCompiler({ schema: CreateQrBody, httpPart: 'body', method: 'POST', url: '/v1/qr' }) as (v: unknown) => { error?: Error };
 
 export async function importCodes(db: Db, accountId: string, open: () => Readable, options: ImportOptions): Promise<ImportSummary> {
+  // The parser hands over a whole chunk at once and the rows come as microtasks, so without
+  // turns a 16 MiB file (some 300,000 rows) was one stretch of the thread that answers the
+  // short links: 20,000 rows held it 0.9 s.
+  const turn = turnTaker(200);
   let total = 0;
   for await (const row of rows(open(), options)) {
     await row.prepare();
     row.plan();
-    if (++total % SLICE === 0) await nextTurn();
+    total++;
+    await turn();
   }
   let created = 0;
   let batch: NewQrItemContent[] = [];
@@ -78,13 +77,12 @@ export async function importCodes(db: Db, accountId: string, open: () => Readabl
     created += contents.length;
     options.onProgress?.(created, total);
   };
-  let planned = 0;
   for await (const row of rows(open(), options)) {
     // Parsed logos are remembered only briefly: the second pass parses them again.
     await row.prepare();
     batch.push(row.plan());
     if (batch.length === BATCH) await flush();
-    if (++planned % SLICE === 0) await nextTurn();
+    await turn();
   }
   if (batch.length > 0) await flush();
   return { created };

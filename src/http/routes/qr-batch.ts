@@ -1,7 +1,7 @@
 // POST /v1/qr/batch: up to 1,000 creates in one request, all or nothing.
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { QrItemsRepository } from '../../db/qr-items-repository.ts';
+import { turnTaker } from '../../event-loop-turns.ts';
 import { LIMITS } from '../../domain/design.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { checkLogoShape } from '../../domain/logo.ts';
@@ -13,9 +13,6 @@ import { accountOf } from '../auth.ts';
 import { IdempotencyHeaders, answerOnce } from '../idempotency.ts';
 import { logosIn, parseLogosInPool } from '../logo-prepass.ts';
 import { BatchCreateBody, BatchCreateResponse, ErrorResponse, authErrors } from '../schemas.ts';
-
-/** Items planned, or warned about, between two turns of the event loop. */
-const SLICE = 20;
 
 /** A thousand items with custom logos need more than the 1 MiB a single create gets. */
 export const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
@@ -58,19 +55,20 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         }),
       );
       if (broken.length > 0) throw batchError(broken);
-      let planned = 0;
+      const turn = turnTaker(20);
       const contents = await planBatch(requests, config, async (item) => {
         await parseLogosInPool(services.renderer, item, LIMITS.resolution.max);
-        if (++planned % SLICE === 0) await nextTurn();
+        await turn();
       });
-      // A design's warnings lay out its frame text (about 1 ms each): a thousand would hold the
-      // thread answering the short links for a second, so they are made in slices, before the
-      // transaction. They depend on the short link only through its length, which every code shares.
+      // A design's warnings lay out its frame text (1 ms for Latin, 5 ms and more for several
+      // scripts): a thousand would hold the thread answering the short links for seconds, so
+      // they are made between turns, before the transaction. They depend on the short link
+      // only through its length, which every code shares.
       const sampleShortUrl = shortUrlFor(config.publicBaseUrl, 'x'.repeat(CODE_LENGTH));
       const designWarnings: string[][] = [];
-      for (const [i, content] of contents.entries()) {
+      for (const content of contents) {
         designWarnings.push(warningsFor(content.design, sampleShortUrl));
-        if ((i + 1) % SLICE === 0) await nextTurn();
+        await turn();
       }
       const answer = await answerOnce(services.db, req, reply, 201, async (db) => {
         const records = await new QrItemsRepository(db).createMany(account, contents);
