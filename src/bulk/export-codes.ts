@@ -1,6 +1,8 @@
 // Export of an account's codes as CSV or JSON, produced page by page (1,000 codes at a
-// time, along the same indexes as the list), so memory stays flat at a million codes and
-// the first bytes leave before the last page is read.
+// time, along the same indexes as the list, and fewer when their designs carry large logos:
+// see LIST_PAGE_DESIGN_BYTES), so memory stays flat at a million codes and the first bytes
+// leave before the last page is read.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
 import { guardFormula } from './csv-formulas.ts';
 import type { Db } from '../db/database.ts';
@@ -50,6 +52,8 @@ export async function* exportCodes(
     const last = page.items.at(-1);
     if (!page.more || !last) break;
     cursor = { createdAt: last.createdAt, id: last.id };
+    // A page is read and written out in one go; between pages the short links get a turn.
+    await nextTurn();
   }
   if (format === 'json') yield ']}\n';
 }

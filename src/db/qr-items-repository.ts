@@ -50,6 +50,20 @@ const ITEM_COLUMNS = [
 ] as const satisfies readonly (keyof QrItemsTable)[];
 type ItemRow = Pick<Selectable<QrItemsTable>, (typeof ITEM_COLUMNS)[number]>;
 
+/**
+ * A list page holds at most this many bytes of designs (a custom logo is up to 512 KiB of
+ * base64 in its design): 200 codes with 660 KB logos made a 135 MB answer, read, parsed and
+ * written out on the thread that answers the short links (0.8–2 s, 700 MB). A page stops
+ * before that, with nextCursor; it always holds at least one code.
+ */
+export const LIST_PAGE_DESIGN_BYTES = 4 * 1024 * 1024;
+
+/** The list's columns without the design, which is read apart once the page is cut. */
+const LIST_COLUMNS = ITEM_COLUMNS.filter((c) => c !== 'design_json') as Exclude<(typeof ITEM_COLUMNS)[number], 'design_json'>[];
+type ListRow = Omit<ItemRow, 'design_json'> & { design_bytes: number };
+/** The design's size without reading it: both engines keep a value's length in its header (SQLite ≥ 3.43, PostgreSQL's TOAST pointer). */
+const designBytes = sql<number>`octet_length(design_json)`.as('design_bytes');
+
 let lastCreatedMs = 0;
 /** Creation times strictly increase within a process, so "newest first" is the order of creation. */
 function creationTime(): string {
@@ -142,20 +156,20 @@ export class QrItemsRepository {
   async list(accountId: string, query: ListQuery): Promise<{ items: QrItemRecord[]; more: boolean }> {
     const take = query.limit + 1;
     const q = query.q ? foldForSearch(query.q) : '';
-    let rows: ItemRow[];
+    let rows: ListRow[];
     if (query.tag !== undefined) {
       rows = await this.pageByTag(accountId, query, query.tag, q, take);
     } else if (q === '') {
-      rows = await this.page(accountId, query).select(ITEM_COLUMNS).limit(take).execute();
+      rows = await this.page(accountId, query).select([...LIST_COLUMNS, designBytes]).limit(take).execute();
     } else if (!searchableByTrigrams(q)) {
       // Too short for a trigram: walk the list in order; such queries match often, so a page fills fast.
-      rows = await this.page(accountId, query).select(ITEM_COLUMNS).where(this.contains(q)).limit(take).execute();
+      rows = await this.page(accountId, query).select([...LIST_COLUMNS, designBytes]).where(this.contains(q)).limit(take).execute();
     } else {
       // A common word fills the page within the newest few thousand codes; a rare one
       // (or a miss) is found through the trigram index, whose matches are then few.
       rows = await this.db.kysely
-        .selectFrom(this.page(accountId, query).select([...ITEM_COLUMNS, 'search_title', 'search_payload']).limit(WALK_BUDGET).as('w'))
-        .select(ITEM_COLUMNS)
+        .selectFrom(this.page(accountId, query).select([...LIST_COLUMNS, designBytes, 'search_title', 'search_payload']).limit(WALK_BUDGET).as('w'))
+        .select([...LIST_COLUMNS, 'design_bytes'])
         .where(this.contains(q))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
@@ -163,7 +177,17 @@ export class QrItemsRepository {
         .execute();
       if (rows.length < take) rows = await this.byTextIndex(accountId, query, q, take);
     }
-    return { items: await this.withTags(rows.slice(0, query.limit).map(toRecord)), more: rows.length > query.limit };
+    const kept = cutByDesignBytes(rows.slice(0, query.limit));
+    const designs = await this.designsOf(kept.map((r) => r.id));
+    const items = kept.map((r) => toRecord({ ...r, design_json: designs.get(r.id) ?? '{}' }));
+    return { items: await this.withTags(items), more: rows.length > kept.length };
+  }
+
+  /** The stored designs of the given codes (a page's: at most LIST_PAGE_DESIGN_BYTES in all). */
+  private async designsOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.kysely.selectFrom('qr_items').select(['id', 'design_json']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.design_json]));
   }
 
   private async withTags(records: QrItemRecord[]): Promise<QrItemRecord[]> {
@@ -176,7 +200,7 @@ export class QrItemsRepository {
    * A tag's codes, newest first, read from the tag index (which holds each code's creation
    * time) and joined to their items; the other filters and q narrow that walk.
    */
-  private pageByTag(accountId: string, query: ListQuery, tag: string, q: string, take: number): Promise<ItemRow[]> {
+  private pageByTag(accountId: string, query: ListQuery, tag: string, q: string, take: number): Promise<ListRow[]> {
     let b = this.db.kysely
       .selectFrom('qr_tags')
       .innerJoin('qr_items', 'qr_items.id', 'qr_tags.tagged_item_id')
@@ -188,15 +212,15 @@ export class QrItemsRepository {
     if (q !== '') b = b.where(this.contains(q));
     const cursor = query.cursor;
     if (cursor) b = b.where((eb) => eb(eb.refTuple('item_created_at', 'tagged_item_id'), '<', eb.tuple(this.db.codec.time(cursor.createdAt), cursor.id)));
-    return b.select(ITEM_COLUMNS).orderBy('item_created_at', 'desc').orderBy('tagged_item_id', 'desc').limit(take).execute();
+    return b.select([...LIST_COLUMNS, designBytes]).orderBy('item_created_at', 'desc').orderBy('tagged_item_id', 'desc').limit(take).execute();
   }
 
-  private async byTextIndex(accountId: string, query: ListQuery, q: string, take: number): Promise<ItemRow[]> {
+  private async byTextIndex(accountId: string, query: ListQuery, q: string, take: number): Promise<ListRow[]> {
     if (this.db.codec.dialect === 'sqlite') {
       // A trigram phrase is a substring; quotes inside it are doubled.
       const phrase = '"' + q.replaceAll('"', '""') + '"';
       return this.page(accountId, query, { byText: true })
-        .select(ITEM_COLUMNS)
+        .select([...LIST_COLUMNS, designBytes])
         .where(sql<boolean>`qr_items.rowid in (select rowid from qr_items_search where qr_items_search match ${phrase})`)
         .where(this.contains(q))
         .limit(take)
@@ -205,7 +229,7 @@ export class QrItemsRepository {
     const part = await this.rarestPart(accountId, query, q);
     const pattern = '%' + part.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
     return this.page(accountId, query)
-      .select(ITEM_COLUMNS)
+      .select([...LIST_COLUMNS, designBytes])
       .where((eb) => eb.or([eb('search_title', 'like', pattern), eb('search_payload', 'like', pattern)]))
       .$if(part !== q, (b) => b.where(this.contains(q)))
       .limit(take)
@@ -348,6 +372,16 @@ export class QrItemsRepository {
   private live(accountId: string) {
     return this.db.kysely.selectFrom('qr_items').where('account_id', '=', accountId).where('deleted_at', 'is', null);
   }
+}
+
+/** The first rows whose designs fit LIST_PAGE_DESIGN_BYTES together; at least one. */
+function cutByDesignBytes(rows: readonly ListRow[]): ListRow[] {
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i++) {
+    bytes += Number((rows[i] as ListRow).design_bytes);
+    if (bytes > LIST_PAGE_DESIGN_BYTES && i > 0) return rows.slice(0, i);
+  }
+  return [...rows];
 }
 
 function toRecord(row: ItemRow): QrItemRecord {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DESIGN } from '../../src/domain/design.ts';
+import { LIST_PAGE_DESIGN_BYTES, QrItemsRepository } from '../../src/db/qr-items-repository.ts';
 import { type TestApp, PUBLIC_BASE_URL, makeTestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -280,6 +281,39 @@ describe('reading, listing and paging', () => {
     } while (cursor);
     expect(pages).toBe(3);
     expect(seen).toEqual([...ids].reverse());
+  });
+
+  it('cuts a page whose designs carry large logos short of the limit, and the cursor goes on from there', async () => {
+    // 200 codes with 660 KB logos made a 135 MB answer; a page now holds at most
+    // LIST_PAGE_DESIGN_BYTES of designs. Stored directly: the list does not parse logos.
+    const k = await t.key('heavy');
+    const accountId = await t.services.keys.ensureAccount('heavy');
+    const logo = `data:image/png;base64,${'A'.repeat(600_000)}`;
+    const repo = new QrItemsRepository(t.db);
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const design = { ...DEFAULT_DESIGN, customLogoUrl: i % 10 === 9 ? null : logo };
+      ids.push((await repo.create(accountId, { title: `heavy ${i}`, contentType: 'url', payload: `https://a.example/${i}`, fields: {}, design })).id);
+    }
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 10; pages++) {
+      const res = await get(`/v1/qr?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, k);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      seen.push(...body.items.map((i: { id: string }) => i.id));
+      sizes.push(body.items.length);
+      expect(res.body.length).toBeLessThan(LIST_PAGE_DESIGN_BYTES + 700_000);
+      cursor = body.nextCursor;
+      if (cursor === null) break;
+    }
+    expect(seen).toEqual([...ids].reverse());
+    // 4 MiB hold 6 such designs (and the plain ones between them).
+    expect(sizes[0]).toBeLessThan(10);
+    expect(sizes.length).toBeGreaterThanOrEqual(4);
+    const [plain, heavy] = (await get('/v1/qr?limit=2', k)).json().items;
+    expect([plain.design.customLogoUrl, heavy.design.customLogoUrl]).toEqual([null, logo]);
   });
 
   it('filters by active, contentType and a case-insensitive q over title and payload', async () => {

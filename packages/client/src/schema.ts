@@ -3684,7 +3684,7 @@ export interface operations {
     listQr: {
         parameters: {
             query?: {
-                /** @description Page size, default 50 */
+                /** @description Page size, default 50; a page stops short of it once its designs hold 4 MiB (large custom logos), and nextCursor goes on from there */
                 limit?: number;
                 cursor?: string;
                 active?: boolean;
