@@ -1,13 +1,18 @@
 // Tags of QR items: one row per code and tag in qr_tags. Every query is scoped by
 // account; a deleted code's tags are deleted with it.
-import { sql } from 'kysely';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { type Kysely, sql } from 'kysely';
 import type { Db } from './database.ts';
+import type { Database } from './schema.ts';
 import { inTransaction } from './transaction.ts';
 
 export interface TagCount {
   name: string;
   count: number;
 }
+
+/** Codes per transaction when a tag is renamed or removed on SQLite: about 20 ms of work. */
+export const TAG_SLICE = 2_000;
 
 export class TagsRepository {
   constructor(private readonly db: Db) {}
@@ -56,28 +61,51 @@ export class TagsRepository {
     return rows.map((r) => ({ name: r.tag, count: Number(r.n) }));
   }
 
-  /** Renames a tag on every code; codes that already carry `to` keep it once. False when `from` is unknown. */
+  /**
+   * Renames a tag on every code; codes that already carry `to` keep it once. False when `from`
+   * is unknown. On SQLite, whose statements hold the thread that answers the short links, a tag
+   * is moved TAG_SLICE codes at a time with a turn between (renaming a tag of 128,000 codes in
+   * one transaction held it 1.5 s): until the last slice, the list by tag finds some codes under
+   * each name, and a rename cut off midway is finished by renaming again.
+   */
   async rename(accountId: string, from: string, to: string): Promise<boolean> {
     if (from === to) return this.exists(accountId, from);
-    return inTransaction(this.db, async (tx) => {
-      const k = tx.kysely;
-      await k
-        .insertInto('qr_tags')
-        .columns(['tag_account_id', 'tag', 'tagged_item_id', 'item_created_at'])
-        .expression(
-          k.selectFrom('qr_tags').select(['tag_account_id', sql<string>`cast(${to} as text)`.as('tag'), 'tagged_item_id', 'item_created_at']).where('tag_account_id', '=', accountId).where('tag', '=', from),
-        )
-        .onConflict((oc) => oc.columns(['tagged_item_id', 'tag']).doNothing())
-        .execute();
-      const res = await k.deleteFrom('qr_tags').where('tag_account_id', '=', accountId).where('tag', '=', from).executeTakeFirst();
-      return Number(res.numDeletedRows) > 0;
-    });
+    return (await this.inSlices(accountId, from, async (k, ids) => {
+      let rows = k.selectFrom('qr_tags').select(['tag_account_id', sql<string>`cast(${to} as text)`.as('tag'), 'tagged_item_id', 'item_created_at']).where('tag_account_id', '=', accountId).where('tag', '=', from);
+      if (ids !== null) rows = rows.where('tagged_item_id', 'in', ids);
+      await k.insertInto('qr_tags').columns(['tag_account_id', 'tag', 'tagged_item_id', 'item_created_at']).expression(rows).onConflict((oc) => oc.columns(['tagged_item_id', 'tag']).doNothing()).execute();
+    })) > 0;
   }
 
-  /** Takes a tag off every code. False when the account has no such tag. */
+  /** Takes a tag off every code (on SQLite TAG_SLICE codes at a time, as rename). False when the account has no such tag. */
   async remove(accountId: string, name: string): Promise<boolean> {
-    const res = await this.db.kysely.deleteFrom('qr_tags').where('tag_account_id', '=', accountId).where('tag', '=', name).executeTakeFirst();
-    return Number(res.numDeletedRows) > 0;
+    return (await this.inSlices(accountId, name, async () => {})) > 0;
+  }
+
+  /**
+   * Runs `move` and then deletes the tag's rows: on PostgreSQL for all of its codes in one
+   * transaction (ids null), on SQLite for TAG_SLICE codes a transaction, with a turn between.
+   * Answers how many codes had the tag.
+   */
+  private async inSlices(accountId: string, tag: string, move: (k: Kysely<Database>, ids: string[] | null) => Promise<void>): Promise<number> {
+    const sliced = this.db.codec.dialect === 'sqlite';
+    let done = 0;
+    for (;;) {
+      const n = await inTransaction(this.db, async (tx) => {
+        const k = tx.kysely;
+        const ids = sliced
+          ? (await k.selectFrom('qr_tags').select('tagged_item_id').where('tag_account_id', '=', accountId).where('tag', '=', tag).limit(TAG_SLICE).execute()).map((r) => r.tagged_item_id)
+          : null;
+        if (ids !== null && ids.length === 0) return 0;
+        await move(k, ids);
+        let del = k.deleteFrom('qr_tags').where('tag_account_id', '=', accountId).where('tag', '=', tag);
+        if (ids !== null) del = del.where('tagged_item_id', 'in', ids);
+        return Number((await del.executeTakeFirst()).numDeletedRows);
+      });
+      done += n;
+      if (!sliced || n < TAG_SLICE) return done;
+      await nextTurn();
+    }
   }
 
   private async exists(accountId: string, name: string): Promise<boolean> {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
+import { TAG_SLICE } from '../../src/db/tags-repository.ts';
+import { countTurns } from '../support/event-loop.ts';
 
 let t: TestApp;
 let key: string;
@@ -96,6 +98,34 @@ describe('the tags of an account', () => {
     expect((await req('DELETE', `/v1/tags/${encodeURIComponent('Spring 2027 ☀')}`, undefined, k)).json()).toEqual({ ok: true });
     expect((await req('GET', '/v1/tags', undefined, k)).json()).toEqual({ tags: [] });
     expect((await req('GET', `/v1/qr/${one.id}`, undefined, k)).json().item.tags).toEqual([]);
+  });
+
+  it('renames and deletes a tag of thousands of codes in slices, letting the event loop turn between them', async () => {
+    // In one transaction, renaming a tag of 128,000 codes held the short links 1.5 s on SQLite.
+    const k = await t.key('big-tags');
+    const n = TAG_SLICE * 2 + 5;
+    for (let i = 0; i < n; i += 1_000) {
+      const items = Array.from({ length: Math.min(1_000, n - i) }, (_, j) => ({ title: `c${i + j}`, url: 'https://x.example', tags: (i + j) % 3 === 0 ? ['big', 'kept'] : ['big'] }));
+      expect((await req('POST', '/v1/qr/batch', { items }, k)).statusCode).toBe(201);
+    }
+    // A code that already has the new name keeps it once.
+    const both = (await req('POST', '/v1/qr', { title: 'both', url: 'https://x.example', tags: ['big', 'large'] }, k)).json().item;
+    let counter = countTurns();
+    expect((await req('PATCH', '/v1/tags/big', { name: 'large' }, k)).json()).toEqual({ ok: true });
+    const renameTurns = counter.stop();
+    expect((await req('GET', '/v1/tags', undefined, k)).json().tags).toEqual([
+      { name: 'kept', count: Math.ceil(n / 3) },
+      { name: 'large', count: n + 1 },
+    ]);
+    expect((await req('GET', `/v1/qr/${both.id}`, undefined, k)).json().item.tags).toEqual(['large']);
+    counter = countTurns();
+    expect((await req('DELETE', '/v1/tags/large', undefined, k)).json()).toEqual({ ok: true });
+    const deleteTurns = counter.stop();
+    expect((await req('GET', '/v1/tags', undefined, k)).json().tags).toEqual([{ name: 'kept', count: Math.ceil(n / 3) }]);
+    if (t.db.codec.dialect === 'sqlite') {
+      expect(renameTurns).toBeGreaterThanOrEqual(2);
+      expect(deleteTurns).toBeGreaterThanOrEqual(2);
+    }
   });
 
   it('answers 404 for an unknown tag, 400 for a bad new name, and keeps accounts apart', async () => {
