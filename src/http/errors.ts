@@ -2,6 +2,7 @@
 // with the right 4xx; anything unexpected is logged and answered 500 without details.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { DomainError, ServiceBusyError } from '../domain/errors.ts';
+import { SHORT_LINK_HEADERS } from './short-link-handler.ts';
 
 const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'body: must be at most 1 MiB',
@@ -34,6 +35,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send({ error: `no route for ${req.method} ${req.url.split('?')[0]}` });
+    const path = req.url.split('?')[0] ?? '';
+    if (path.startsWith('/r/')) {
+      // A short link answers only GET and HEAD; like every answer under /r/, this one is
+      // neither cached nor indexed.
+      return reply.code(405).headers({ ...SHORT_LINK_HEADERS, allow: 'GET, HEAD' }).send({ error: `method: a short link answers GET and HEAD, not ${req.method}` });
+    }
+    return reply.code(404).send({ error: `no route for ${req.method} ${path}` });
   });
 }

@@ -29,7 +29,8 @@ export interface ShortLinkResponse {
 export type ShortLinkHandler = (req: ShortLinkRequest) => Promise<ShortLinkResponse>;
 
 const REDIRECTED = new Set(['url', 'whatsapp', 'email']);
-const ALWAYS = { 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } as const;
+/** On every answer under /r/: each scan reaches the server, and no search engine lists a short link. */
+export const SHORT_LINK_HEADERS = { 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } as const;
 
 export function createShortLinkHandler(services: AppServices, log: FastifyBaseLogger): ShortLinkHandler {
   return async (req) => {
@@ -45,7 +46,7 @@ export function createShortLinkHandler(services: AppServices, log: FastifyBaseLo
       // A scanner standing in front of a poster still gets where they are going; the failure is logged loudly.
       log.error({ err, code }, 'scan not recorded');
     }
-    if (REDIRECTED.has(target.contentType)) return { status: 302, headers: { ...ALWAYS, location: target.payload }, body: '' };
+    if (REDIRECTED.has(target.contentType)) return { status: 302, headers: { ...SHORT_LINK_HEADERS, location: target.payload }, body: '' };
     const landing = renderLandingPage({ title: target.title, code: target.code, payload: target.payload, contentType: target.contentType });
     return page(landing ?? renderNotFoundPage());
   };
@@ -55,7 +56,7 @@ function page(p: RenderedPage): ShortLinkResponse {
   return {
     status: p.status,
     headers: {
-      ...ALWAYS,
+      ...SHORT_LINK_HEADERS,
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': p.csp,
       'x-content-type-options': 'nosniff',
@@ -71,7 +72,7 @@ function contactCard(target: ShortLinkTarget): ShortLinkResponse {
   return {
     status: 200,
     headers: {
-      ...ALWAYS,
+      ...SHORT_LINK_HEADERS,
       'content-type': 'text/vcard; charset=utf-8',
       'content-disposition': vcfContentDisposition(target.payload, target.title),
       'x-content-type-options': 'nosniff',
@@ -100,7 +101,7 @@ export function rawShortLinkResponder(handle: ShortLinkHandler, trust: TrustFunc
       },
       (err: unknown) => {
         log.error({ err }, 'short link failed');
-        res.writeHead(500, { 'content-type': 'text/plain', ...ALWAYS });
+        res.writeHead(500, { 'content-type': 'text/plain', ...SHORT_LINK_HEADERS });
         res.end('internal error');
       },
     );

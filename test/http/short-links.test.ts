@@ -138,6 +138,20 @@ describe('the short link /r/{code}', () => {
     expectShortLinkHeaders(res);
   });
 
+  it('answers other methods 405 with the short-link headers, and records nothing', async () => {
+    const it = await item({ url: 'https://example.com/m' });
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'] as const) {
+      for (const code of [it.code, 'zzzzzzz']) {
+        const res = await t.app.inject({ method, url: `/r/${code}` });
+        expect(res.statusCode, `${method} ${code}`).toBe(405);
+        expect(res.headers.allow).toBe('GET, HEAD');
+        expect(res.json()).toEqual({ error: `method: a short link answers GET and HEAD, not ${method}` });
+        expectShortLinkHeaders(res);
+      }
+    }
+    expect((await stats(it.id)).totals).toMatchObject({ scans: 0, botScans: 0 });
+  });
+
   it('answers HEAD and prefetches like GET but never records them', async () => {
     const it = await item({ url: 'https://example.com/h' });
     const head = await scan(it.code, { method: 'HEAD' });
