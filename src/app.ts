@@ -91,7 +91,12 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
     const problem = jsonShapeProblem(text, MAX_JSON_DEPTH, maxValues);
     if (problem === 'depth') return done(new ValidationError(`body: must not nest deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     if (problem === 'values') return done(new ValidationError(`body: must not hold more than ${maxValues} values (array elements and fields)`), undefined);
-    parseJson(req, text, done);
+    parseJson(req, text, (err, value) => {
+      // The parser refuses __proto__ (and constructor.prototype) in the same words as broken
+      // JSON; text that parses plainly was refused for that, so say so (error path only).
+      if (err && isPlainJson(text)) return done(new ValidationError('body: a field named __proto__, or constructor holding prototype, is not allowed'), undefined);
+      done(err, value);
+    });
   });
   installErrorHandlers(app);
   // No answer of ours is meant to be sniffed into another type (JSON as HTML, say).
@@ -201,5 +206,14 @@ async function connectRedis(url: string): Promise<Redis> {
     const shown = new URL(url);
     if (shown.password) shown.password = '***';
     throw new Error(`REDIS_URL: cannot reach ${shown.toString()} (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+function isPlainJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }

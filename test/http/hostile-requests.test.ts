@@ -55,6 +55,18 @@ describe('deeply nested JSON', () => {
   });
 });
 
+describe('prototype keys', () => {
+  it('refuses __proto__ and constructor.prototype in valid JSON with a message that says so, not "not valid JSON"', async () => {
+    for (const payload of ['{"title":"x","url":"https://e.com","__proto__":{"a":1}}', '{"title":"x","design":{"constructor":{"prototype":{}}}}']) {
+      const res = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: 'body: a field named __proto__, or constructor holding prototype, is not allowed' });
+    }
+    const broken = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: '{"__proto__":' });
+    expect(broken.json()).toEqual({ error: 'body: is not valid JSON' });
+  });
+});
+
 describe('bodies with many values', () => {
   it('refuses a body with more values than the route takes before parsing it, also without a key', async () => {
     // 520,000 zeros in a 1 MiB body held the thread answering short links for 0.3 s before.
