@@ -5,9 +5,12 @@
 // lookup is a round trip, and 200 guesses sent at once all passed the check before the first
 // of them had failed (the limit only held for guesses sent one after another).
 import { FailureWindows } from '../domain/failure-windows.ts';
+import { LruCache } from '../domain/scans/lru-cache.ts';
 
 const WINDOW_MS = 60_000;
 const MAX_ADDRESSES = 50_000;
+/** Secrets (their hashes) seen valid lately: enough for every active key and session of a busy instance. */
+const MAX_VOUCHED = 20_000;
 
 export class AuthThrottle {
   private readonly failures = new FailureWindows(WINDOW_MS, MAX_ADDRESSES);
@@ -15,18 +18,31 @@ export class AuthThrottle {
   private readonly pending = new Map<string, number>();
   /** Lookups of the same secret in flight, shared: a client sending one key many times at once is one lookup. */
   private readonly shared = new Map<string, Promise<unknown>>();
+  /**
+   * Secrets found valid lately. They pass an address's wait: behind one NAT or an unconfigured
+   * proxy, one client's wrong key would otherwise lock every good key of that address out for
+   * a minute, and a secret we have seen valid is no guess (it is still looked up: a revoked
+   * key is refused, and counted).
+   */
+  private readonly vouched = new LruCache<string, true>(MAX_VOUCHED);
 
   constructor(
     private readonly maxFailuresPerMinute: number,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Seconds until `address` may try again, or 0 when it may try now. */
-  retryAfter(address: string): number {
+  /** Seconds until `address` may try again, or 0 when it may try now (always 0 for a secret seen valid lately). */
+  retryAfter(address: string, secretHash?: string): number {
+    if (secretHash !== undefined && this.vouched.get(secretHash) !== undefined) return 0;
     const inFlight = this.pending.get(address) ?? 0;
     const wait = this.failures.retryAfter(address, this.maxFailuresPerMinute - inFlight, this.now());
     if (wait > 0) return wait;
     return inFlight >= this.maxFailuresPerMinute ? 1 : 0;
+  }
+
+  /** The secret was valid: its requests pass the address's wait from now on. */
+  vouch(secretHash: string): void {
+    this.vouched.set(secretHash, true);
   }
 
   recordFailure(address: string): void {

@@ -33,20 +33,23 @@ export function createAuthHook(keys: ApiKeysRepository, throttle: AuthThrottle):
   return async function authenticate(req: FastifyRequest, reply: FastifyReply) {
     const scope = req.routeOptions.config.scope;
     if (scope === undefined) return;
-    // An address past its failures waits out the window before any key is even looked up.
-    const wait = throttle.retryAfter(req.ip);
+    const token = bearerToken(req.headers.authorization);
+    const hash = token !== null && looksLikeApiKey(token) ? hashApiKey(token) : null;
+    const secret = hash === null ? undefined : `key:${hash}`;
+    // An address past its failures waits out the window before any key is even looked up
+    // (unless the key was seen valid lately: no guess).
+    const wait = throttle.retryAfter(req.ip, secret);
     if (wait > 0) return tooManyFailures(reply, wait);
     const refuse = (message: string) => {
       throttle.recordFailure(req.ip);
       return unauthorized(reply, message);
     };
-    const token = bearerToken(req.headers.authorization);
     if (token === null) return refuse('missing or malformed Authorization header: expected "Bearer <API key>"');
-    if (!looksLikeApiKey(token)) return refuse('invalid API key');
-    const hash = hashApiKey(token);
-    const key = await throttle.lookup(req.ip, `key:${hash}`, () => keys.findByHash(hash));
+    if (hash === null || secret === undefined) return refuse('invalid API key');
+    const key = await throttle.lookup(req.ip, secret, () => keys.findByHash(hash));
     if (!key) return refuse('invalid API key');
     if (key.revoked) return refuse('API key has been revoked');
+    throttle.vouch(secret);
     req.auth = { keyId: key.id, accountId: key.accountId, scopes: key.scopes, member: null };
     touch(keys, lastTouched, key.id, req);
     if (!key.scopes.includes(scope)) {

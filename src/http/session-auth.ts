@@ -75,20 +75,22 @@ export function createAccessHook(bearer: onRequestHookHandler, services: AppServ
 
 /** Sets req.auth from the session cookie, or answers 401/403 and returns null. */
 async function authenticateSession(req: FastifyRequest, reply: FastifyReply, services: AppServices, name: string, throttle: AuthThrottle): Promise<SessionMember | null> {
-  // An address that guessed too many session ids waits before another is even looked up.
-  const wait = throttle.retryAfter(req.ip);
+  const token = req.cookies[name];
+  const idHash = token !== undefined && looksLikeSecretToken(token) ? hashSecretToken(token) : null;
+  const secret = idHash === null ? undefined : `session:${idHash}`;
+  // An address that guessed too many session ids waits before another is even looked up
+  // (unless this one was seen valid lately).
+  const wait = throttle.retryAfter(req.ip, secret);
   if (wait > 0) {
     void tooManyFailures(reply, wait);
     return null;
   }
-  const token = req.cookies[name];
-  if (token === undefined || !looksLikeSecretToken(token)) {
+  if (token === undefined || idHash === null || secret === undefined) {
     if (token !== undefined) clearSessionCookie(reply, services.config);
     void reply.code(401).send({ error: 'not signed in: sign in, or send an API key as "Authorization: Bearer <key>"' });
     return null;
   }
-  const idHash = hashSecretToken(token);
-  const record = await throttle.lookup(req.ip, `session:${idHash}`, () => services.sessions.find(idHash));
+  const record = await throttle.lookup(req.ip, secret, () => services.sessions.find(idHash));
   const now = Date.now();
   if (record === null || record.role === null || !sessionAlive(record.createdAt, record.lastSeenAt, now)) {
     // An id we never issued (or already deleted) is a guess; an expired one is a returning member.
@@ -98,6 +100,7 @@ async function authenticateSession(req: FastifyRequest, reply: FastifyReply, ser
     void reply.code(401).send({ error: 'session: has expired or was ended; sign in again' });
     return null;
   }
+  throttle.vouch(secret);
   const csrfToken = csrfTokenFor(token);
   if (!SAFE_METHODS.has(req.method)) {
     const refusal = crossSiteRefusal(req, services.config) ?? csrfRefusal(req.headers[CSRF_HEADER], csrfToken);

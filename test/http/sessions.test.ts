@@ -190,6 +190,8 @@ describe('sign in and out', () => {
     // Guessed keys count against the same window; another address is not affected.
     expect((await t.request({ method: 'GET', url: '/v1/qr', headers: { authorization: 'Bearer qrt_nope' } })).statusCode).toBe(429);
     expect((await s.request({ method: 'GET', url: '/v1/qr', remoteAddress: '10.9.8.7' })).statusCode).toBe(200);
+    // That session was seen valid: from the waiting address too it is no guess.
+    expect((await s.request({ method: 'GET', url: '/v1/qr' })).statusCode).toBe(200);
   });
 
   it('changes the password: the old one stops working, other sessions end, this one stays', async () => {
