@@ -50,7 +50,7 @@ export interface BuiltApp {
 export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   // Several processes share one count per key through Redis; one process counts in memory.
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
-  const services = createServices(config, db);
+  const services = createServices(config, db, redis);
   // Set once the app exists: the listening server answers /r/* before Fastify sees it.
   let fastPath: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null = null;
   const trust = trustFunction(config.trustProxy);

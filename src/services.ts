@@ -16,7 +16,9 @@ import { OneTimeLinksRepository } from './db/one-time-links-repository.ts';
 import { OnboardingRepository } from './db/onboarding-repository.ts';
 import { SessionsRepository } from './db/sessions-repository.ts';
 import { UsersRepository } from './db/users-repository.ts';
-import { AttemptLimiter } from './domain/accounts/attempt-limiter.ts';
+import type { Redis } from 'ioredis';
+import { type AttemptCounter, AttemptLimiter, localAttempts } from './domain/accounts/attempt-limiter.ts';
+import { SharedAttemptLimiter } from './db/shared-attempt-limiter.ts';
 import type { QrDesign } from './domain/design.ts';
 import { createCountryLookup } from './domain/scans/country.ts';
 import { ScanTracker } from './domain/scans/scan-tracker.ts';
@@ -41,14 +43,14 @@ export interface AppServices {
   oneTimeLinks: OneTimeLinksRepository;
   onboarding: OnboardingRepository;
   /** Failed sign-ins per address and per email, in this process. */
-  signInLimiter: AttemptLimiter;
+  signInLimiter: AttemptCounter;
   /** Called after items were created, changed, paused, resumed or deleted, so their cached short links are dropped. */
   onItemsChanged(codes: readonly string[]): void;
   /** Scan warnings for a design drawn over `data`, the text its code encodes (the short link). */
   warningsFor(design: QrDesign, data: string): string[];
 }
 
-export function createServices(config: Config, db: Db): AppServices {
+export function createServices(config: Config, db: Db, redis: Redis | null = null): AppServices {
   const items = new QrItemsRepository(db);
   // One SQLite process owns its cache; PostgreSQL processes invalidate each other's through NOTIFY.
   const links: ShortLinkResolver =
@@ -72,7 +74,7 @@ export function createServices(config: Config, db: Db): AppServices {
     sessions: new SessionsRepository(db),
     oneTimeLinks: new OneTimeLinksRepository(db),
     onboarding: new OnboardingRepository(db),
-    signInLimiter: new AttemptLimiter(),
+    signInLimiter: redis ? new SharedAttemptLimiter(redis, new AttemptLimiter()) : localAttempts(new AttemptLimiter()),
     onItemsChanged: (codes) => links.invalidate(codes),
     warningsFor: designWarnings,
   };

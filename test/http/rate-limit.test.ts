@@ -49,3 +49,26 @@ describe('the shared rate-limit store', () => {
     }
   });
 });
+
+const REDIS_URL = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!REDIS_URL)('sign-in failures with REDIS_URL', () => {
+  it('are counted once for every process: five wrong passwords over two processes lock the email on both', async () => {
+    // Two apps as two processes would be: each its own memory, one Redis between them.
+    const [a, b] = [await makeTestApp({ REDIS_URL: REDIS_URL as string }), await makeTestApp({ REDIS_URL: REDIS_URL as string })];
+    try {
+      const email = `nobody-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+      const remoteAddress = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+      const signIn = (app: typeof a) => app.app.inject({ method: 'POST', url: '/v1/session', remoteAddress, payload: { email, password: 'wrong wrong wrong' } });
+      for (const app of [a, b, a, b, a]) expect((await signIn(app)).statusCode).toBe(401);
+      for (const app of [a, b]) {
+        const limited = await signIn(app);
+        expect(limited.statusCode).toBe(429);
+        expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800);
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

@@ -117,10 +117,10 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const existing = await users.findByEmail(email);
       let joined;
       if (existing) {
-        const wait = signInLimiter.retryAfter(req.ip, email);
+        const wait = await signInLimiter.retryAfter(req.ip, email);
         if (wait > 0) return reply.code(429).header('Retry-After', String(wait)).send({ error: `too many failed sign-ins: try again in ${wait} s` });
         if (!(await verifyPassword(existing.passwordHash, req.body.password))) {
-          signInLimiter.recordFailure(req.ip, email);
+          await signInLimiter.recordFailure(req.ip, email);
           return reply.code(401).send({ error: 'password: this email already has a user here; give its password to join' });
         }
         joined = await onboarding.acceptInvite(tokenHash, { existingUserId: existing.id }, now());

@@ -35,14 +35,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     async (req, reply) => {
       refuseCrossSite(req, services);
       const email = req.body.email.trim().toLowerCase();
-      const wait = signInLimiter.retryAfter(req.ip, email);
+      const wait = await signInLimiter.retryAfter(req.ip, email);
       if (wait > 0) return reply.code(429).header('Retry-After', String(wait)).send({ error: `too many failed sign-ins: try again in ${wait} s` });
       const user = await users.findByEmail(email);
       const ok = await verifyPassword(user?.passwordHash ?? null, req.body.password);
       const accounts = ok && user ? await members.accountsOf(user.id) : [];
       const first = accounts[0];
       if (!ok || !user || first === undefined) {
-        signInLimiter.recordFailure(req.ip, email);
+        await signInLimiter.recordFailure(req.ip, email);
         return reply.code(401).send({ error: 'password: email or password is wrong' });
       }
       const token = await startSession(reply, services, user.id, first.accountId);
@@ -96,10 +96,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (!user) throw new ValidationError('currentPassword: is wrong');
       // The sign-in limits count here too: a stolen session must not become a way to guess
       // the password at the request rate.
-      const wait = signInLimiter.retryAfter(req.ip, user.email);
+      const wait = await signInLimiter.retryAfter(req.ip, user.email);
       if (wait > 0) return reply.code(429).header('Retry-After', String(wait)).send({ error: `too many wrong passwords: try again in ${wait} s` });
       if (!(await verifyPassword(user.passwordHash, req.body.currentPassword))) {
-        signInLimiter.recordFailure(req.ip, user.email);
+        await signInLimiter.recordFailure(req.ip, user.email);
         throw new ValidationError('currentPassword: is wrong');
       }
       checkPasswordRule(req.body.newPassword, 'newPassword');
