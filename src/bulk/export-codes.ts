@@ -50,8 +50,9 @@ export async function* exportCodes(
     exported += page.items.length;
     onProgress?.(exported);
     const last = page.items.at(-1);
-    if (!page.more || !last) break;
-    cursor = { createdAt: last.createdAt, id: last.id };
+    const after = page.resumeAfter ?? (last ? { createdAt: last.createdAt, id: last.id } : undefined);
+    if (!page.more || !after) break;
+    cursor = after;
     // A page is read and written out in one go; between pages the short links get a turn.
     await nextTurn();
   }

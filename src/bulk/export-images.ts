@@ -63,8 +63,9 @@ export async function* exportImagesZip(db: Db, renderer: RenderPool, accountId: 
       yield* drain();
     }
     const last = page.items.at(-1);
-    if (!page.more || !last) break;
-    cursor = { createdAt: last.createdAt, id: last.id };
+    const after = page.resumeAfter ?? (last ? { createdAt: last.createdAt, id: last.id } : undefined);
+    if (!page.more || !after) break;
+    cursor = after;
   }
   if (failed.length > 0) {
     const report = new ZipDeflate('errors.txt');

@@ -1,5 +1,6 @@
 // QR items. Every query is scoped by account: another account's item is simply not found.
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
 import { resolveDesign } from '../domain/design.ts';
 import type { ContentType, TypedFields } from '../domain/payload.ts';
@@ -58,6 +59,25 @@ type ItemRow = Pick<Selectable<QrItemsTable>, (typeof ITEM_COLUMNS)[number]>;
  */
 export const LIST_PAGE_DESIGN_BYTES = 4 * 1024 * 1024;
 
+/**
+ * A search without a run of three letters or digits (`ab`, `é`, `%%`) has no index to ask: it
+ * reads the account's codes in order, this many between two turns of the event loop, and at
+ * most SHORT_QUERY_WINDOWS windows a request. A rare one used to read the whole account in one
+ * piece (135,000 codes: 150–300 ms of the thread that answers the short links). A page that
+ * stops there has nextCursor at the last code read, and the next page reads on from it.
+ */
+export const SHORT_QUERY_WINDOW = 5_000;
+const SHORT_QUERY_WINDOWS = 20;
+
+type ListCursor = NonNullable<ListQuery['cursor']>;
+
+export interface SearchWalk {
+  /** Codes read between two turns of the event loop. */
+  window: number;
+  /** Windows read in one request at most. */
+  windows: number;
+}
+
 /** The list's columns without the design, which is read apart once the page is cut. */
 const LIST_COLUMNS = ITEM_COLUMNS.filter((c) => c !== 'design_json') as Exclude<(typeof ITEM_COLUMNS)[number], 'design_json'>[];
 type ListRow = Omit<ItemRow, 'design_json'> & { design_bytes: number };
@@ -74,7 +94,11 @@ function creationTime(): string {
 export class QrItemsRepository {
   private readonly tags: TagsRepository;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** How a search without an index walks the codes (tests make the windows small). */
+    private readonly walk: SearchWalk = { window: SHORT_QUERY_WINDOW, windows: SHORT_QUERY_WINDOWS },
+  ) {
     this.tags = new TagsRepository(db);
   }
 
@@ -153,17 +177,44 @@ export class QrItemsRepository {
    * One page, newest first. Every branch reads an index in (created_at, id) order, so a
    * page costs the same in an account of ten codes or of a million (docs/decisions/lists-and-search.md).
    */
-  async list(accountId: string, query: ListQuery): Promise<{ items: QrItemRecord[]; more: boolean }> {
+  /**
+   * A page of the list, newest first. `more` says whether another page may follow; it starts
+   * after `resumeAfter` when given (a search walk that stopped), else after the last item.
+   */
+  async list(accountId: string, query: ListQuery): Promise<{ items: QrItemRecord[]; more: boolean; resumeAfter?: ListCursor }> {
     const take = query.limit + 1;
     const q = query.q ? foldForSearch(query.q) : '';
     let rows: ListRow[];
-    if (query.tag !== undefined) {
+    let walkedTo: ListCursor | null = null;
+    if (query.tag !== undefined && q !== '') {
+      // The tag's codes in order, matched as read (no text index narrows a tag).
+      const tag = query.tag;
+      ({ rows, walkedTo } = await walkInWindows(this.walk, query.cursor, take, {
+        matches: (cursor, n) => this.pageByTag(accountId, { ...query, cursor }, tag, q, n, this.walk.window),
+        edge: (cursor) => this.tagEdge(accountId, { ...query, cursor }, tag),
+      }));
+    } else if (query.tag !== undefined) {
       rows = await this.pageByTag(accountId, query, query.tag, q, take);
     } else if (q === '') {
       rows = await this.page(accountId, query).select([...LIST_COLUMNS, designBytes]).limit(take).execute();
     } else if (!searchableByTrigrams(q)) {
-      // Too short for a trigram: walk the list in order; such queries match often, so a page fills fast.
-      rows = await this.page(accountId, query).select([...LIST_COLUMNS, designBytes]).where(this.contains(q)).limit(take).execute();
+      // Too short for a trigram: walk the list in order, a window at a time; such queries
+      // usually match often, so a page fills fast.
+      ({ rows, walkedTo } = await walkInWindows(this.walk, query.cursor, take, {
+        matches: (cursor, n) =>
+          this.db.kysely
+            .selectFrom(this.page(accountId, { ...query, cursor }).select([...LIST_COLUMNS, designBytes, 'search_title', 'search_payload']).limit(this.walk.window).as('w'))
+            .select([...LIST_COLUMNS, 'design_bytes'])
+            .where(this.contains(q))
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(n)
+            .execute(),
+        edge: async (cursor) => {
+          const row = await this.page(accountId, { ...query, cursor }).select(['created_at', 'id']).limit(1).offset(this.walk.window - 1).executeTakeFirst();
+          return row === undefined ? null : { createdAt: readTime(row.created_at), id: row.id };
+        },
+      }));
     } else {
       // A common word fills the page within the newest few thousand codes; a rare one
       // (or a miss) is found through the trigram index, whose matches are then few.
@@ -180,7 +231,9 @@ export class QrItemsRepository {
     const kept = cutByDesignBytes(rows.slice(0, query.limit));
     const designs = await this.designsOf(kept.map((r) => r.id));
     const items = kept.map((r) => toRecord({ ...r, design_json: designs.get(r.id) ?? '{}' }));
-    return { items: await this.withTags(items), more: rows.length > kept.length };
+    // A walk that stopped before the page filled goes on from the last code it read.
+    const resumeAfter = walkedTo !== null && kept.length === rows.length ? walkedTo : undefined;
+    return { items: await this.withTags(items), more: rows.length > kept.length || resumeAfter !== undefined, resumeAfter };
   }
 
   /** The stored designs of the given codes (a page's: at most LIST_PAGE_DESIGN_BYTES in all). */
@@ -200,7 +253,27 @@ export class QrItemsRepository {
    * A tag's codes, newest first, read from the tag index (which holds each code's creation
    * time) and joined to their items; the other filters and q narrow that walk.
    */
-  private pageByTag(accountId: string, query: ListQuery, tag: string, q: string, take: number): Promise<ListRow[]> {
+  private pageByTag(accountId: string, query: ListQuery, tag: string, q: string, take: number, window?: number): Promise<ListRow[]> {
+    if (window !== undefined) {
+      // The matches among the tag's next `window` codes.
+      return this.db.kysely
+        .selectFrom(this.tagWalk(accountId, query, tag).select([...LIST_COLUMNS, designBytes, 'search_title', 'search_payload', 'item_created_at', 'tagged_item_id']).limit(window).as('w'))
+        .select([...LIST_COLUMNS, 'design_bytes'])
+        .where(this.contains(q))
+        .orderBy('item_created_at', 'desc')
+        .orderBy('tagged_item_id', 'desc')
+        .limit(take)
+        .execute();
+    }
+    return this.tagWalk(accountId, query, tag)
+      .select([...LIST_COLUMNS, designBytes])
+      .$if(q !== '', (b) => b.where(this.contains(q)))
+      .limit(take)
+      .execute();
+  }
+
+  /** The tag's live codes under the list filters (not q), from the cursor on, newest first. */
+  private tagWalk(accountId: string, query: ListQuery, tag: string) {
     let b = this.db.kysely
       .selectFrom('qr_tags')
       .innerJoin('qr_items', 'qr_items.id', 'qr_tags.tagged_item_id')
@@ -209,10 +282,15 @@ export class QrItemsRepository {
       .where('deleted_at', 'is', null);
     if (query.active !== undefined) b = b.where('active', '=', this.db.codec.bool(query.active));
     if (query.contentType !== undefined) b = b.where('content_type', '=', query.contentType);
-    if (q !== '') b = b.where(this.contains(q));
     const cursor = query.cursor;
     if (cursor) b = b.where((eb) => eb(eb.refTuple('item_created_at', 'tagged_item_id'), '<', eb.tuple(this.db.codec.time(cursor.createdAt), cursor.id)));
-    return b.select([...LIST_COLUMNS, designBytes]).orderBy('item_created_at', 'desc').orderBy('tagged_item_id', 'desc').limit(take).execute();
+    return b.orderBy('item_created_at', 'desc').orderBy('tagged_item_id', 'desc');
+  }
+
+  /** Where a window of the tag's walk ends: its last code, or null when the tag has no more. */
+  private async tagEdge(accountId: string, query: ListQuery, tag: string): Promise<ListCursor | null> {
+    const row = await this.tagWalk(accountId, query, tag).select(['item_created_at', 'tagged_item_id']).limit(1).offset(this.walk.window - 1).executeTakeFirst();
+    return row === undefined ? null : { createdAt: readTime(row.item_created_at), id: row.tagged_item_id };
   }
 
   private async byTextIndex(accountId: string, query: ListQuery, q: string, take: number): Promise<ListRow[]> {
@@ -372,6 +450,30 @@ export class QrItemsRepository {
   private live(accountId: string) {
     return this.db.kysely.selectFrom('qr_items').where('account_id', '=', accountId).where('deleted_at', 'is', null);
   }
+}
+
+/**
+ * Reads matches window by window (walk.window codes each, a turn of the event loop between)
+ * until `take` are found, the codes end, or walk.windows windows are read;
+ * `walkedTo` is the last code read when the walk stopped before either.
+ */
+async function walkInWindows(
+  walk: SearchWalk,
+  from: ListCursor | undefined,
+  take: number,
+  read: { matches(cursor: ListCursor | undefined, n: number): Promise<ListRow[]>; edge(cursor: ListCursor | undefined): Promise<ListCursor | null> },
+): Promise<{ rows: ListRow[]; walkedTo: ListCursor | null }> {
+  const rows: ListRow[] = [];
+  let cursor = from;
+  for (let w = 0; w < walk.windows; w++) {
+    if (w > 0) await nextTurn();
+    rows.push(...(await read.matches(cursor, take - rows.length)));
+    if (rows.length >= take) return { rows, walkedTo: null };
+    const edge = await read.edge(cursor);
+    if (edge === null) return { rows, walkedTo: null };
+    cursor = edge;
+  }
+  return { rows, walkedTo: cursor ?? null };
 }
 
 /** The first rows whose designs fit LIST_PAGE_DESIGN_BYTES together; at least one. */

@@ -100,12 +100,13 @@ function reference(corpus: Corpus, filter: Omit<ListQuery, 'limit'>): string[] {
 async function allPages(repo: QrItemsRepository, accountId: string, filter: Omit<ListQuery, 'limit'>, limit = 40): Promise<string[]> {
   const ids: string[] = [];
   let cursor: ListQuery['cursor'];
-  for (let guard = 0; guard < 200; guard++) {
+  for (let guard = 0; guard < 2_000; guard++) {
     const page = await repo.list(accountId, { ...filter, limit, cursor });
     ids.push(...page.items.map((i) => i.id));
     const last = page.items.at(-1);
-    if (!page.more || !last) return ids;
-    cursor = { createdAt: last.createdAt, id: last.id };
+    const after = page.resumeAfter ?? (last ? { createdAt: last.createdAt, id: last.id } : undefined);
+    if (!page.more || !after) return ids;
+    cursor = after;
   }
   throw new Error('paging did not end');
 }
@@ -133,6 +134,46 @@ describe('text search and filters on the project database', () => {
         const f = { ...filter, q };
         expect(await allPages(repo, corpus.accountId, f), JSON.stringify(f)).toEqual(reference(corpus, f));
       }
+    }
+  });
+
+  it('walks a search without an index a window at a time, and the pages still hold every match in order', async () => {
+    // Windows of 37 codes, 3 a request: a request reads at most 111 codes, and a rare match
+    // is reached over several pages, some of them empty with a cursor to go on from.
+    const repo = new QrItemsRepository(db, { window: 37, windows: 3 });
+    let empties = 0;
+    for (const q of ['é', 'ab', 'x', '%', 'zz', '://', 'ς']) {
+      for (const filter of [{}, { active: false }, { contentType: 'url' as const }]) {
+        const f = { ...filter, q };
+        expect(await allPages(repo, corpus.accountId, f, 7), JSON.stringify(f)).toEqual(reference(corpus, f));
+      }
+      const first = await repo.list(corpus.accountId, { limit: 50, q });
+      if (first.items.length === 0 && first.more) empties++;
+    }
+    // A miss reads at most 111 codes and says where it stopped.
+    const miss = await repo.list(corpus.accountId, { limit: 50, q: 'zz' });
+    expect(miss.items).toEqual([]);
+    expect(miss.more).toBe(true);
+    expect(miss.resumeAfter).toEqual({ createdAt: expect.any(String), id: expect.any(String) });
+    expect(empties).toBeGreaterThan(0);
+  });
+
+  it('walks a tag with q a window at a time too', async () => {
+    const accountId = await new ApiKeysRepository(db).ensureAccount('tag-walk');
+    const plain = new QrItemsRepository(db);
+    const design = resolveDesign(undefined);
+    const needles: string[] = [];
+    let needle18 = '';
+    for (let i = 0; i < 60; i++) {
+      const title = i % 9 === 0 ? `needle ${i}` : `hay ${i}`;
+      const item = await plain.create(accountId, { title, contentType: 'text', payload: 'x', fields: {}, design, tags: i % 2 === 0 ? ['t'] : ['u'] });
+      if (i % 9 === 0 && i % 2 === 0) needles.unshift(item.id);
+      if (i === 18) needle18 = item.id;
+    }
+    const repo = new QrItemsRepository(db, { window: 5, windows: 2 });
+    for (const q of ['needle', 'ne', 'NEEDLE 18']) {
+      const expected = q === 'NEEDLE 18' ? [needle18] : needles;
+      expect(await allPages(repo, accountId, { tag: 't', q }, 2), q).toEqual(expected);
     }
   });
 

@@ -32,6 +32,10 @@ substring of title or payload. --json prints the items as the API answers them, 
     });
     const items = page.items.map((i) => toView(i, ctx.config.publicBaseUrl));
     if (values.json) return ctx.out(JSON.stringify(items));
+    if (items.length === 0 && page.more) {
+      // A search without three letters or digits in a row reads a window of codes a request.
+      return ctx.out(`no match among the newest codes searched; qrtrack export --account "${values.account}" --q "${values.search}" searches them all`);
+    }
     if (items.length === 0) return ctx.out(`no QR codes in "${values.account}" match`);
     const rows = items.map((i) => [i.code, i.active ? 'active' : 'paused', String(i.scanCount), i.contentType, clip(i.title, 30), clip(i.payload, 50)]);
     for (const line of table([['CODE', 'STATE', 'SCANS', 'KIND', 'TITLE', 'PAYLOAD'], ...rows])) ctx.out(line);

@@ -94,9 +94,10 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         tag: tag === undefined ? undefined : normalizeTag(tag),
       });
       const last = page.items.at(-1);
+      const after = page.resumeAfter ?? (last ? { createdAt: last.createdAt, id: last.id } : undefined);
       return {
         items: page.items.map(view),
-        nextCursor: page.more && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+        nextCursor: page.more && after ? encodeCursor(after) : null,
         ...(include === 'sparkline' ? { sparklines: await sparklines(services.stats, { itemIds: page.items.map((i) => i.id), tz: zone }) } : {}),
       };
     },
