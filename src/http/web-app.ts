@@ -26,9 +26,9 @@ export async function webAppRoutes(app: FastifyInstance, opts: { dir?: string } 
   const dir = opts.dir ?? DEFAULT_WEB_DIR;
   app.get('/', { schema: { hide: true } }, (_req, reply) => reply.redirect('/app/', 302));
 
-  const indexFile = path.join(dir, 'index.html');
-  const index = fs.existsSync(indexFile) ? fs.readFileSync(indexFile) : null;
+  const readIndex = indexReader(path.join(dir, 'index.html'));
   const page = (_req: unknown, reply: FastifyReply) => {
+    const index = readIndex();
     if (index === null) {
       return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built yet: run `npm start` (or `npm run build:web`).\n');
     }
@@ -45,11 +45,35 @@ export async function webAppRoutes(app: FastifyInstance, opts: { dir?: string } 
   app.get('/app', { schema: { hide: true } }, page);
   app.get('/app/*', { schema: { hide: true } }, page);
 
-  // Unknown assets answer 404 (through the not-found handler), never index.html.
-  const assets = path.join(dir, 'assets');
-  if (fs.existsSync(assets)) {
-    await app.register(fastifyStatic, { root: assets, prefix: '/app/assets/', decorateReply: false, immutable: true, maxAge: '365d', index: false, schemaHide: true });
-  } else {
-    app.get('/app/assets/*', { schema: { hide: true } }, (req, reply) => reply.callNotFound());
-  }
+  // Unknown assets answer 404 (through the not-found handler), never index.html. Files are
+  // looked up per request, so assets built after the start are served too.
+  await app.register(fastifyStatic, { root: path.join(dir, 'assets'), prefix: '/app/assets/', decorateReply: false, immutable: true, maxAge: '365d', index: false, schemaHide: true });
+}
+
+/**
+ * index.html as last read, read again when the file changed: a rebuild of dist/web under a
+ * running server (a deploy into the same folder) replaces the hashed scripts it names, and
+ * the old page would load none of them. A stat at most once per `checkEveryMs` keeps this
+ * off the cost of each page load. While a rebuild has removed the file, the last copy stays.
+ */
+function indexReader(file: string, checkEveryMs = 1000): () => Buffer | null {
+  let body: Buffer | null = null;
+  let version = '';
+  let checkedAt = Number.NEGATIVE_INFINITY;
+  return () => {
+    const now = Date.now();
+    if (now - checkedAt < checkEveryMs) return body;
+    checkedAt = now;
+    try {
+      const stat = fs.statSync(file);
+      const seen = `${stat.mtimeMs}:${stat.size}`;
+      if (seen !== version) {
+        body = fs.readFileSync(file);
+        version = seen;
+      }
+    } catch {
+      // not built yet, or being rebuilt
+    }
+    return body;
+  };
 }
