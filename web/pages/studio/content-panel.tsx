@@ -4,7 +4,8 @@
 import type { JSX } from 'preact';
 import { type ContentType, PAYLOAD_MAX_LENGTH } from '../../../src/domain/payload.ts';
 import { FieldError, describedBy } from '../../components/field.tsx';
-import { type Content, type ContentCheck, codePoints, count, type FieldDef, fieldsFor, type FieldName, KINDS } from './content-model.ts';
+import { type Content, type ContentCheck, codePoints, count, type FieldDef, fieldsFor, type FieldName } from './content-model.ts';
+import { KindTabs } from './kind-tabs.tsx';
 
 export interface ContentPanelProps {
   content: Content;
@@ -17,42 +18,11 @@ export interface ContentPanelProps {
 
 export function ContentPanel({ content, check, shown, onChange, readOnly }: ContentPanelProps) {
   const selectKind = (kind: ContentType) => onChange({ ...content, kind }, null);
-  const onKey = (e: KeyboardEvent, i: number) => {
-    // Arrow keys move between tabs (WAI-ARIA tabs pattern); Tab goes into the panel.
-    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
-    if (!step) return;
-    e.preventDefault();
-    const next = KINDS[(i + step + KINDS.length) % KINDS.length]!;
-    selectKind(next.kind);
-    document.getElementById(`tab-${next.kind}`)?.focus();
-  };
   const error = (f: FieldName | 'payload') => (shown(f) ? check.errors[f] : undefined);
   return (
     <section class="card" aria-labelledby="content-h">
       <h2 id="content-h">Content</h2>
-      <div class="kind-tabs" role="tablist" aria-label="What the code holds">
-        {KINDS.map((k, i) => (
-          <button
-            key={k.kind}
-            id={`tab-${k.kind}`}
-            type="button"
-            role="tab"
-            class="kind-tabs__tab"
-            aria-selected={content.kind === k.kind ? 'true' : 'false'}
-            aria-controls="content-panel"
-            tabIndex={content.kind === k.kind ? 0 : -1}
-            disabled={readOnly && content.kind !== k.kind}
-            onClick={(e) => {
-              selectKind(k.kind);
-              // On a phone the row scrolls sideways: a half-hidden tab comes fully into view.
-              e.currentTarget.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-            }}
-            onKeyDown={(e) => onKey(e, i)}
-          >
-            {k.label}
-          </button>
-        ))}
-      </div>
+      <KindTabs kind={content.kind} onSelect={selectKind} readOnly={readOnly} />
       <div id="content-panel" role="tabpanel" aria-labelledby={`tab-${content.kind}`}>
         {content.raw === null ? (
           fieldsFor(content).map((def) => (

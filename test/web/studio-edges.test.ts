@@ -1,0 +1,106 @@
+// The studio at its edges, through a real browser: an invalid field of every input type gets
+// the same red border, and on a phone the selected content tab is in view (and the tab row
+// shows that it scrolls) when an existing code opens and when the kind changes.
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../support/processes.ts';
+import { tempDir } from '../support/test-app.ts';
+import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, checkPage, launch, setUpAccount, signedInPage } from './browser.ts';
+
+let server: RunningServer;
+let browser: Browser;
+let key: string;
+
+async function createCode(body: object): Promise<string> {
+  const res = await fetch(`${server.url}/v1/qr`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { item: { id: string } }).item.id;
+}
+
+/** The border of a field, as drawn. */
+function border(page: Page, selector: string): Promise<{ color: string; width: string }> {
+  return page.locator(selector).evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { color: s.borderTopColor, width: s.borderTopWidth };
+  });
+}
+
+/** Whether the selected tab lies wholly inside the visible part of the tab row. */
+function selectedTabInView(page: Page): Promise<boolean> {
+  return page.locator('.kind-tabs').evaluate((row) => {
+    const tab = row.querySelector('[aria-selected="true"]');
+    if (!tab) return false;
+    const r = row.getBoundingClientRect();
+    const t = tab.getBoundingClientRect();
+    return t.left >= r.left - 0.5 && t.right <= r.right + 0.5;
+  });
+}
+
+/** Which edges of the tab row have more tabs beyond them, as the row shows it. */
+function hiddenEdges(page: Page): Promise<string | null> {
+  return page.locator('.kind-tabs-frame').getAttribute('data-more');
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('the studio at its edges', () => {
+  beforeAll(async () => {
+    server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'studio-edges.db')}` });
+    key = (await setUpAccount(server, { viewer: false })).key;
+    browser = await launch();
+    console.log(`screenshots in ${SHOTS_DIR}`);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('draws the same red border around an invalid web address, phone number and number as around an invalid text field', { timeout: 120_000 }, async () => {
+    const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
+    await page.goto(`${server.url}/app/codes/new`);
+    await page.locator('.preview__img').waitFor();
+    await page.getByRole('button', { name: 'Create code' }).first().click();
+    // The empty title (type=text) and the empty web address (type=url) are both marked.
+    await expect.poll(() => page.locator('#f-url').getAttribute('aria-invalid')).toBe('true');
+    const reference = await border(page, '#f-title');
+    expect(reference.width).toBe('2px');
+    expect(await border(page, '#f-url')).toEqual(reference);
+    await checkPage(page, problems, 'studio-invalid-url');
+
+    await page.getByRole('tab', { name: 'WhatsApp' }).click();
+    await page.getByLabel('WhatsApp number').fill('12');
+    await expect.poll(() => page.locator('#f-waNumber').getAttribute('aria-invalid')).toBe('true');
+    expect(await border(page, '#f-waNumber')).toEqual(reference);
+
+    // A design number out of its range (the resolution starts at 500 px).
+    await page.locator('#d-resolution').evaluate((el) => void (el.closest('details')!.open = true));
+    await page.locator('#d-resolution').fill('50');
+    await expect.poll(() => page.locator('#d-resolution').getAttribute('aria-invalid')).toBe('true');
+    expect(await border(page, '#d-resolution')).toEqual(reference);
+    await context.close();
+  });
+
+  it('on a phone, the selected content tab of an existing code is in view, follows a change of kind, and the row shows it scrolls', { timeout: 120_000 }, async () => {
+    const id = await createCode({ title: 'Write to us', contentType: 'email', emailTo: 'hello@example.com', emailSubject: 'Hi' });
+    const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
+    await page.goto(`${server.url}/app/codes/${id}/edit`);
+    await page.getByRole('tab', { name: 'Email', selected: true }).waitFor();
+    await expect.poll(() => selectedTabInView(page)).toBe(true);
+    // Tabs are hidden before the row's start: the row says so.
+    await expect.poll(() => hiddenEdges(page)).toMatch(/start/);
+    await checkPage(page, problems, 'studio-tabs-email');
+    // The screenshots widened the window and narrowed it again: the selected tab is still in view.
+    await expect.poll(() => selectedTabInView(page)).toBe(true);
+
+    // Keyboard: Right from Email wraps to URL, which comes into view.
+    await page.getByRole('tab', { name: 'Email' }).press('ArrowRight');
+    await page.getByRole('tab', { name: 'URL', selected: true }).waitFor();
+    await expect.poll(() => selectedTabInView(page)).toBe(true);
+    await expect.poll(() => hiddenEdges(page)).toMatch(/end/);
+    await checkPage(page, problems, 'studio-tabs-link');
+
+    // On a wide screen every tab fits, and no edge claims more.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(() => hiddenEdges(page)).toBe('');
+    await context.close();
+  });
+});
