@@ -2,15 +2,21 @@
 // status and tag. Each change goes to the address; the list follows the address.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { TagCount } from '../../api.ts';
-import { type CodesQuery, KINDS, type Status, isFiltered, showQuery } from './codes-query.ts';
+import { type CodesQuery, KINDS, type Status, isFiltered, parseQuery, queryString, showQuery } from './codes-query.ts';
 
 const SEARCH_DELAY_MS = 300;
 
 export function CodesFilters({ query, tags }: { query: CodesQuery; tags: TagCount[] }) {
   const [text, setText] = useState(query.q);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  // Back/forward or a cleared filter changes the address: the box shows what is searched.
-  useEffect(() => setText(query.q), [query.q]);
+  /** The search this box last put in the address; null until a search is typed. */
+  const typed = useRef<string | null>(null);
+  // Back/forward or a cleared filter changes the address: the box shows what is searched, and
+  // the next keystroke starts a search of its own.
+  useEffect(() => {
+    setText(query.q);
+    if (query.q !== typed.current) typed.current = null;
+  }, [query.q]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const type = (value: string) => {
@@ -18,8 +24,16 @@ export function CodesFilters({ query, tags }: { query: CodesQuery; tags: TagCoun
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       timer.current = undefined;
-      showQuery({ ...query, q: value }, { replace: true });
+      search({ ...query, q: value });
     }, SEARCH_DELAY_MS);
+  };
+  // A search's first keystroke adds a history entry and the later ones replace it: Back
+  // returns to the list as it was before the search, not to each prefix typed.
+  const search = (q: CodesQuery) => {
+    if (queryString(q) === location.search) return; // e.g. a space typed: nothing to search yet
+    const replace = typed.current !== null;
+    typed.current = parseQuery(queryString(q)).q;
+    showQuery(q, { replace });
   };
   // The address is what is searched, unless a search is still being typed. (The box follows
   // the address one render late: after "Clear filters" a quick choice of kind re-applied the
@@ -28,12 +42,14 @@ export function CodesFilters({ query, tags }: { query: CodesQuery; tags: TagCoun
     const typing = timer.current !== undefined;
     clearTimeout(timer.current);
     timer.current = undefined;
+    typed.current = null;
     showQuery({ ...query, q: typing ? text : query.q, ...patch });
   };
   const clear = () => {
     clearTimeout(timer.current);
     timer.current = undefined;
     setText('');
+    typed.current = null;
     showQuery({ q: '', kind: '', status: '', tag: '' });
   };
 
@@ -41,7 +57,8 @@ export function CodesFilters({ query, tags }: { query: CodesQuery; tags: TagCoun
     <form class="filters" role="search" aria-label="Codes" onSubmit={(e) => {
       e.preventDefault();
       clearTimeout(timer.current);
-      showQuery({ ...query, q: text }, { replace: true });
+      timer.current = undefined;
+      search({ ...query, q: text });
     }}>
       <div class="filters__search">
         <label for="codes-q">Search</label>
