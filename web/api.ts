@@ -121,7 +121,9 @@ async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path
     const raw = typeof data === 'object' && data !== null && 'error' in data ? String((data as { error: unknown }).error) : `Request failed (${res.status})`;
     const m = /^([A-Za-z][\w.]*): (.+)$/.exec(raw);
     const retry = res.headers.get('retry-after');
-    if (res.status === 401 && !opts.quiet401) {
+    // Only a session this page held can end: with none (never signed in, or already told),
+    // a 401 is just a refusal.
+    if (res.status === 401 && !opts.quiet401 && csrfToken !== null) {
       csrfToken = null;
       for (const l of signedOutListeners) l();
     }
@@ -130,16 +132,28 @@ async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path
   return data as T;
 }
 
+/** The session as this tab sees it (in the account it names). */
+const readSession = () => call<SessionView>('GET', '/session', undefined, { quiet401: true }).then(remember);
+
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 export const api = {
   instance: () => call<InstanceView>('GET', '/instance'),
-  session: () => call<SessionView>('GET', '/session', undefined, { quiet401: true }).then(remember),
-  signIn: (email: string, password: string) => call<SessionView>('POST', '/session', { email, password }, { quiet401: true }).then(remember),
-  signOut: () => call<{ ok: boolean }>('DELETE', '/session').finally(() => (csrfToken = null)),
-  signOutEverywhere: () => call<{ ok: boolean }>('DELETE', '/sessions').finally(() => (csrfToken = null)),
+  session: readSession,
+  signIn: async (email: string, password: string) => {
+    const shown = tabAccount;
+    const session = await call<SessionView>('POST', '/session', { email, password }, { quiet401: true });
+    csrfToken = session.csrfToken;
+    // Signed in again after the session ended: the tab goes on in the account it showed
+    // (GET /session answers for the account this tab names), not the new session's first.
+    if (shown !== null && shown !== session.account.id && session.accounts.some((a) => a.id === shown)) return readSession();
+    return remember(session);
+  },
+  // Signing out of a session that already ended is no news: quiet.
+  signOut: () => call<{ ok: boolean }>('DELETE', '/session', undefined, { quiet401: true }).finally(() => (csrfToken = null)),
+  signOutEverywhere: () => call<{ ok: boolean }>('DELETE', '/sessions', undefined, { quiet401: true }).finally(() => (csrfToken = null)),
   switchAccount: (accountId: string) => call<SessionView>('PUT', '/session/account', { accountId }).then(remember),
   changePassword: (currentPassword: string, newPassword: string) => call<{ ok: boolean }>('PUT', '/me/password', { currentPassword, newPassword }),
 

@@ -13,7 +13,7 @@ import { SetupPage } from './pages/setup.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { SignUpPage } from './pages/sign-up.tsx';
 import { Link, match, navigate, usePath } from './router.ts';
-import { loadSession, setSession, useAppState } from './store.ts';
+import { loadSession, sessionEnded, useAppState } from './store.ts';
 
 type Params = Record<string, string>;
 // Pages take the path's params (e.g. `id` of /codes/:id) as props, or none.
@@ -57,7 +57,7 @@ function App() {
   const path = usePath();
   const { session } = useAppState();
 
-  useEffect(() => onSignedOut(() => setSession(null)), []);
+  useEffect(() => onSignedOut(sessionEnded), []);
 
   let p: Record<string, string> | null;
   if ((p = match('/setup/:token', path))) return <SetupPage token={p.token as string} />;

@@ -2,8 +2,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type InstanceView, type SessionView, api } from './api.ts';
 
-type State = { session: SessionView | null | undefined; instance: InstanceView | null };
-let state: State = { session: undefined, instance: null };
+type State = {
+  session: SessionView | null | undefined;
+  instance: InstanceView | null;
+  /** The session ended under the app (expired, or signed out elsewhere), not by "Sign out". */
+  sessionEnded: boolean;
+};
+let state: State = { session: undefined, instance: null, sessionEnded: false };
 const listeners = new Set<() => void>();
 
 function set(patch: Partial<State>): void {
@@ -27,7 +32,12 @@ export function useAppState(): State {
 }
 
 export function setSession(session: SessionView | null): void {
-  set({ session });
+  set({ session, sessionEnded: false });
+}
+
+/** A request found the session gone: the sign-in page says so. */
+export function sessionEnded(): void {
+  set({ session: null, sessionEnded: true });
 }
 
 /** Reads the session and the instance's setup state at start. */

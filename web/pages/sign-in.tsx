@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Field } from '../components/field.tsx';
 import { checks, useForm } from '../components/form.ts';
@@ -5,9 +6,12 @@ import { PublicLayout } from '../components/layout.tsx';
 import { Button, FormError } from '../components/ui.tsx';
 import { Link, navigate } from '../router.ts';
 import { setSession, useAppState } from '../store.ts';
+import { hasStashedDraft } from './studio/draft-stash.ts';
 
 export function SignInPage({ next }: { next?: string }) {
-  const { instance } = useAppState();
+  const { instance, sessionEnded } = useAppState();
+  // Read once: the kept edits may hold a large logo, and the form renders on every keystroke.
+  const [draftKept] = useState(hasStashedDraft);
   const form = useForm({ email: '', password: '' });
   const onSubmit = (e: Event) => {
     e.preventDefault();
@@ -21,6 +25,12 @@ export function SignInPage({ next }: { next?: string }) {
   };
   return (
     <PublicLayout title="Sign in">
+      {sessionEnded ? (
+        <p class="notice notice--warning" role="alert">
+          Your session has ended (it expired, or you were signed out in another window). Sign in again to go on.
+          {draftKept ? ' Your unsaved changes are kept in this tab and offered back once you are in.' : ''}
+        </p>
+      ) : null}
       {instance?.setupRequired ? <p class="notice notice--warning">This instance is not set up yet. Open the setup link the server printed at start (or run <code>qrtrack setup-link</code>).</p> : null}
       <form onSubmit={onSubmit} noValidate>
         <FormError message={form.errors.form} />

@@ -2,17 +2,18 @@
 // left, design below it, the live preview with its scan check beside them; saving goes
 // through /v1 like any client. A viewer gets the preview and downloads, no edit controls.
 import './studio.css';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { DEFAULT_DESIGN, type QrDesign } from '../../../src/domain/design-options.ts';
-import { ApiError, type CreateQrRequest, type CodeItem, type SavedDesign, api } from '../../api.ts';
+import { ApiError, type CreateQrRequest, type CodeItem, type SavedDesign, api, onSignedOut } from '../../api.ts';
 import { Field } from '../../components/field.tsx';
 import { AppLayout } from '../../components/layout.tsx';
 import { Button, FormError, Notice, Spinner } from '../../components/ui.tsx';
 import { Link, navigate, setLeaveGuard } from '../../router.ts';
 import { can, useAppState } from '../../store.ts';
-import { type Content, checkContent, contentFromPayload, emptyFields, FIELDS, typedFields } from './content-model.ts';
+import { checkContent, contentFromPayload, emptyFields, FIELDS, typedFields } from './content-model.ts';
 import { ContentPanel } from './content-panel.tsx';
 import { DesignLibrary } from './design-library.tsx';
+import { type Draft, type StashedDraft, dropStashedDraft, stashDraft, stashedDraftFor } from './draft-stash.ts';
 import { BUILT_IN_DESIGNS, type DesignErrors, rangeErrors } from './design-file.ts';
 import { DesignPanel } from './design-groups.tsx';
 import { Downloads } from './downloads.tsx';
@@ -25,12 +26,6 @@ const SAMPLE_CODE = 'AbCdE12';
 let flash: { warnings: string[] } | null = null;
 
 type Checker = Awaited<ReturnType<typeof loadRenderer>>;
-
-interface Draft {
-  title: string;
-  content: Content;
-  design: QrDesign;
-}
 
 export default function StudioPage({ id }: { id?: string }) {
   const { session } = useAppState();
@@ -56,6 +51,9 @@ export default function StudioPage({ id }: { id?: string }) {
     return w;
   });
   const [designs, setDesigns] = useState<SavedDesign[] | null>(null);
+  const path = id === undefined ? '/codes/new' : `/codes/${id}/edit`;
+  /** Edits kept when the session ended on this page, offered back now that the user is in again. */
+  const [stashed, setStashed] = useState<StashedDraft | null>(() => (session ? stashedDraftFor(path, session.user.id, session.account.id) : null));
 
   useEffect(() => {
     void loadRenderer().then(setChecker);
@@ -81,6 +79,18 @@ export default function StudioPage({ id }: { id?: string }) {
   // A snapshot holds the logo's data URL (up to ~700 kB): made once per draft, not per render.
   const current = useMemo(() => (draft ? snapshot(draft) : null), [draft]);
   const dirty = current !== null && saved !== null && current !== saved;
+
+  // The session ending takes the app to the sign-in page: unsaved edits are kept for the way back.
+  const latest = useRef({ draft, dirty, session });
+  latest.current = { draft, dirty, session };
+  useEffect(
+    () =>
+      onSignedOut(() => {
+        const { draft: d, dirty: changed, session: s } = latest.current;
+        if (d && changed && s) stashDraft({ path, userId: s.user.id, accountId: s.account.id, draft: d });
+      }),
+    [path],
+  );
   useEffect(() => {
     if (!dirty) return;
     const ask = () => confirm('You have unsaved changes. Leave this page and lose them?');
@@ -156,6 +166,16 @@ export default function StudioPage({ id }: { id?: string }) {
   const marked = Boolean(titleError) || designBlocked || Object.keys(check.errors).some((f) => onScreen.has(f));
   const blockedMessage = refused && blocked ? [marked ? 'Fix the marked fields first.' : '', offScreen.length ? `The content cannot be saved: ${offScreen.join('; ')}.` : ''].filter(Boolean).join(' ') : '';
 
+  const restore = (keep: boolean) => {
+    if (keep && stashed) {
+      setDraft(stashed.draft);
+      setTouched(new Set());
+      setSubmitted(false);
+    }
+    dropStashedDraft();
+    setStashed(null);
+  };
+
   const save = async () => {
     setSubmitted(true);
     setFormError(undefined);
@@ -173,6 +193,9 @@ export default function StudioPage({ id }: { id?: string }) {
     setBusy(true);
     try {
       const out = item ? await api.updateCode(item.id, body) : await api.createCode(body);
+      // What was saved supersedes any edits still kept from an ended session.
+      dropStashedDraft();
+      setStashed(null);
       const next = { title: out.item.title, content: contentFromPayload(out.item.contentType, out.item.payload), design: out.item.design };
       if (!item) {
         flash = { warnings: out.warnings };
@@ -214,6 +237,8 @@ export default function StudioPage({ id }: { id?: string }) {
 
   return (
     <AppLayout title={mayEdit ? title : item?.title ?? 'Code'} actions={actions}>
+      {/* Above both columns: on a phone the preview comes first and would push it out of sight. */}
+      {stashed && mayEdit ? <RestoreOffer stashed={stashed} onAnswer={restore} /> : null}
       <div class="studio">
         <div class="studio__edit">
           <FormError message={formError ?? (blockedMessage || undefined)} />
@@ -282,6 +307,27 @@ function focusFirstProblem(): void {
   const details = field?.closest('details');
   if (details) details.open = true;
   (field ?? document.querySelector<HTMLElement>('.studio__edit .form-error'))?.focus();
+}
+
+/** Edits kept when the session ended: the user chooses, nothing is put into the form unasked. */
+function RestoreOffer({ stashed, onAnswer }: { stashed: StashedDraft; onAnswer: (keep: boolean) => void }) {
+  const at = new Date(stashed.savedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return (
+    <section class="notice notice--warning restore-offer" aria-labelledby="restore-h">
+      <h2 id="restore-h" class="restore-offer__title">
+        Restore your unsaved changes?
+      </h2>
+      <p>
+        Your session ended at {at} before “{stashed.draft.title.trim() || 'Untitled'}” was saved. The changes were kept in this tab.
+      </p>
+      <div class="button-row">
+        <Button onClick={() => onAnswer(true)}>Restore changes</Button>
+        <Button variant="secondary" onClick={() => onAnswer(false)}>
+          Discard them
+        </Button>
+      </div>
+    </section>
+  );
 }
 
 function LinkSummary({ item, payload }: { item: CodeItem | null; payload: string | null }) {
