@@ -112,7 +112,9 @@ export default function CodesPage() {
       {codes.items === null ? (
         codes.error ? null : <Spinner />
       ) : items.length === 0 ? (
-        isFiltered(query) ? (
+        codes.cursor ? (
+          <Notice>No match among the codes searched so far: this search has no index to use, so it reads the codes in turn.</Notice>
+        ) : isFiltered(query) ? (
           <Notice>No codes match these filters.</Notice>
         ) : (
           <Notice>
@@ -197,7 +199,7 @@ export default function CodesPage() {
       ) : null}
       {codes.cursor ? (
         <Button variant="secondary" busy={codes.busy} onClick={() => void codes.more()}>
-          Show more
+          {items.length === 0 ? 'Search further' : 'Show more'}
         </Button>
       ) : null}
       {deleting ? (

@@ -2,6 +2,7 @@
 // when the filters change; an answer to filters no longer shown is dropped.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type CodesFilter, type QrItem, api } from '../../api.ts';
+import { readPastEmptyPages } from './read-pages.ts';
 
 export const PAGE_SIZE = 50;
 
@@ -23,6 +24,9 @@ const browserZone = (): string => {
   }
 };
 
+/** Empty pages read on from before "no match" is shown (each up to 100,000 codes searched). */
+const SEARCH_FOLLOWS = 9;
+
 export function useCodes(filter: CodesFilter) {
   const [state, setState] = useState<CodesState>({ items: null, sparks: new Map(), days: null, cursor: null, error: null, busy: true });
   const generation = useRef(0);
@@ -32,8 +36,9 @@ export function useCodes(filter: CodesFilter) {
     const mine = cursor === null ? ++generation.current : generation.current;
     setState((s) => ({ ...s, busy: true, error: null }));
     try {
-      const page = await api.listCodes({ ...filter, limit: PAGE_SIZE, cursor: cursor ?? undefined, include: 'sparkline', tz: browserZone() });
-      if (mine !== generation.current) return;
+      const read = (from: string | null) => api.listCodes({ ...filter, limit: PAGE_SIZE, cursor: from ?? undefined, include: 'sparkline', tz: browserZone() });
+      const page = await readPastEmptyPages(read, cursor, SEARCH_FOLLOWS, () => mine === generation.current);
+      if (page === null) return;
       setState((s) => {
         const sparks = new Map(cursor === null ? [] : s.sparks);
         for (const line of page.sparklines?.series ?? []) sparks.set(line.id, line.scans);
