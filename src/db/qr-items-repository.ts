@@ -201,15 +201,7 @@ export class QrItemsRepository {
       // Too short for a trigram: walk the list in order, a window at a time; such queries
       // usually match often, so a page fills fast.
       ({ rows, walkedTo } = await walkInWindows(this.walk, query.cursor, take, {
-        matches: (cursor, n) =>
-          this.db.kysely
-            .selectFrom(this.page(accountId, { ...query, cursor }).select([...LIST_COLUMNS, designBytes, 'search_title', 'search_payload']).limit(this.walk.window).as('w'))
-            .select([...LIST_COLUMNS, 'design_bytes'])
-            .where(this.contains(q))
-            .orderBy('created_at', 'desc')
-            .orderBy('id', 'desc')
-            .limit(n)
-            .execute(),
+        matches: (cursor, n) => this.matchesAmongNewest(accountId, { ...query, cursor }, q, n, this.walk.window),
         edge: async (cursor) => {
           const row = await this.page(accountId, { ...query, cursor }).select(['created_at', 'id']).limit(1).offset(this.walk.window - 1).executeTakeFirst();
           return row === undefined ? null : { createdAt: readTime(row.created_at), id: row.id };
@@ -218,14 +210,7 @@ export class QrItemsRepository {
     } else {
       // A common word fills the page within the newest few thousand codes; a rare one
       // (or a miss) is found through the trigram index, whose matches are then few.
-      rows = await this.db.kysely
-        .selectFrom(this.page(accountId, query).select([...LIST_COLUMNS, designBytes, 'search_title', 'search_payload']).limit(WALK_BUDGET).as('w'))
-        .select([...LIST_COLUMNS, 'design_bytes'])
-        .where(this.contains(q))
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(take)
-        .execute();
+      rows = await this.matchesAmongNewest(accountId, query, q, take, WALK_BUDGET);
       if (rows.length < take) rows = await this.byTextIndex(accountId, query, q, take);
     }
     const kept = cutByDesignBytes(rows.slice(0, query.limit));
@@ -234,6 +219,18 @@ export class QrItemsRepository {
     // A walk that stopped before the page filled goes on from the last code it read.
     const resumeAfter = walkedTo !== null && kept.length === rows.length ? walkedTo : undefined;
     return { items: await this.withTags(items), more: rows.length > kept.length || resumeAfter !== undefined, resumeAfter };
+  }
+
+  /** The first `take` matches of q among the `window` newest codes under the other filters, from the cursor on. */
+  private matchesAmongNewest(accountId: string, query: ListQuery, q: string, take: number, window: number): Promise<ListRow[]> {
+    return this.db.kysely
+      .selectFrom(this.page(accountId, query).select([...LIST_COLUMNS, designBytes, 'search_title', 'search_payload']).limit(window).as('w'))
+      .select([...LIST_COLUMNS, 'design_bytes'])
+      .where(this.contains(q))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(take)
+      .execute();
   }
 
   /** The stored designs of the given codes (a page's: at most LIST_PAGE_DESIGN_BYTES in all). */
