@@ -185,7 +185,17 @@ export const api = {
   getCode: (id: string) => call<{ item: CodeItem }>('GET', `/qr/${encodeURIComponent(id)}`).then((r) => r.item),
   createCode: (body: CreateQrRequest) => call<SavedQr>('POST', '/qr', body),
   updateCode: (id: string, body: UpdateQrRequest) => call<SavedQr>('PATCH', `/qr/${encodeURIComponent(id)}`, body),
-  listDesigns: () => call<{ designs: SavedDesign[] }>('GET', '/designs').then((r) => r.designs),
+  /** Every saved design: pages follow when large custom logos fill one (4 MiB a page; at most 200 designs). */
+  listDesigns: async () => {
+    const all: SavedDesign[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { designs: SavedDesign[]; nextCursor: string | null } = await call('GET', `/designs${cursor === null ? '' : `?cursor=${encodeURIComponent(cursor)}`}`);
+      all.push(...page.designs);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return all;
+  },
   createDesign: (name: string, design: QrDesign) => call<{ design: SavedDesign }>('POST', '/designs', { name, design }).then((r) => r.design),
   deleteDesign: (id: string) => call<{ ok: boolean }>('DELETE', `/designs/${encodeURIComponent(id)}`),
   /** The server's own image of a code (exactly what image.png / image.svg give); a link, read with the session cookie. */

@@ -4,17 +4,40 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { type QrDesign, resolveDesign } from '../domain/design.ts';
 import type { SavedDesignRecord } from '../domain/saved-design.ts';
+import type { ListCursor } from '../domain/list-cursor.ts';
 import { readTime } from './codec.ts';
+import { LIST_PAGE_DESIGN_BYTES } from './qr-items-repository.ts';
 import type { Db } from './database.ts';
 import type { DesignsTable } from './schema.ts';
 
 export class DesignsRepository {
   constructor(private readonly db: Db) {}
 
-  /** Newest first. */
-  async list(accountId: string): Promise<SavedDesignRecord[]> {
-    const rows = await this.db.kysely.selectFrom('designs').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-    return rows.map(toRecord);
+  /**
+   * Newest first, from after `cursor`, as many as fit LIST_PAGE_DESIGN_BYTES (at least one):
+   * 200 designs with 660 KB logos would make one 130 MB answer. `more` says another page follows.
+   */
+  async list(accountId: string, cursor?: ListCursor): Promise<{ designs: SavedDesignRecord[]; more: boolean }> {
+    const sizes = await this.db.kysely
+      .selectFrom('designs')
+      .select(['id', sql<number>`octet_length(design_json)`.as('bytes')])
+      .where('account_id', '=', accountId)
+      .$if(cursor !== undefined, (q) => q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(this.db.codec.time(cursor!.createdAt), cursor!.id))))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    let bytes = 0;
+    let kept = 0;
+    while (kept < sizes.length && (kept === 0 || bytes + Number(sizes[kept]!.bytes) <= LIST_PAGE_DESIGN_BYTES)) bytes += Number(sizes[kept++]!.bytes);
+    const ids = sizes.slice(0, kept).map((r) => r.id);
+    if (ids.length === 0) return { designs: [], more: false };
+    const rows = await this.db.kysely.selectFrom('designs').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const designs = ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row === undefined ? [] : [toRecord(row)];
+    });
+    return { designs, more: kept < sizes.length };
   }
 
   async count(accountId: string): Promise<number> {

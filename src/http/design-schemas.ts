@@ -18,7 +18,18 @@ export const SavedDesign = named(
 );
 
 export const SavedDesignResponse = named('SavedDesignResponse', Type.Object({ design: SavedDesign }));
-export const SavedDesignList = named('SavedDesignList', Type.Object({ designs: Type.Array(SavedDesign, { description: 'Newest first' }) }));
+export const SavedDesignList = named(
+  'SavedDesignList',
+  Type.Object({
+    designs: Type.Array(SavedDesign, { description: 'Newest first; as many as fit 4 MiB of designs (all of them unless custom logos are large)' }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as ?cursor= for the next page; null after the last' }),
+  }),
+);
+
+export const DesignListQuery = Type.Object(
+  { cursor: Type.Optional(Type.String({ maxLength: 200, rule: 'must be a cursor returned as nextCursor' })) },
+  { additionalProperties: false },
+);
 
 export const CreateDesignBody = named(
   'CreateDesignRequest',

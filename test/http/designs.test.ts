@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DESIGN } from '../../src/domain/design.ts';
 import { DESIGNS_PER_ACCOUNT } from '../../src/domain/saved-design.ts';
+import { DesignsRepository } from '../../src/db/designs-repository.ts';
+import { LIST_PAGE_DESIGN_BYTES } from '../../src/db/qr-items-repository.ts';
 import { LOGO_SVG_DATA_URL } from '../render/fixtures.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
@@ -87,9 +89,42 @@ describe('saved designs', () => {
     expect((await req('GET', `/v1/designs/${mine.id}`)).json().design.name).toBe('Private');
   });
 
+  it('pages the list once large logos fill 4 MiB, and gives every design once, newest first', async () => {
+    // 200 designs with 660 KB logos would be one 130 MB answer. Stored directly: the list does not parse logos.
+    const k = await t.key('heavy-designs');
+    const accountId = await t.services.keys.ensureAccount('heavy-designs');
+    const repo = new DesignsRepository(t.db);
+    const names: string[] = [];
+    for (let i = 0; i < 16; i++) {
+      const logo = i % 4 === 3 ? null : `data:image/png;base64,${'A'.repeat(600_000)}`;
+      names.unshift((await repo.create(accountId, `H${i}`, { ...DEFAULT_DESIGN, customLogoUrl: logo })).name);
+      await new Promise((r) => setTimeout(r, 2)); // distinct creation times: the order is theirs
+    }
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 20; pages++) {
+      const res = await req('GET', `/v1/designs${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, k);
+      expect(res.statusCode).toBe(200);
+      expect(res.body.length).toBeLessThan(LIST_PAGE_DESIGN_BYTES + 700_000);
+      seen.push(...res.json().designs.map((d: { name: string }) => d.name));
+      sizes.push(res.json().designs.length);
+      cursor = res.json().nextCursor;
+      if (cursor === null) break;
+    }
+    expect(seen).toEqual(names);
+    expect(sizes.length).toBeGreaterThanOrEqual(2);
+    // Small designs: all in one page, as before.
+    expect((await req('GET', '/v1/designs')).json().nextCursor).toBeNull();
+    expect((await req('GET', '/v1/designs?cursor=nope', undefined, k)).json()).toEqual({ error: 'cursor: must be a cursor returned as nextCursor' });
+  });
+
   it(`stops at ${DESIGNS_PER_ACCOUNT} designs per account`, async () => {
     const k = await t.key('full-account');
     for (let i = 0; i < DESIGNS_PER_ACCOUNT; i++) expect((await req('POST', '/v1/designs', { name: `D${i}`, design: {} }, k)).statusCode).toBe(201);
+    const all = (await req('GET', '/v1/designs', undefined, k)).json();
+    expect(all.designs).toHaveLength(DESIGNS_PER_ACCOUNT);
+    expect(all.nextCursor).toBeNull();
     const res = await req('POST', '/v1/designs', { name: 'One too many', design: {} }, k);
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toContain(`at most ${DESIGNS_PER_ACCOUNT} designs`);

@@ -2568,7 +2568,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the saved designs of the account, newest first */
+        /** List the saved designs of the account, newest first (a page holds at most 4 MiB of designs) */
         get: operations["listDesigns"];
         put?: never;
         /** Save a design under a name (at most 200 per account); options not given take their defaults */
@@ -3399,8 +3399,10 @@ export interface components {
             updatedAt: string;
         };
         SavedDesignList: {
-            /** @description Newest first */
+            /** @description Newest first; as many as fit 4 MiB of designs (all of them unless custom logos are large) */
             designs: components["schemas"]["SavedDesign"][];
+            /** @description Pass as ?cursor= for the next page; null after the last */
+            nextCursor: string | null;
         };
         SavedDesignResponse: {
             design: components["schemas"]["SavedDesign"];
@@ -4888,7 +4890,9 @@ export interface operations {
     };
     listDesigns: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

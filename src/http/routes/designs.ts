@@ -4,11 +4,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DesignsRepository } from '../../db/designs-repository.ts';
 import { type DesignPatch, LIMITS, resolveDesign } from '../../domain/design.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
 import { designPatchOf } from '../../domain/qr-item.ts';
 import { checkDesignName, DESIGNS_PER_ACCOUNT, type SavedDesignRecord } from '../../domain/saved-design.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
-import { CreateDesignBody, SavedDesignList, SavedDesignResponse, UpdateDesignBody } from '../design-schemas.ts';
+import { CreateDesignBody, DesignListQuery, SavedDesignList, SavedDesignResponse, UpdateDesignBody } from '../design-schemas.ts';
 import { parseLogosInPool } from '../logo-prepass.ts';
 import { IdParams, OkResponse, authErrors, bodyErrors, errorAnswer, renderBusyAnswer } from '../schemas.ts';
 
@@ -27,9 +28,19 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
     '/designs',
     {
       config: { scope: 'qr:read' },
-      schema: { operationId: 'listDesigns', summary: 'List the saved designs of the account, newest first', tags: ['designs'], response: { 200: SavedDesignList, ...authErrors } },
+      schema: {
+        operationId: 'listDesigns',
+        summary: 'List the saved designs of the account, newest first (a page holds at most 4 MiB of designs)',
+        tags: ['designs'],
+        querystring: DesignListQuery,
+        response: { 200: SavedDesignList, ...authErrors },
+      },
     },
-    async (req) => ({ designs: await designs.list(accountOf(req)) }),
+    async (req) => {
+      const page = await designs.list(accountOf(req), req.query.cursor === undefined ? undefined : decodeCursor(req.query.cursor));
+      const last = page.designs.at(-1);
+      return { designs: page.designs, nextCursor: page.more && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null };
+    },
   );
 
   app.post(
