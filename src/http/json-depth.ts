@@ -17,8 +17,9 @@ declare module 'fastify' {
 export const MAX_JSON_DEPTH = 32;
 
 /**
- * Values (array elements and object members, counted by their separating commas) in a body,
- * unless the route says otherwise: a create with every field and 20 tags has about 80.
+ * Values in a body (counted as separating commas plus opened objects and arrays, so a value
+ * nested alone in a container counts too), unless the route says otherwise: a create with
+ * every field and 20 tags has about 80.
  */
 export const MAX_JSON_VALUES = 2_000;
 
@@ -39,7 +40,7 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 /** Which limit the text breaks first, if any: nesting deeper than `maxDepth`, or more than `maxValues` values. */
 export function jsonShapeProblem(text: string, maxDepth: number, maxValues: number): 'depth' | 'values' | null {
   let depth = 0;
-  let separators = 0;
+  let values = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -49,10 +50,13 @@ export function jsonShapeProblem(text: string, maxDepth: number, maxValues: numb
     } else if (c === QUOTE) {
       inString = true;
     } else if (c === COMMA) {
-      // n separators: n + 1 values in one container, at least n in all.
-      if (++separators >= maxValues) return 'values';
+      // Every value but a container's first follows a comma; a container's first (or only)
+      // value is counted with the container: 28 arrays nested in each of 99,990 elements
+      // hid 2.9 million values behind 99,990 commas.
+      if (++values > maxValues) return 'values';
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       if (++depth > maxDepth) return 'depth';
+      if (++values > maxValues) return 'values';
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       depth--;
     }

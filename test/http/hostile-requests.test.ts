@@ -74,11 +74,12 @@ describe('bodies with many values', () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/session', headers: json, payload: zeros });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: `body: must not hold more than ${MAX_JSON_VALUES} values (array elements and fields)` });
-    // At the limit: judged by its content (an unknown field), one value more by its count.
+    // n tags count n + 3 (2 containers, 2 commas between the fields, n − 1 between the tags).
+    // At the limit a body is judged by its content, one value more by its count.
     const tags = (n: number) => JSON.stringify({ title: 'x', url: 'https://a.example', tags: Array.from({ length: n }, (_, i) => `t${i}`) });
-    const atLimit = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: tags(MAX_JSON_VALUES - 2) });
+    const atLimit = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: tags(MAX_JSON_VALUES - 3) });
     expect(atLimit.json().error).toMatch(/^tags: /);
-    const over = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: tags(MAX_JSON_VALUES - 1) });
+    const over = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: tags(MAX_JSON_VALUES - 2) });
     expect(over.json().error).toMatch(/^body: must not hold more than/);
     // Commas inside strings are text, not values.
     const commas = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: JSON.stringify({ title: ',,,', contentType: 'text', text: ','.repeat(3_000) }) });
@@ -92,6 +93,11 @@ describe('bodies with many values', () => {
     const bomb = await t.request({ method: 'POST', url: '/v1/qr/batch', key, headers: json, payload: JSON.stringify({ items: [{ title: 'x', tags: Array(3_000_000).fill(0) }] }) });
     expect(bomb.statusCode).toBe(400);
     expect(bomb.json().error).toBe('body: must not hold more than 100000 values (array elements and fields)');
+    // Values nested alone in arrays have no comma between them, but their arrays count.
+    const chain = '['.repeat(28) + '0' + ']'.repeat(28);
+    const nested = await t.request({ method: 'POST', url: '/v1/qr/batch', key, headers: json, payload: `{"items":[${Array(10_000).fill(chain).join(',')}]}` });
+    expect(nested.statusCode).toBe(400);
+    expect(nested.json().error).toBe('body: must not hold more than 100000 values (array elements and fields)');
   });
 });
 
