@@ -190,7 +190,7 @@ export class QrItemsRepository {
       // The tag's codes in order, matched as read (no text index narrows a tag).
       const tag = query.tag;
       ({ rows, walkedTo } = await walkInWindows(this.walk, query.cursor, take, {
-        matches: (cursor, n) => this.pageByTag(accountId, { ...query, cursor }, tag, q, n, this.walk.window),
+        matches: (cursor, upTo, n) => this.pageByTag(accountId, { ...query, cursor }, tag, q, n, upTo),
         edge: (cursor) => this.tagEdge(accountId, { ...query, cursor }, tag),
       }));
     } else if (query.tag !== undefined) {
@@ -201,7 +201,13 @@ export class QrItemsRepository {
       // Too short for a trigram: walk the list in order, a window at a time; such queries
       // usually match often, so a page fills fast.
       ({ rows, walkedTo } = await walkInWindows(this.walk, query.cursor, take, {
-        matches: (cursor, n) => this.matchesAmongNewest(accountId, { ...query, cursor }, q, n, this.walk.window),
+        matches: (cursor, upTo, n) =>
+          this.page(accountId, { ...query, cursor })
+            .select([...LIST_COLUMNS, designBytes])
+            .where(this.contains(q))
+            .$if(upTo !== null, (b) => b.where((eb) => eb(eb.refTuple('created_at', 'id'), '>=', eb.tuple(this.db.codec.time(upTo!.createdAt), upTo!.id))))
+            .limit(n)
+            .execute(),
         edge: async (cursor) => {
           const row = await this.page(accountId, { ...query, cursor }).select(['created_at', 'id']).limit(1).offset(this.walk.window - 1).executeTakeFirst();
           return row === undefined ? null : { createdAt: readTime(row.created_at), id: row.id };
@@ -250,21 +256,12 @@ export class QrItemsRepository {
    * A tag's codes, newest first, read from the tag index (which holds each code's creation
    * time) and joined to their items; the other filters and q narrow that walk.
    */
-  private pageByTag(accountId: string, query: ListQuery, tag: string, q: string, take: number, window?: number): Promise<ListRow[]> {
-    if (window !== undefined) {
-      // The matches among the tag's next `window` codes.
-      return this.db.kysely
-        .selectFrom(this.tagWalk(accountId, query, tag).select([...LIST_COLUMNS, designBytes, 'search_title', 'search_payload', 'item_created_at', 'tagged_item_id']).limit(window).as('w'))
-        .select([...LIST_COLUMNS, 'design_bytes'])
-        .where(this.contains(q))
-        .orderBy('item_created_at', 'desc')
-        .orderBy('tagged_item_id', 'desc')
-        .limit(take)
-        .execute();
-    }
+  private pageByTag(accountId: string, query: ListQuery, tag: string, q: string, take: number, upTo: ListCursor | null = null): Promise<ListRow[]> {
     return this.tagWalk(accountId, query, tag)
       .select([...LIST_COLUMNS, designBytes])
       .$if(q !== '', (b) => b.where(this.contains(q)))
+      // A window of the walk: the tag's codes from the cursor down to `upTo`, that one included.
+      .$if(upTo !== null, (b) => b.where((eb) => eb(eb.refTuple('item_created_at', 'tagged_item_id'), '>=', eb.tuple(this.db.codec.time(upTo!.createdAt), upTo!.id))))
       .limit(take)
       .execute();
   }
@@ -451,23 +448,29 @@ export class QrItemsRepository {
 
 /**
  * Reads matches window by window (walk.window codes each, a turn of the event loop between)
- * until `take` are found, the codes end, or walk.windows windows are read;
- * `walkedTo` is the last code read when the walk stopped before either.
+ * until `take` are found, the codes end, or walk.windows windows are read; `walkedTo` is the
+ * last code read when the walk stopped before either. Each window's last code is found first
+ * and the matches are then read down to it, that one included: a code deleted or paused
+ * between the two reads cannot move the window's end past a code no window read.
  */
 async function walkInWindows(
   walk: SearchWalk,
   from: ListCursor | undefined,
   take: number,
-  read: { matches(cursor: ListCursor | undefined, n: number): Promise<ListRow[]>; edge(cursor: ListCursor | undefined): Promise<ListCursor | null> },
+  read: {
+    /** Matches after `cursor`, down to `upTo` included (null: to the end), at most `n`. */
+    matches(cursor: ListCursor | undefined, upTo: ListCursor | null, n: number): Promise<ListRow[]>;
+    /** The window's last code after `cursor`, or null when fewer codes are left. */
+    edge(cursor: ListCursor | undefined): Promise<ListCursor | null>;
+  },
 ): Promise<{ rows: ListRow[]; walkedTo: ListCursor | null }> {
   const rows: ListRow[] = [];
   let cursor = from;
   for (let w = 0; w < walk.windows; w++) {
     if (w > 0) await nextTurn();
-    rows.push(...(await read.matches(cursor, take - rows.length)));
-    if (rows.length >= take) return { rows, walkedTo: null };
     const edge = await read.edge(cursor);
-    if (edge === null) return { rows, walkedTo: null };
+    rows.push(...(await read.matches(cursor, edge, take - rows.length)));
+    if (rows.length >= take || edge === null) return { rows, walkedTo: null };
     cursor = edge;
   }
   return { rows, walkedTo: cursor ?? null };

@@ -177,6 +177,33 @@ describe('text search and filters on the project database', () => {
     }
   });
 
+  it('misses no code when another request deletes one inside the window being read', async () => {
+    const accountId = await new ApiKeysRepository(db).ensureAccount('walk-race');
+    const design = resolveDesign(undefined);
+    const plain = new QrItemsRepository(db);
+    const ids: Record<string, string> = {};
+    // Oldest first: n1 is the newest. The only match is the fourth code, in the second window.
+    for (const title of ['m1', 'm2', 'é-match', 'n3', 'n2', 'n1']) {
+      ids[title] = (await plain.create(accountId, { title, contentType: 'url', payload: 'https://e.example', fields: {}, design, tags: ['t'] })).id;
+    }
+    const repo = new QrItemsRepository(db, { window: 3, windows: 20 });
+    // Just before the first window's end is looked up, another request deletes a code of it.
+    // (When the matches were read before the end, that moved the end past the match unread.)
+    const hooked = repo as unknown as { tagEdge: (...args: unknown[]) => Promise<unknown> };
+    const edgeOf = hooked.tagEdge.bind(repo);
+    let first = true;
+    hooked.tagEdge = async (...args: unknown[]) => {
+      if (first) {
+        first = false;
+        await plain.softDelete(accountId, ids.n2 as string);
+      }
+      return edgeOf(...args);
+    };
+    const page = await repo.list(accountId, { limit: 10, tag: 't', q: 'é' });
+    expect(page.items.map((i) => i.title)).toEqual(['é-match']);
+    expect(page.more).toBe(false);
+  });
+
   it('finds a code older than the newest thousand through the text index, in its own account only', async () => {
     const repo = new QrItemsRepository(db);
     const page = await repo.list(corpus.accountId, { limit: 50, q: 'zanZIBAR' });
