@@ -4,7 +4,7 @@
 // stored as hashes. While Redis cannot answer, this process's own counts still apply.
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { AttemptCounter, AttemptLimiter } from '../domain/accounts/attempt-limiter.ts';
+import type { Attempt, AttemptCounter, AttemptLimiter } from '../domain/accounts/attempt-limiter.ts';
 
 const PREFIX = 'qrtrack-signin:';
 
@@ -14,28 +14,49 @@ export class SharedAttemptLimiter implements AttemptCounter {
     private readonly local: AttemptLimiter,
   ) {}
 
-  async retryAfter(address: string, email: string): Promise<number> {
-    const local = this.local.retryAfter(address, email);
+  /**
+   * This process's count first, in one step with marking the attempt as running (concurrent
+   * attempts here see each other), then the shared count. Attempts running in other processes
+   * are not seen until they fail.
+   */
+  async admit(address: string, email: string): Promise<Attempt> {
+    const refused = (wait: number): Attempt => ({ wait, done: async () => {} });
+    const localWait = this.local.admit(address, email);
+    if (localWait > 0) return refused(localWait);
+    const sharedWait = await this.sharedWait(address, email);
+    if (sharedWait > 0) {
+      this.local.settle(address, email, false);
+      return refused(sharedWait);
+    }
+    return {
+      wait: 0,
+      done: async (failed) => {
+        this.local.settle(address, email, failed);
+        if (failed) await this.recordShared(address, email);
+      },
+    };
+  }
+
+  private async sharedWait(address: string, email: string): Promise<number> {
     const { perAddress, perEmail } = this.local.limits;
     try {
       const [a, e] = keysOf(address, email);
       const res = await this.redis.multi().get(a).pttl(a).get(e).pttl(e).exec();
-      if (res === null || res.some(([err]) => err !== null)) return local;
+      if (res === null || res.some(([err]) => err !== null)) return 0;
       const [count, ttl, emailCount, emailTtl] = res.map(([, v]) => Number(v ?? 0)) as [number, number, number, number];
-      return Math.max(local, wait(count, ttl, perAddress), wait(emailCount, emailTtl, perEmail));
+      return Math.max(wait(count, ttl, perAddress), wait(emailCount, emailTtl, perEmail));
     } catch {
-      return local;
+      return 0; // Redis away: this process's own count (checked above) still applies
     }
   }
 
-  async recordFailure(address: string, email: string): Promise<void> {
-    this.local.recordFailure(address, email);
+  private async recordShared(address: string, email: string): Promise<void> {
     const ms = this.local.limits.windowMs;
     const [a, e] = keysOf(address, email);
     try {
       await this.redis.multi().set(a, 0, 'PX', ms, 'NX').incr(a).set(e, 0, 'PX', ms, 'NX').incr(e).exec();
     } catch {
-      // Redis away: the local count above still holds this process's share.
+      // Redis away: the local count holds this process's share.
     }
   }
 }

@@ -172,6 +172,21 @@ describe('sign in and out', () => {
     expect(elsewhere.statusCode).toBe(200);
   });
 
+  it('holds wrong passwords sent all at once to the limit: an attempt counts while its hash runs', async () => {
+    await setupOwner(t, 'burst@example.com');
+    // 40 at once used to pass the check before any had failed: all got 401, none 429.
+    const tries = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        t.request({ method: 'POST', url: '/v1/session', remoteAddress: `198.51.100.${i + 1}`, payload: { email: 'burst@example.com', password: 'not the password' } }),
+      ),
+    );
+    const codes = tries.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401)).toHaveLength(5);
+    expect(codes.filter((c) => c === 429)).toHaveLength(35);
+    // The right password waits too, until the window is over.
+    expect((await t.request({ method: 'POST', url: '/v1/session', remoteAddress: '198.51.100.99', payload: { email: 'burst@example.com', password: PASSWORD } })).statusCode).toBe(429);
+  });
+
   it('limits guessed session cookies per address, like guessed API keys, but not an expired session', async () => {
     await t.close();
     t = await makeTestApp({ AUTH_FAILURES_PER_MINUTE: '3' });

@@ -15,35 +15,77 @@ export const SIGN_IN_LIMITS: AttemptLimits = { perEmail: 5, perAddress: 20, wind
 
 const MAX_KEYS = 100_000;
 
-/** What the sign-in routes ask: asynchronous, since the shared counts live in Redis. */
+/** An attempt let through: done() says how it went and ends it. */
+export interface Attempt {
+  /** Seconds to wait (the attempt was refused; done() then does nothing), or 0. */
+  wait: number;
+  done(failed: boolean): Promise<void>;
+}
+
+/**
+ * What the sign-in routes ask: asynchronous, since the shared counts live in Redis. An attempt
+ * counts as failed while it runs: the password hash takes a while, and 40 wrong passwords sent
+ * at once all passed a check made before any of them had failed.
+ */
 export interface AttemptCounter {
-  /** Seconds until another attempt is allowed, or 0 when it is allowed now. */
-  retryAfter(address: string, email: string): Promise<number>;
-  recordFailure(address: string, email: string): Promise<void>;
+  admit(address: string, email: string): Promise<Attempt>;
 }
 
 /** This process's counts as an AttemptCounter. */
 export function localAttempts(limiter: AttemptLimiter): AttemptCounter {
   return {
-    retryAfter: async (address, email) => limiter.retryAfter(address, email),
-    recordFailure: async (address, email) => limiter.recordFailure(address, email),
+    admit: async (address, email) => {
+      const wait = limiter.admit(address, email);
+      return {
+        wait,
+        done: async (failed) => {
+          if (wait === 0) limiter.settle(address, email, failed);
+        },
+      };
+    },
   };
 }
 
 export class AttemptLimiter {
   private readonly failures: FailureWindows;
+  /** Attempts running per key (only keys with one: bounded by the requests in flight). */
+  private readonly running = new Map<string, number>();
 
   constructor(readonly limits: AttemptLimits = SIGN_IN_LIMITS) {
     this.failures = new FailureWindows(limits.windowMs, MAX_KEYS);
   }
 
-  /** Seconds until another attempt is allowed, or 0 when it is allowed now. */
+  /** Seconds until another attempt is allowed, or 0 when it is allowed now (running attempts count as failed). */
   retryAfter(address: string, email: string, now = Date.now()): number {
-    return Math.max(this.failures.retryAfter(`a:${address}`, this.limits.perAddress, now), this.failures.retryAfter(`e:${email}`, this.limits.perEmail, now));
+    return Math.max(this.waitOf(`a:${address}`, this.limits.perAddress, now), this.waitOf(`e:${email}`, this.limits.perEmail, now));
+  }
+
+  /** Checks and, when allowed (0), counts the attempt as running until settle(): in one step, so concurrent attempts see each other. */
+  admit(address: string, email: string, now = Date.now()): number {
+    const wait = this.retryAfter(address, email, now);
+    if (wait === 0) for (const key of [`a:${address}`, `e:${email}`]) this.running.set(key, (this.running.get(key) ?? 0) + 1);
+    return wait;
+  }
+
+  /** Ends an admitted attempt; a failed one is counted in its window. */
+  settle(address: string, email: string, failed: boolean, now = Date.now()): void {
+    for (const key of [`a:${address}`, `e:${email}`]) {
+      const left = (this.running.get(key) ?? 1) - 1;
+      if (left > 0) this.running.set(key, left);
+      else this.running.delete(key);
+    }
+    if (failed) this.recordFailure(address, email, now);
   }
 
   recordFailure(address: string, email: string, now = Date.now()): void {
     this.failures.record(`a:${address}`, now);
     this.failures.record(`e:${email}`, now);
+  }
+
+  private waitOf(key: string, max: number, now: number): number {
+    const running = this.running.get(key) ?? 0;
+    const wait = this.failures.retryAfter(key, max - running, now);
+    if (wait > 0) return wait;
+    return running >= max ? 1 : 0;
   }
 }

@@ -117,12 +117,15 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const existing = await users.findByEmail(email);
       let joined;
       if (existing) {
-        const wait = await signInLimiter.retryAfter(req.ip, email);
-        if (wait > 0) return reply.code(429).header('Retry-After', String(wait)).send({ error: `too many failed sign-ins: try again in ${wait} s` });
-        if (!(await verifyPassword(existing.passwordHash, req.body.password))) {
-          await signInLimiter.recordFailure(req.ip, email);
-          return reply.code(401).send({ error: 'password: this email already has a user here; give its password to join' });
+        const attempt = await signInLimiter.admit(req.ip, email);
+        if (attempt.wait > 0) return reply.code(429).header('Retry-After', String(attempt.wait)).send({ error: `too many failed sign-ins: try again in ${attempt.wait} s` });
+        let right = false;
+        try {
+          right = await verifyPassword(existing.passwordHash, req.body.password);
+        } finally {
+          await attempt.done(!right);
         }
+        if (!right) return reply.code(401).send({ error: 'password: this email already has a user here; give its password to join' });
         joined = await onboarding.acceptInvite(tokenHash, { existingUserId: existing.id }, now());
       } else {
         checkPasswordRule(req.body.password);

@@ -35,18 +35,21 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     async (req, reply) => {
       refuseCrossSite(req, services);
       const email = req.body.email.trim().toLowerCase();
-      const wait = await signInLimiter.retryAfter(req.ip, email);
-      if (wait > 0) return reply.code(429).header('Retry-After', String(wait)).send({ error: `too many failed sign-ins: try again in ${wait} s` });
-      const user = await users.findByEmail(email);
-      const ok = await verifyPassword(user?.passwordHash ?? null, req.body.password);
-      const accounts = ok && user ? await members.accountsOf(user.id) : [];
-      const first = accounts[0];
-      if (!ok || !user || first === undefined) {
-        await signInLimiter.recordFailure(req.ip, email);
-        return reply.code(401).send({ error: 'password: email or password is wrong' });
+      const attempt = await signInLimiter.admit(req.ip, email);
+      if (attempt.wait > 0) return reply.code(429).header('Retry-After', String(attempt.wait)).send({ error: `too many failed sign-ins: try again in ${attempt.wait} s` });
+      let failed = true;
+      try {
+        const user = await users.findByEmail(email);
+        const ok = await verifyPassword(user?.passwordHash ?? null, req.body.password);
+        const accounts = ok && user ? await members.accountsOf(user.id) : [];
+        const first = accounts[0];
+        if (!ok || !user || first === undefined) return reply.code(401).send({ error: 'password: email or password is wrong' });
+        failed = false;
+        const token = await startSession(reply, services, user.id, first.accountId);
+        return sessionView(services, first.accountId, user.id, csrfTokenFor(token));
+      } finally {
+        await attempt.done(failed);
       }
-      const token = await startSession(reply, services, user.id, first.accountId);
-      return sessionView(services, first.accountId, user.id, csrfTokenFor(token));
     },
   );
 
@@ -96,12 +99,15 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (!user) throw new ValidationError('currentPassword: is wrong');
       // The sign-in limits count here too: a stolen session must not become a way to guess
       // the password at the request rate.
-      const wait = await signInLimiter.retryAfter(req.ip, user.email);
-      if (wait > 0) return reply.code(429).header('Retry-After', String(wait)).send({ error: `too many wrong passwords: try again in ${wait} s` });
-      if (!(await verifyPassword(user.passwordHash, req.body.currentPassword))) {
-        await signInLimiter.recordFailure(req.ip, user.email);
-        throw new ValidationError('currentPassword: is wrong');
+      const attempt = await signInLimiter.admit(req.ip, user.email);
+      if (attempt.wait > 0) return reply.code(429).header('Retry-After', String(attempt.wait)).send({ error: `too many wrong passwords: try again in ${attempt.wait} s` });
+      let right = false;
+      try {
+        right = await verifyPassword(user.passwordHash, req.body.currentPassword);
+      } finally {
+        await attempt.done(!right);
       }
+      if (!right) throw new ValidationError('currentPassword: is wrong');
       checkPasswordRule(req.body.newPassword, 'newPassword');
       await users.setPassword(member.userId, await hashPassword(req.body.newPassword), member.sessionHash);
       return { ok: true };
