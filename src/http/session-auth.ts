@@ -33,6 +33,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const CSRF_HEADER = 'x-csrf-token';
 /** The account a browser tab works in (see tabAccount). */
 export const ACCOUNT_HEADER = 'x-qrtrack-account';
+/** Routes about the session and the user, not an account: a tab's stale account does not stop them. */
+const SESSION_ROUTES = new Set(['GET /v1/session', 'DELETE /v1/session', 'DELETE /v1/sessions', 'PUT /v1/session/account', 'PUT /v1/me/password']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function cookieName(config: Config): string {
@@ -126,8 +128,9 @@ async function authenticateSession(req: FastifyRequest, reply: FastifyReply, ser
  * The account a request works in. The session keeps the account last chosen, but the web app
  * may be open in several tabs on different accounts: each tab names its own in this header,
  * so switching in one tab cannot make another tab's "Create" land in the other account.
- * Null when the header names an account the user is not (or no longer) a member of; GET
- * /v1/session then answers for the session's account, so the page can start over from it.
+ * Null when the header names an account the user is not (or no longer) a member of; the
+ * routes of the session itself then act for the session's account, so the page can start
+ * over, sign out or switch.
  */
 async function tabAccount(req: FastifyRequest, services: AppServices, userId: string, sessionAccountId: string, sessionRole: Role) {
   // Links (images, CSV downloads) cannot carry a header: they name the account as ?account=.
@@ -137,7 +140,7 @@ async function tabAccount(req: FastifyRequest, services: AppServices, userId: st
   if (typeof asked !== 'string' || asked === sessionAccountId) return { accountId: sessionAccountId, role: sessionRole };
   const role = UUID.test(asked) ? await services.members.roleOf(asked, userId) : null;
   if (role !== null) return { accountId: asked, role };
-  return req.method === 'GET' && req.routeOptions.url === '/v1/session' ? { accountId: sessionAccountId, role: sessionRole } : null;
+  return SESSION_ROUTES.has(`${req.method} ${req.routeOptions.url}`) ? { accountId: sessionAccountId, role: sessionRole } : null;
 }
 
 function csrfRefusal(header: string | string[] | undefined, expected: string): string | null {

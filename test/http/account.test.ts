@@ -86,6 +86,11 @@ describe('invites and members', () => {
       expect((await joined.request({ method: 'GET', url: '/v1/session', headers: { 'x-qrtrack-account': other } })).json().account).toMatchObject({ name: 'Beta' });
     }
     expect((await joined.request({ method: 'GET', url: `/v1/qr/${id}/image.svg?account=not-an-id` })).statusCode).toBe(403);
+    // The session's own routes go on for a tab whose account is gone: it can switch and sign out.
+    const gone = { 'x-qrtrack-account': gamma.accountId };
+    expect((await joined.request({ method: 'PUT', url: '/v1/session/account', payload: { accountId: acme }, headers: gone })).statusCode).toBe(200);
+    expect((await joined.request({ method: 'DELETE', url: '/v1/session', headers: gone })).statusCode).toBe(200);
+    expect((await joined.request({ method: 'GET', url: '/v1/session' })).statusCode).toBe(401);
   });
 
   it('changes roles, and never lets the last owner be demoted or removed', async () => {
