@@ -220,7 +220,7 @@ export class QrItemsRepository {
       if (rows.length < take) rows = await this.byTextIndex(accountId, query, q, take);
     }
     const kept = cutByDesignBytes(rows.slice(0, query.limit));
-    const designs = await this.designsOf(kept.map((r) => r.id));
+    const designs = await this.designsOf(accountId, kept.map((r) => r.id));
     const items = kept.map((r) => toRecord({ ...r, design_json: designs.get(r.id) ?? '{}' }));
     // A walk that stopped before the page filled goes on from the last code it read.
     const resumeAfter = walkedTo !== null && kept.length === rows.length ? walkedTo : undefined;
@@ -240,9 +240,9 @@ export class QrItemsRepository {
   }
 
   /** The stored designs of the given codes (a page's: at most LIST_PAGE_DESIGN_BYTES in all). */
-  private async designsOf(ids: readonly string[]): Promise<Map<string, string>> {
+  private async designsOf(accountId: string, ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.kysely.selectFrom('qr_items').select(['id', 'design_json']).where('id', 'in', ids).execute();
+    const rows = await this.db.kysely.selectFrom('qr_items').select(['id', 'design_json']).where('account_id', '=', accountId).where('id', 'in', ids).execute();
     return new Map(rows.map((r) => [r.id, r.design_json]));
   }
 

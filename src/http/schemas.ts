@@ -199,7 +199,7 @@ export const ItemWithWarningsResponse = named(
 
 export const ListQuery = Type.Object(
   {
-    limit: Type.Optional(Between(1, 200, true, 'Page size, default 50; a page stops short of it once its designs hold 4 MiB (large custom logos), or after reading 100,000 codes for a q without three letters or digits in a row (the page may then be empty); nextCursor goes on from there')),
+    limit: Type.Optional(Between(1, 200, true, 'Page size, default 50; a page stops short of it once its designs hold 4 MiB (large custom logos), or after reading 100,000 codes for a q without three letters or digits in a row, or any q with a tag (the page may then be empty); nextCursor goes on from there')),
     cursor: Type.Optional(Type.String({ maxLength: 200, rule: 'must be a cursor returned as nextCursor' })),
     active: Type.Optional(Type.Boolean({ rule: 'must be true or false' })),
     contentType: Type.Optional(ContentType),

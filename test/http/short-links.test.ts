@@ -150,6 +150,11 @@ describe('the short link /r/{code}', () => {
       }
     }
     expect((await stats(it.id)).totals).toMatchObject({ scans: 0, botScans: 0 });
+    for (const url of ['/r/', '/r/a/b']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expectShortLinkHeaders(res);
+    }
   });
 
   it('answers HEAD and prefetches like GET but never records them', async () => {

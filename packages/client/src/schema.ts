@@ -3686,7 +3686,7 @@ export interface operations {
     listQr: {
         parameters: {
             query?: {
-                /** @description Page size, default 50; a page stops short of it once its designs hold 4 MiB (large custom logos), or after reading 100,000 codes for a q without three letters or digits in a row (the page may then be empty); nextCursor goes on from there */
+                /** @description Page size, default 50; a page stops short of it once its designs hold 4 MiB (large custom logos), or after reading 100,000 codes for a q without three letters or digits in a row, or any q with a tag (the page may then be empty); nextCursor goes on from there */
                 limit?: number;
                 cursor?: string;
                 active?: boolean;
