@@ -252,4 +252,21 @@ describe('scan writers', () => {
     expect(plain(await k.selectFrom('scan_dims_quarter').select(['item_id', 'bucket', 'dim', 'value', 'scans']).orderBy('item_id').orderBy('bucket').orderBy('dim').orderBy('value').execute())).toEqual(plain(quarters));
     expect(plain(await k.selectFrom('account_dims_quarter').select(['account_id', 'bucket', 'dim', 'value', 'scans']).orderBy('account_id').orderBy('bucket').orderBy('dim').orderBy('value').execute())).toEqual(plain(accountQuarters));
   });
+
+  it('backfills quarter-hour breakdowns only from the scans a range can reach', async () => {
+    const { db, itemId } = await setup();
+    const writer = writerFor(db);
+    const now = Date.now();
+    const at = (daysAgo: number, i: number) => scan(itemId, i, { scannedAt: new Date(now - daysAgo * 86_400_000 - i * 60_000).toISOString(), isBot: false, country: daysAgo > 50 ? 'OLD' : 'NEW' });
+    for (const daysAgo of [200, 120, 93, 91, 30, 1]) await Promise.all(Array.from({ length: 5 }, (_, i) => writer.record(at(daysAgo, i))));
+    await writer.drain();
+    await db.kysely.deleteFrom('scan_dims_quarter').execute();
+    await db.kysely.deleteFrom('account_dims_quarter').execute();
+    await backfillQuarterDims(db.kysely as never, db.codec.dialect, now);
+    const rows = await db.kysely.selectFrom('scan_dims_quarter').select(['bucket', 'value', 'scans']).where('dim', '=', 'country').execute();
+    const cutoff = bucketOf(now - QUARTER_DIMS_DAYS * 86_400_000);
+    expect(rows.every((r) => Number(r.bucket) >= cutoff)).toBe(true);
+    // 91, 30 and 1 days ago: 15 scans; 93 days and older: none.
+    expect(rows.reduce((n, r) => n + Number(r.scans), 0)).toBe(15);
+  });
 });

@@ -55,26 +55,43 @@ export async function backfillQuarterDims(db: AnyDb, dialect: Dialect, now: numb
   const bucket =
     dialect === 'postgres' ? sql`floor(extract(epoch from scanned_at) / 900)::bigint` : sql`unixepoch(scanned_at) / 900`;
   const sinceValue = dialect === 'postgres' ? sql`${since}::timestamptz` : sql`${since}`;
-  // The same values as the writers' dimensionValue(): unknown values are kept, so the rows add
-  // up to the scans.
-  const dims = [
-    ['device', sql`device`],
-    ['os', sql`coalesce(os, 'unknown')`],
-    ['browser', sql`coalesce(browser, 'unknown')`],
-    ['country', sql`coalesce(country, 'unknown')`],
-    ['referrer', sql`coalesce(referrer, 'direct')`],
-  ] as const;
   const human = dialect === 'postgres' ? sql`not is_bot` : sql`is_bot = 0`;
-  for (const [dim, value] of dims) {
-    await sql`
-      insert into scan_dims_quarter (item_id, bucket, dim, value, scans)
-      select item_id, ${bucket}, ${dim}, ${value}, count(*)
-      from scans where ${human} and scanned_at >= ${sinceValue}
-      group by 1, 2, 4`.execute(db);
-  }
+  // scanned_at has no index, but ids grow with time: the recent scans are read from the first
+  // id a day before `since` on (found by a binary search over ids), not the whole table.
+  const firstId = await firstIdFrom(db, dialect, new Date(now - (QUARTER_DIMS_DAYS + 1) * 86_400_000).toISOString());
+  // One pass over those scans for all five dimensions, with the same values as the writers'
+  // dimensionValue(): unknown values are kept, so the rows add up to the scans.
+  await sql`
+    with recent as materialized (
+      select item_id, ${bucket} as bucket, device, os, browser, country, referrer
+      from scans where id >= ${firstId} and ${human} and scanned_at >= ${sinceValue}
+    )
+    insert into scan_dims_quarter (item_id, bucket, dim, value, scans)
+    select item_id, bucket, 'device', device, count(*) from recent group by 1, 2, 4
+    union all select item_id, bucket, 'os', coalesce(os, 'unknown'), count(*) from recent group by 1, 2, 4
+    union all select item_id, bucket, 'browser', coalesce(browser, 'unknown'), count(*) from recent group by 1, 2, 4
+    union all select item_id, bucket, 'country', coalesce(country, 'unknown'), count(*) from recent group by 1, 2, 4
+    union all select item_id, bucket, 'referrer', coalesce(referrer, 'direct'), count(*) from recent group by 1, 2, 4`.execute(db);
   await sql`
     insert into account_dims_quarter (account_id, bucket, dim, value, scans)
     select q.account_id, d.bucket, d.dim, d.value, sum(d.scans)
     from scan_dims_quarter d join qr_items q on q.id = d.item_id
     group by q.account_id, d.bucket, d.dim, d.value`.execute(db);
+}
+
+/** The smallest scan id whose scan is at or after `from`, assuming ids grow with time (0 when none). */
+async function firstIdFrom(db: AnyDb, dialect: Dialect, from: string): Promise<number> {
+  const fromValue = dialect === 'postgres' ? sql`${from}::timestamptz` : sql`${from}`;
+  const range = (await sql<{ lo: number | null; hi: number | null }>`select min(id) as lo, max(id) as hi from scans`.execute(db)).rows[0];
+  let lo = Number(range?.lo ?? 0);
+  let hi = Number(range?.hi ?? 0) + 1;
+  // Invariant: scans before `lo` are older than `from`; the answer is in [lo, hi].
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    const next = (await sql<{ id: number; recent: boolean | number }>`
+      select id, case when scanned_at >= ${fromValue} then 1 else 0 end as recent from scans where id >= ${mid} order by id limit 1`.execute(db)).rows[0];
+    if (next === undefined || Number(next.recent) === 1) hi = mid;
+    else lo = Number(next.id) + 1;
+  }
+  return lo;
 }
