@@ -56,9 +56,13 @@ export class AuthThrottle {
   lookup<T>(address: string, secretHash: string, find: () => Promise<T>): Promise<T> {
     const running = this.shared.get(secretHash);
     if (running !== undefined) return running as Promise<T>;
-    this.pending.set(address, (this.pending.get(address) ?? 0) + 1);
+    // A secret seen valid lately is no guess: its lookup does not count against the address
+    // (many clients with their own keys behind one NAT would else hold a new key back).
+    const counted = this.vouched.get(secretHash) === undefined;
+    if (counted) this.pending.set(address, (this.pending.get(address) ?? 0) + 1);
     const done = find().finally(() => {
       this.shared.delete(secretHash);
+      if (!counted) return;
       const left = (this.pending.get(address) ?? 1) - 1;
       if (left > 0) this.pending.set(address, left);
       else this.pending.delete(address);

@@ -47,6 +47,26 @@ describe('AuthThrottle lookups in flight', () => {
   });
 });
 
+describe('AuthThrottle and secrets seen valid', () => {
+  it('does not count the lookups of secrets seen valid lately against their address', async () => {
+    const throttle = new AuthThrottle(2, () => 1_000_000);
+    const resolvers: (() => void)[] = [];
+    const slow = () => new Promise<null>((resolve) => resolvers.push(() => resolve(null)));
+    for (const k of ['k1', 'k2', 'k3']) throttle.vouch(k);
+    // Three valid keys of three clients behind one address, looked up at once.
+    const running = ['k1', 'k2', 'k3'].map((k) => throttle.lookup('nat', k, slow));
+    // A fourth client's new key is not held back by them.
+    expect(throttle.retryAfter('nat', 'k4')).toBe(0);
+    const fresh = throttle.lookup('nat', 'k4', slow);
+    const guess = throttle.lookup('nat', 'k5', slow);
+    // Two unknown secrets running: the limit.
+    expect(throttle.retryAfter('nat', 'k6')).toBe(1);
+    for (const r of resolvers) r();
+    await Promise.all([...running, fresh, guess]);
+    expect(throttle.retryAfter('nat', 'k6')).toBe(0);
+  });
+});
+
 describe('nestsDeeperThan', () => {
   it('counts object and array nesting outside strings, escapes included', () => {
     expect(nestsDeeperThan('{"a":[1,{"b":2}]}', 3)).toBe(false);
