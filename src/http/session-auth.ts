@@ -15,8 +15,12 @@ import type { AuthThrottle } from './auth-throttle.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Routes only a signed-in member may call (never with an API key); 'owner' also needs the owner role. */
-    session?: 'member' | 'owner';
+    /**
+     * Routes only a signed-in member may call (never with an API key); 'owner' also needs the
+     * owner role; 'user' routes are about the user and the session, not an account, so a tab's
+     * stale account (see tabAccount) does not stop them.
+     */
+    session?: 'user' | 'member' | 'owner';
   }
 }
 
@@ -33,8 +37,6 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const CSRF_HEADER = 'x-csrf-token';
 /** The account a browser tab works in (see tabAccount). */
 export const ACCOUNT_HEADER = 'x-qrtrack-account';
-/** Routes about the session and the user, not an account: a tab's stale account does not stop them. */
-const SESSION_ROUTES = new Set(['GET /v1/session', 'DELETE /v1/session', 'DELETE /v1/sessions', 'PUT /v1/session/account', 'PUT /v1/me/password']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function cookieName(config: Config): string {
@@ -140,7 +142,7 @@ async function tabAccount(req: FastifyRequest, services: AppServices, userId: st
   if (typeof asked !== 'string' || asked === sessionAccountId) return { accountId: sessionAccountId, role: sessionRole };
   const role = UUID.test(asked) ? await services.members.roleOf(asked, userId) : null;
   if (role !== null) return { accountId: asked, role };
-  return SESSION_ROUTES.has(`${req.method} ${req.routeOptions.url}`) ? { accountId: sessionAccountId, role: sessionRole } : null;
+  return req.routeOptions.config.session === 'user' ? { accountId: sessionAccountId, role: sessionRole } : null;
 }
 
 function csrfRefusal(header: string | string[] | undefined, expected: string): string | null {

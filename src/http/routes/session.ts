@@ -17,7 +17,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
 
   app.get(
     '/session',
-    { config: { session: 'member' }, schema: { summary: 'The signed-in user, their account and role, and the CSRF token', tags, response: { 200: SessionResponse, ...authErrors } } },
+    { config: { session: 'user' }, schema: { summary: 'The signed-in user, their account and role, and the CSRF token', tags, response: { 200: SessionResponse, ...authErrors } } },
     async (req) => sessionView(services, req.auth?.accountId ?? '', memberOf(req).userId, memberOf(req).csrfToken),
   );
 
@@ -55,7 +55,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
 
   app.delete(
     '/session',
-    { config: { session: 'member' }, schema: { summary: 'Sign out (ends this session)', tags, response: { 200: OkResponse, ...authErrors } } },
+    { config: { session: 'user' }, schema: { summary: 'Sign out (ends this session)', tags, response: { 200: OkResponse, ...authErrors } } },
     async (req, reply) => {
       await sessions.delete(memberOf(req).sessionHash);
       clearSessionCookie(reply, config);
@@ -65,7 +65,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
 
   app.delete(
     '/sessions',
-    { config: { session: 'member' }, schema: { summary: 'Sign out everywhere (ends every session of this user)', tags, response: { 200: OkResponse, ...authErrors } } },
+    { config: { session: 'user' }, schema: { summary: 'Sign out everywhere (ends every session of this user)', tags, response: { 200: OkResponse, ...authErrors } } },
     async (req, reply) => {
       await sessions.deleteAllOf(memberOf(req).userId);
       clearSessionCookie(reply, config);
@@ -76,7 +76,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
   app.put(
     '/session/account',
     {
-      config: { session: 'member' },
+      config: { session: 'user' },
       schema: { summary: 'Switch the session to another account of the user', tags, body: SwitchAccountBody, response: { 200: SessionResponse, ...authErrors, 404: ErrorResponse } },
     },
     async (req, reply) => {
@@ -90,7 +90,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
   app.put(
     '/me/password',
     {
-      config: { session: 'member' },
+      config: { session: 'user' },
       schema: { summary: 'Change the signed-in user’s password (ends their other sessions)', tags, body: ChangePasswordBody, response: { 200: OkResponse, ...authErrors, 429: ErrorResponse } },
     },
     async (req, reply) => {
