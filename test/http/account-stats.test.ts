@@ -179,6 +179,32 @@ function numbers(row: Record<string, unknown>) {
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v]));
 }
 
+describe('breakdowns in other time zones, through HTTP', () => {
+  it('add up to the scans of the range, not of the UTC days around it', async () => {
+    // Kiritimati is UTC+14 and Pago Pago UTC-11: today's local midnight is always inside a UTC day.
+    const k = await t.key('zones');
+    const acc = await t.services.keys.ensureAccount('zones');
+    const code = await item('Zones', k);
+    const now = Date.now();
+    await record(Array.from({ length: 96 }, (_, i) => ({
+      itemId: code.id, accountId: acc, scannedAt: new Date(now - i * 30 * 60_000).toISOString(), isBot: false,
+      device: i % 2 ? 'mobile' : 'desktop', os: 'iOS', browser: 'Safari', country: `C${i % 5}`, referrer: null, visitorHash: `z${i}`,
+    })));
+    for (const tz of ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Asia/Kathmandu']) {
+      for (const days of [1, 2]) {
+        const stats = await get<Stats>(`/v1/qr/${code.id}/stats?days=${days}&tz=${encodeURIComponent(tz)}`, k);
+        const account = await get<AccountStats>(`/v1/stats?days=${days}&tz=${encodeURIComponent(tz)}`, k);
+        for (const [label, s] of [['item', stats], ['account', account]] as const) {
+          for (const dim of ['device', 'country'] as const) {
+            expect(s.breakdown[dim]!.reduce((n, r) => n + r.scans, 0), `${label} ${tz} days=${days} ${dim}`).toBe(s.totals.scansInRange);
+          }
+        }
+        expect(account.topCodes.map((c) => c.scans), `${tz} days=${days}`).toEqual([stats.totals.scansInRange]);
+      }
+    }
+  });
+});
+
 describe('account stats over time', () => {
   it('counts in the top list only the scans of the range, also for a batch that spans midnight', async () => {
     const k = await t.key('midnight');
