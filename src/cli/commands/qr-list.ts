@@ -5,6 +5,20 @@ import { defineCommand } from '../command.ts';
 import { accountIdOf, intOption, oneOf } from '../lookups.ts';
 import { clip, table } from '../terminal-charts.ts';
 
+/** Quotes a word for a POSIX shell only when it needs it, so the hint can be pasted as it is. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/u.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The `qrtrack export` command that searches every code with the same filters as this listing. */
+export function exportCommandFor(values: { account?: string; active?: string; type?: string; search?: string }): string {
+  const args = ['qrtrack', 'export', '--account', shellWord(values.account ?? '')];
+  if (values.active !== undefined) args.push('--active', shellWord(values.active));
+  if (values.type !== undefined) args.push('--content-type', shellWord(values.type));
+  if (values.search !== undefined) args.push('--q', shellWord(values.search));
+  return args.join(' ');
+}
+
 export const qrList = defineCommand({
   words: ['qr', 'list'],
   synopsis: '--account NAME [--limit N] [--active true|false] [--type KIND] [--search TEXT] [--json]',
@@ -34,7 +48,7 @@ substring of title or payload. --json prints the items as the API answers them, 
     if (values.json) return ctx.out(JSON.stringify(items));
     if (items.length === 0 && page.more) {
       // A search without three letters or digits in a row reads a window of codes a request.
-      return ctx.out(`no match among the newest codes searched; qrtrack export --account "${values.account}" --q "${values.search}" searches them all`);
+      return ctx.out(`no match among the newest codes searched; ${exportCommandFor(values)} searches them all`);
     }
     if (items.length === 0) return ctx.out(`no QR codes in "${values.account}" match`);
     const rows = items.map((i) => [i.code, i.active ? 'active' : 'paused', String(i.scanCount), i.contentType, clip(i.title, 30), clip(i.payload, 50)]);
