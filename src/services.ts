@@ -22,7 +22,7 @@ import { SharedAttemptLimiter } from './db/shared-attempt-limiter.ts';
 import type { QrDesign } from './domain/design.ts';
 import { createCountryLookup } from './domain/scans/country.ts';
 import { ScanTracker } from './domain/scans/scan-tracker.ts';
-import { designWarnings } from './render/index.ts';
+import { designWarnings, warmFontsFor } from './render/index.ts';
 import { RenderPool } from './render-pool/render-pool.ts';
 
 export interface AppServices {
@@ -48,6 +48,11 @@ export interface AppServices {
   onItemsChanged(codes: readonly string[]): void;
   /** Scan warnings for a design drawn over `data`, the text its code encodes (the short link). */
   warningsFor(design: QrDesign, data: string): string[];
+  /**
+   * Reads the fonts `design`'s frame text needs without blocking, so warningsFor does not load
+   * them on the thread answering the short links. Call it before warningsFor, outside transactions.
+   */
+  warmFrameFonts(design: QrDesign): Promise<void>;
 }
 
 export function createServices(config: Config, db: Db, redis: Redis | null = null): AppServices {
@@ -77,5 +82,6 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     signInLimiter: redis ? new SharedAttemptLimiter(redis, new AttemptLimiter()) : localAttempts(new AttemptLimiter()),
     onItemsChanged: (codes) => links.invalidate(codes),
     warningsFor: designWarnings,
+    warmFrameFonts: (design) => (design.frameStyle === 'none' ? Promise.resolve() : warmFontsFor(design.frameText)),
   };
 }

@@ -12,3 +12,4 @@ setShaper(harfbuzz);
 export { renderSvg, QUIET_ZONE, type RenderOptions, designWarnings, contrastRatio, MIN_CONTRAST, createQrMatrix, type QrMatrix } from './portable.ts';
 export { drawLogoAlone, renderPng } from './render-png.ts';
 export { renderPdf } from './render-pdf.ts';
+export { warmFontsFor } from './node-font-source.ts';

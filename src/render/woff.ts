@@ -5,22 +5,41 @@ import { unzlibSync } from 'fflate';
 
 const WOFF_SIGNATURE = 0x774f4646; // 'wOFF'
 
-export function woffToSfnt(woff: Uint8Array): Uint8Array {
+/** One table of a WOFF file: its data as stored (zlib-compressed when `packed`). */
+export interface WoffTable {
+  tag: number;
+  checksum: number;
+  data: Uint8Array;
+  packed: boolean;
+  length: number;
+}
+
+/** The flavor and tables of a WOFF file, or null when the bytes are already sfnt. */
+export function woffTables(woff: Uint8Array): { flavor: number; tables: WoffTable[] } | null {
   const src = new DataView(woff.buffer, woff.byteOffset, woff.byteLength);
-  if (src.getUint32(0) !== WOFF_SIGNATURE) return woff; // already sfnt
-  const flavor = src.getUint32(4);
+  if (src.getUint32(0) !== WOFF_SIGNATURE) return null;
   const numTables = src.getUint16(12);
-  const tables: { tag: number; checksum: number; data: Uint8Array }[] = [];
+  const tables: WoffTable[] = [];
   for (let i = 0; i < numTables; i++) {
     const at = 44 + i * 20;
     const offset = src.getUint32(at + 4);
     const compLength = src.getUint32(at + 8);
-    const origLength = src.getUint32(at + 12);
-    const raw = woff.subarray(offset, offset + compLength);
-    const data = compLength < origLength ? unzlibSync(raw) : raw;
-    if (data.length !== origLength) throw new Error('woff: a table does not unpack to its stated length');
-    tables.push({ tag: src.getUint32(at), checksum: src.getUint32(at + 16), data });
+    const length = src.getUint32(at + 12);
+    tables.push({ tag: src.getUint32(at), checksum: src.getUint32(at + 16), data: woff.subarray(offset, offset + compLength), packed: compLength < length, length });
   }
+  return { flavor: src.getUint32(4), tables };
+}
+
+export function woffToSfnt(woff: Uint8Array): Uint8Array {
+  const parsed = woffTables(woff);
+  if (!parsed) return woff;
+  return assembleSfnt(parsed.flavor, parsed.tables.map((t) => ({ ...t, data: t.packed ? unzlibSync(t.data) : t.data })));
+}
+
+/** The sfnt file of `tables`, each already unpacked. */
+export function assembleSfnt(flavor: number, tables: readonly WoffTable[]): Uint8Array {
+  for (const t of tables) if (t.data.length !== t.length) throw new Error('woff: a table does not unpack to its stated length');
+  const numTables = tables.length;
   const headerSize = 12 + 16 * numTables;
   const total = tables.reduce((n, t) => n + pad4(t.data.length), headerSize);
   const out = new Uint8Array(total);

@@ -67,6 +67,7 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const sampleShortUrl = shortUrlFor(config.publicBaseUrl, 'x'.repeat(CODE_LENGTH));
       const designWarnings: string[][] = [];
       for (const content of contents) {
+        await services.warmFrameFonts(content.design);
         designWarnings.push(warningsFor(content.design, sampleShortUrl));
         await turn();
       }

@@ -56,6 +56,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const body = req.body as QrItemRequest;
       await parseLogos(body);
       const content = planCreate(body, services.config);
+      await services.warmFrameFonts(content.design);
       const answer = await answerOnce(services.db, req, reply, 201, async (db) => {
         const item = await new QrItemsRepository(db).create(account, content);
         const shown = view(item);
@@ -146,6 +147,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (!updated) throw new NotFoundError('QR item not found');
       onItemsChanged([updated.code]);
       const shown = view(updated);
+      await services.warmFrameFonts(updated.design);
       return { item: shown, warnings: [...requestWarnings(body, updated.contentType), ...warningsFor(updated.design, shown.shortUrl)] };
     },
   );
