@@ -6,6 +6,7 @@ import type { Role } from '../domain/accounts/roles.ts';
 import { ConflictError, NotFoundError } from '../domain/errors.ts';
 import { readTime } from './codec.ts';
 import type { Db } from './database.ts';
+import { withdrawLinksOf } from './one-time-links-repository.ts';
 import type { Database } from './schema.ts';
 
 export interface MemberRecord {
@@ -62,18 +63,23 @@ export class MembersRepository {
   async changeRole(accountId: string, userId: string, role: Role): Promise<void> {
     await this.db.kysely.transaction().execute(async (trx) => {
       const current = await this.lockedRole(trx, accountId, userId);
-      if (current === 'owner' && role !== 'owner') await this.assertAnotherOwner(trx, accountId, userId);
+      if (current === 'owner' && role !== 'owner') {
+        await this.assertAnotherOwner(trx, accountId, userId);
+        // The invites and reset links they made as owner go with the role.
+        await withdrawLinksOf(trx, this.db, accountId, userId, new Date().toISOString());
+      }
       await trx.updateTable('memberships').set({ role }).where('account_id', '=', accountId).where('user_id', '=', userId).execute();
     });
   }
 
-  /** Removes the member and ends their sessions in this account. */
+  /** Removes the member, ends their sessions in this account and withdraws the links they made or that reset them here. */
   async remove(accountId: string, userId: string): Promise<void> {
     await this.db.kysely.transaction().execute(async (trx) => {
       const current = await this.lockedRole(trx, accountId, userId);
       if (current === 'owner') await this.assertAnotherOwner(trx, accountId, userId);
       await trx.deleteFrom('memberships').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
       await trx.deleteFrom('sessions').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
+      await withdrawLinksOf(trx, this.db, accountId, userId, new Date().toISOString(), true);
     });
   }
 

@@ -7,7 +7,7 @@ import type { Role } from '../domain/accounts/roles.ts';
 import { ConflictError, GoneError } from '../domain/errors.ts';
 import { isUniqueViolation } from './codec.ts';
 import type { Db } from './database.ts';
-import { spendLink } from './one-time-links-repository.ts';
+import { spendLink, withdrawResetLinksFor } from './one-time-links-repository.ts';
 import type { Database } from './schema.ts';
 
 export interface Joined {
@@ -83,6 +83,7 @@ export class OnboardingRepository {
       const userId = link.userId as string;
       await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
       await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      await withdrawResetLinksFor(trx, this.db, userId, now);
       return userId;
     });
   }

@@ -3,6 +3,7 @@
 import type { Role } from '../domain/accounts/roles.ts';
 import { readTime } from './codec.ts';
 import type { Db } from './database.ts';
+import { withdrawResetLinksFor } from './one-time-links-repository.ts';
 
 export interface SessionRecord {
   idHash: string;
@@ -58,8 +59,12 @@ export class SessionsRepository {
     await this.db.kysely.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
   }
 
+  /** Signs the user out everywhere; their open reset links end too (they may fear someone else is in). */
   async deleteAllOf(userId: string): Promise<void> {
-    await this.db.kysely.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      await withdrawResetLinksFor(trx, this.db, userId, new Date().toISOString());
+    });
   }
 
   /** Drops sessions idle since `idleBefore` or created before `createdBefore`. */

@@ -1,6 +1,7 @@
 // Users: an email and a password hash. Membership in accounts lives in the members repository.
 import { randomUUID } from 'node:crypto';
 import type { Db } from './database.ts';
+import { withdrawResetLinksFor } from './one-time-links-repository.ts';
 
 export interface UserRecord {
   id: string;
@@ -26,13 +27,14 @@ export class UsersRepository {
     return row ? { id: row.id, email: row.email, passwordHash: row.password_hash } : null;
   }
 
-  /** A new password ends every session of the user except `keepSessionHash` (the one that changed it). */
+  /** A new password ends every session of the user except `keepSessionHash` (the one that changed it), and their open reset links. */
   async setPassword(userId: string, passwordHash: string, keepSessionHash: string | null): Promise<void> {
     await this.db.kysely.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
       let del = trx.deleteFrom('sessions').where('user_id', '=', userId);
       if (keepSessionHash !== null) del = del.where('id_hash', '!=', keepSessionHash);
       await del.execute();
+      await withdrawResetLinksFor(trx, this.db, userId, new Date().toISOString());
     });
   }
 

@@ -161,6 +161,83 @@ describe('reset links across accounts', () => {
   });
 });
 
+describe('links made earlier are checked again when they are used', () => {
+  const resetLink = async (by: SignedIn, userId: string) => {
+    const res = await by.request({ method: 'POST', url: `/v1/account/members/${userId}/reset-link` });
+    expect(res.statusCode, res.body).toBe(201);
+    return tokenOf(res.json().url);
+  };
+  const useReset = (token: string) => t.request({ method: 'POST', url: `/v1/password-resets/${token}`, payload: { password: 'attacker chosen pw' } });
+  const expectWithdrawn = async (res: { statusCode: number; json(): { error: string } }, why: RegExp) => {
+    expect(res.statusCode).toBe(410);
+    expect(res.json().error).toMatch(/^token: this link was withdrawn: /);
+    expect(res.json().error).toMatch(why);
+  };
+
+  it('a reset link stops when its user has since joined an account its maker does not own', async () => {
+    const ed = await inviteMember(t, owner, 'ed@example.com', 'editor');
+    const token = await resetLink(owner, ed.userId);
+    // Beta's owner makes the editor an owner of Beta.
+    const beta = sessionFrom(t, await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Beta', email: 'b@example.com', password: PASSWORD } }));
+    const inv = await beta.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'owner' } });
+    expect((await t.request({ method: 'POST', url: `/v1/invites/${tokenOf(inv.json().url)}/accept`, payload: { email: 'ed@example.com', password: PASSWORD } })).statusCode).toBe(201);
+    await expectWithdrawn(await t.request({ method: 'GET', url: `/v1/password-resets/${token}` }), /belongs to an account its maker does not own/);
+    await expectWithdrawn(await useReset(token), /belongs to an account its maker does not own/);
+    await signIn(t, 'ed@example.com'); // the password is unchanged
+  });
+
+  it('a removed or demoted owner’s reset links and invites stop working', async () => {
+    const co = await inviteMember(t, owner, 'co@example.com', 'owner');
+    const resetOwner = await resetLink(co, owner.userId);
+    const invite = tokenOf((await co.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'owner' } })).json().url);
+    const co2 = await inviteMember(t, owner, 'co2@example.com', 'owner');
+    const invite2 = tokenOf((await co2.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'editor' } })).json().url);
+    expect((await owner.request({ method: 'GET', url: '/v1/account/invites' })).json().invites).toHaveLength(2);
+    expect((await owner.request({ method: 'DELETE', url: `/v1/account/members/${co.userId}` })).statusCode).toBe(200);
+    expect((await owner.request({ method: 'PATCH', url: `/v1/account/members/${co2.userId}`, payload: { role: 'viewer' } })).statusCode).toBe(200);
+    expect((await useReset(resetOwner)).statusCode).toBe(410);
+    expect((await t.request({ method: 'POST', url: `/v1/invites/${invite}/accept`, payload: { email: 'comeback@example.com', password: PASSWORD } })).statusCode).toBe(410);
+    expect((await t.request({ method: 'POST', url: `/v1/invites/${invite2}/accept`, payload: { email: 'friend@example.com', password: PASSWORD } })).statusCode).toBe(410);
+    expect((await owner.request({ method: 'GET', url: '/v1/account/invites' })).json().invites).toEqual([]);
+    await signIn(t, 'owner@example.com');
+  });
+
+  it('a link whose maker lost the role without the withdrawal (an older server did not withdraw) is refused when used', async () => {
+    const co = await inviteMember(t, owner, 'co@example.com', 'owner');
+    const invite = tokenOf((await co.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'owner' } })).json().url);
+    // Demoted behind the server's back, as a server before this check left it.
+    await t.db.kysely.updateTable('memberships').set({ role: 'viewer' }).where('user_id', '=', co.userId).execute();
+    await expectWithdrawn(await t.request({ method: 'GET', url: `/v1/invites/${invite}` }), /no longer owns the account/);
+    await expectWithdrawn(
+      await t.request({ method: 'POST', url: `/v1/invites/${invite}/accept`, payload: { email: 'comeback@example.com', password: PASSWORD } }),
+      /no longer owns the account/,
+    );
+  });
+
+  it('a reset link for a member who has left the account stops', async () => {
+    const vi = await inviteMember(t, owner, 'vi@example.com', 'viewer');
+    const token = await resetLink(owner, vi.userId);
+    expect((await owner.request({ method: 'DELETE', url: `/v1/account/members/${vi.userId}` })).statusCode).toBe(200);
+    expect((await useReset(token)).statusCode).toBe(410);
+  });
+
+  it('a new password, a used reset link and signing out everywhere end the user’s other reset links', async () => {
+    const vi = await inviteMember(t, owner, 'vi@example.com', 'viewer');
+    const [a, b] = [await resetLink(owner, vi.userId), await resetLink(owner, vi.userId)];
+    expect((await t.request({ method: 'POST', url: `/v1/password-resets/${a}`, payload: { password: 'a fresh password' } })).statusCode).toBe(200);
+    expect((await useReset(b)).statusCode).toBe(410);
+    const vi2 = await signIn(t, 'vi@example.com', 'a fresh password');
+    const c = await resetLink(owner, vi.userId);
+    const changed = await vi2.request({ method: 'PUT', url: '/v1/me/password', payload: { currentPassword: 'a fresh password', newPassword: 'my own new password' } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await useReset(c)).statusCode).toBe(410);
+    const d = await resetLink(owner, vi.userId);
+    expect((await vi2.request({ method: 'DELETE', url: '/v1/sessions' })).statusCode).toBe(200);
+    expect((await useReset(d)).statusCode).toBe(410);
+    await signIn(t, 'vi@example.com', 'my own new password');
+  });
+});
+
 describe('roles on the QR routes', () => {
   it('a viewer reads but cannot create; an editor creates but cannot manage keys or members', async () => {
     const vi = await inviteMember(t, owner, 'vi@example.com', 'viewer');
