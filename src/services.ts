@@ -15,6 +15,7 @@ import { MembersRepository } from './db/members-repository.ts';
 import { OneTimeLinksRepository } from './db/one-time-links-repository.ts';
 import { OnboardingRepository } from './db/onboarding-repository.ts';
 import { SessionsRepository } from './db/sessions-repository.ts';
+import { TrustedDevicesRepository } from './db/trusted-devices-repository.ts';
 import { UsersRepository } from './db/users-repository.ts';
 import type { Redis } from 'ioredis';
 import { type AttemptCounter, AttemptLimiter, localAttempts } from './domain/accounts/attempt-limiter.ts';
@@ -40,6 +41,8 @@ export interface AppServices {
   users: UsersRepository;
   members: MembersRepository;
   sessions: SessionsRepository;
+  /** Browsers users signed in from (their sign-ins are limited per browser). */
+  trustedDevices: TrustedDevicesRepository;
   oneTimeLinks: OneTimeLinksRepository;
   onboarding: OnboardingRepository;
   /** Failed sign-ins per address and per email, in this process. */
@@ -77,6 +80,7 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     users: new UsersRepository(db),
     members: new MembersRepository(db),
     sessions: new SessionsRepository(db),
+    trustedDevices: new TrustedDevicesRepository(db),
     oneTimeLinks: new OneTimeLinksRepository(db),
     onboarding: new OnboardingRepository(db),
     signInLimiter: redis ? new SharedAttemptLimiter(redis, new AttemptLimiter()) : localAttempts(new AttemptLimiter()),

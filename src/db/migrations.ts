@@ -8,6 +8,7 @@ import { designs } from './migrations/0005-designs.ts';
 import { itemScanTotals } from './migrations/0006-item-scan-totals.ts';
 import { runningTotalsRepair } from './migrations/0007-running-totals-repair.ts';
 import { quarterDims } from './migrations/0008-quarter-dims.ts';
+import { trustedDevices } from './migrations/0009-trusted-devices.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -177,6 +178,7 @@ class InCodeMigrations implements MigrationProvider {
       '0006_item_scan_totals': itemScanTotals(this.dialect),
       '0007_running_totals_repair': runningTotalsRepair(this.dialect),
       '0008_quarter_dims': quarterDims(this.dialect),
+      '0009_trusted_devices': trustedDevices(this.dialect),
     };
   }
 }

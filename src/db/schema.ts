@@ -54,6 +54,15 @@ export interface SessionsTable {
   last_seen_at: DbTime;
 }
 
+/** Browsers a user signed in from (see migrations/0009-trusted-devices.ts). */
+export interface TrustedDevicesTable {
+  /** SHA-256 hex of the random token in the device cookie. */
+  token_hash: string;
+  user_id: string;
+  created_at: DbTime;
+  last_used_at: DbTime;
+}
+
 /** Setup, invite and password-reset links: one use each, stored as a hash of their token. */
 export interface OneTimeLinksTable {
   id: string;
@@ -239,6 +248,7 @@ export interface Database {
   memberships: MembershipsTable;
   sessions: SessionsTable;
   one_time_links: OneTimeLinksTable;
+  trusted_devices: TrustedDevicesTable;
   idempotency_keys: IdempotencyKeysTable;
   qr_tags: QrTagsTable;
   account_buckets: AccountBucketsTable;

@@ -44,7 +44,7 @@ export function cookieName(config: Config): string {
   return isHttps(config) ? '__Host-qrtrack_session' : 'qrtrack_session';
 }
 
-function isHttps(config: Config): boolean {
+export function isHttps(config: Config): boolean {
   // Schemes are case-insensitive (HTTPS://… is https); the parsed URL lower-cases it.
   return new URL(config.publicBaseUrl).protocol === 'https:';
 }

@@ -275,6 +275,8 @@ describe('secure cookies', () => {
       const res = await https.request({ method: 'POST', url: '/v1/setup', payload: { token, accountName: 'A', email: 'a@example.com', password: PASSWORD } });
       const cookie = res.cookies.find((c) => c.name === '__Host-qrtrack_session');
       expect(cookie).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
+      const device = res.cookies.find((c) => c.name === '__Host-qrtrack_device');
+      expect(device).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
     } finally {
       await https.close();
     }
@@ -285,12 +287,79 @@ describe('secure cookies', () => {
     try {
       const token = await setupToken(https);
       const res = await https.request({ method: 'POST', url: '/v1/setup', payload: { token, accountName: 'A', email: 'a@example.com', password: PASSWORD } });
-      expect(res.cookies.map((c) => c.name)).toEqual(['__Host-qrtrack_session']);
-      expect(res.cookies[0]).toMatchObject({ secure: true });
+      expect(res.cookies.map((c) => c.name)).toEqual(['__Host-qrtrack_session', '__Host-qrtrack_device']);
+      for (const c of res.cookies) expect(c).toMatchObject({ secure: true });
       // Also when the configured URL reaches the session code as written, not normalised.
       expect(cookieName({ ...https.config, publicBaseUrl: 'HTTPS://qr.example' })).toBe('__Host-qrtrack_session');
     } finally {
       await https.close();
     }
   });
+});
+
+describe('browsers the user signed in from (device cookies against lockout)', () => {
+  const deviceOf = (res: { cookies: { name: string; value: string }[] }) => res.cookies.find((c) => c.name === 'qrtrack_device')?.value;
+  const signInFrom = (email: string, password: string, device?: string, remoteAddress = '127.0.0.1') =>
+    t.request({ method: 'POST', url: '/v1/session', remoteAddress, headers: device ? { cookie: `qrtrack_device=${device}` } : {}, payload: { email, password } });
+  const lockOut = async (email: string) => {
+    for (let i = 0; i < 5; i++) expect((await signInFrom(email, `wrong ${i} password`, undefined, '203.0.113.66')).statusCode).toBe(401);
+  };
+
+  it('a stranger’s wrong passwords do not lock the user out of a browser they signed in from before', async () => {
+    await setupOwner(t, 'o@example.com');
+    const first = await signInFrom('o@example.com', PASSWORD);
+    const device = deviceOf(first) as string;
+    expect(device).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await lockOut('o@example.com');
+    // A browser never used by the user waits, as before; the user's own browser does not.
+    expect((await signInFrom('o@example.com', PASSWORD)).statusCode).toBe(429);
+    const mine = await signInFrom('o@example.com', PASSWORD, device);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(deviceOf(mine)).toBe(device); // the same token, kept
+    // Changing the password from that browser works too.
+    const s = sessionFrom(t, mine);
+    const changed = await s.request({ method: 'PUT', url: '/v1/me/password', headers: { cookie: `${s.cookie}; qrtrack_device=${device}` }, payload: { currentPassword: PASSWORD, newPassword: 'a brand new secret' } });
+    expect(changed.statusCode, changed.body).toBe(200);
+  });
+
+  it('trusts a browser only for the user it signed in: another user’s token, or a made-up one, counts as a stranger', async () => {
+    await setupOwner(t, 'o@example.com');
+    const other = await inviteAndSignIn('other@example.com');
+    await lockOut('o@example.com');
+    expect((await signInFrom('o@example.com', PASSWORD, other)).statusCode).toBe(429);
+    expect((await signInFrom('o@example.com', PASSWORD, newSecretToken())).statusCode).toBe(429);
+    expect((await signInFrom('o@example.com', PASSWORD, 'not a token')).statusCode).toBe(429);
+  });
+
+  it('limits wrong passwords from a trusted browser per browser: five, then that browser waits', async () => {
+    await setupOwner(t, 'o@example.com');
+    const [a, b] = [deviceOf(await signInFrom('o@example.com', PASSWORD)) as string, deviceOf(await signInFrom('o@example.com', PASSWORD)) as string];
+    expect(a).not.toBe(b);
+    for (let i = 0; i < 5; i++) expect((await signInFrom('o@example.com', `wrong ${i} password`, a)).statusCode).toBe(401);
+    expect((await signInFrom('o@example.com', PASSWORD, a)).statusCode).toBe(429);
+    expect((await signInFrom('o@example.com', PASSWORD, b)).statusCode).toBe(200);
+    // Those failures were this browser's: a new browser is not held back by them.
+    expect((await signInFrom('o@example.com', PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('sets a long-lived HttpOnly cookie, stores only its hash, and keeps a user’s 20 latest browsers', async () => {
+    await setupOwner(t, 'o@example.com');
+    const res = await signInFrom('o@example.com', PASSWORD);
+    const cookie = res.cookies.find((c) => c.name === 'qrtrack_device') as { value: string; httpOnly?: boolean; sameSite?: string; maxAge?: number; path?: string };
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 365 * 24 * 3600 });
+    // setupOwner's sign-in trusted a browser too (the test's requests do not keep its cookie).
+    const rows = await t.db.kysely.selectFrom('trusted_devices').select('token_hash').execute();
+    expect(rows.map((r) => r.token_hash)).toContain(hashSecretToken(cookie.value));
+    expect(rows).toHaveLength(2);
+    for (let i = 0; i < 22; i++) await signInFrom('o@example.com', PASSWORD);
+    expect(await t.db.kysely.selectFrom('trusted_devices').select('token_hash').execute()).toHaveLength(20);
+  });
+
+  async function inviteAndSignIn(email: string): Promise<string> {
+    const owner = await signIn(t, 'o@example.com');
+    const inv = await owner.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer' } });
+    const accepted = await t.request({ method: 'POST', url: `/v1/invites/${(inv.json().url as string).split('/').pop()}/accept`, payload: { email, password: PASSWORD } });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    return deviceOf(accepted) as string;
+  }
 });

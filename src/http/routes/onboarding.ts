@@ -19,6 +19,7 @@ import {
 } from '../account-schemas.ts';
 import { ErrorResponse, OkResponse } from '../schemas.ts';
 import { refuseCrossSite, signInAs } from './session.ts';
+import { attemptKeys } from '../trusted-device.ts';
 
 const tags = ['onboarding'];
 const publicErrors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 410: ErrorResponse, 429: ErrorResponse };
@@ -61,7 +62,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const tokenHash = hashSecretToken(req.body.token);
       await oneTimeLinks.usable('setup', tokenHash, now()); // fail fast, before the costly hash
       const joined = await onboarding.completeSetup(tokenHash, { accountName, email, passwordHash: await hashPassword(req.body.password), now: now() });
-      return reply.code(201).send(await signInAs(reply, services, joined.userId, joined.accountId));
+      return reply.code(201).send(await signInAs(req, reply, services, joined.userId, joined.accountId));
     },
   );
 
@@ -83,7 +84,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const email = normaliseEmail(req.body.email);
       checkPasswordRule(req.body.password);
       const joined = await onboarding.signUp({ accountName, email, passwordHash: await hashPassword(req.body.password), now: now() });
-      return reply.code(201).send(await signInAs(reply, services, joined.userId, joined.accountId));
+      return reply.code(201).send(await signInAs(req, reply, services, joined.userId, joined.accountId));
     },
   );
 
@@ -117,7 +118,8 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const existing = await users.findByEmail(email);
       let joined;
       if (existing) {
-        const attempt = await signInLimiter.admit(req.ip, email);
+        const keys = await attemptKeys(req, services, email, existing.id);
+        const attempt = await signInLimiter.admit(keys.address, keys.email);
         if (attempt.wait > 0) return reply.code(429).header('Retry-After', String(attempt.wait)).send({ error: `too many failed sign-ins: try again in ${attempt.wait} s` });
         let right = false;
         try {
@@ -131,7 +133,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         checkPasswordRule(req.body.password);
         joined = await onboarding.acceptInvite(tokenHash, { email, passwordHash: await hashPassword(req.body.password) }, now());
       }
-      return reply.code(201).send(await signInAs(reply, services, joined.userId, joined.accountId));
+      return reply.code(201).send(await signInAs(req, reply, services, joined.userId, joined.accountId));
     },
   );
 

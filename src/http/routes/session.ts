@@ -9,6 +9,7 @@ import type { AppServices } from '../../services.ts';
 import { ChangePasswordBody, SessionResponse, SignInBody, SwitchAccountBody } from '../account-schemas.ts';
 import { ErrorResponse, OkResponse, authErrors } from '../schemas.ts';
 import { clearSessionCookie, crossSiteRefusal, memberOf, startSession } from '../session-auth.ts';
+import { attemptKeys, rememberDevice } from '../trusted-device.ts';
 
 const tags = ['session'];
 
@@ -35,17 +36,19 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     async (req, reply) => {
       refuseCrossSite(req, services);
       const email = req.body.email.trim().toLowerCase();
-      const attempt = await signInLimiter.admit(req.ip, email);
+      const user = await users.findByEmail(email);
+      const keys = await attemptKeys(req, services, email, user?.id ?? null);
+      const attempt = await signInLimiter.admit(keys.address, keys.email);
       if (attempt.wait > 0) return reply.code(429).header('Retry-After', String(attempt.wait)).send({ error: `too many failed sign-ins: try again in ${attempt.wait} s` });
       let failed = true;
       try {
-        const user = await users.findByEmail(email);
         const ok = await verifyPassword(user?.passwordHash ?? null, req.body.password);
         const accounts = ok && user ? await members.accountsOf(user.id) : [];
         const first = accounts[0];
         if (!ok || !user || first === undefined) return reply.code(401).send({ error: 'password: email or password is wrong' });
         failed = false;
         const token = await startSession(reply, services, user.id, first.accountId);
+        await rememberDevice(req, reply, services, user.id);
         return sessionView(services, first.accountId, user.id, csrfTokenFor(token));
       } finally {
         await attempt.done(failed);
@@ -99,7 +102,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (!user) throw new ValidationError('currentPassword: is wrong');
       // The sign-in limits count here too: a stolen session must not become a way to guess
       // the password at the request rate.
-      const attempt = await signInLimiter.admit(req.ip, user.email);
+      const keys = await attemptKeys(req, services, user.email, user.id);
+      const attempt = await signInLimiter.admit(keys.address, keys.email);
       if (attempt.wait > 0) return reply.code(429).header('Retry-After', String(attempt.wait)).send({ error: `too many wrong passwords: try again in ${attempt.wait} s` });
       let right = false;
       try {
@@ -134,8 +138,9 @@ export function refuseCrossSite(req: FastifyRequest, services: AppServices): voi
   if (refusal !== null) throw new ForbiddenError(refusal);
 }
 
-export async function signInAs(reply: FastifyReply, services: AppServices, userId: string, accountId: string) {
+export async function signInAs(req: FastifyRequest, reply: FastifyReply, services: AppServices, userId: string, accountId: string) {
   const token = await startSession(reply, services, userId, accountId);
+  await rememberDevice(req, reply, services, userId);
   return sessionView(services, accountId, userId, csrfTokenFor(token));
 }
 
