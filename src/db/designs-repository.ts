@@ -40,30 +40,46 @@ export class DesignsRepository {
     return { designs, more: kept < sizes.length };
   }
 
-  async count(accountId: string): Promise<number> {
-    const row = await this.db.kysely.selectFrom('designs').select(sql<number>`count(*)`.as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
   async find(accountId: string, id: string): Promise<SavedDesignRecord | null> {
     const row = await this.db.kysely.selectFrom('designs').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : null;
   }
 
-  async create(accountId: string, name: string, design: QrDesign): Promise<SavedDesignRecord> {
-    const now = new Date().toISOString();
-    const row: DesignsTable = { id: randomUUID(), account_id: accountId, name, design_json: JSON.stringify(design), created_at: this.db.codec.time(now), updated_at: this.db.codec.time(now) };
-    await this.db.kysely.insertInto('designs').values(row).execute();
-    return toRecord(row);
+  /**
+   * Saves a design unless the account already has `max`; null then. The count and the insert
+   * are one transaction, with the account's row locked on PostgreSQL: creates sent at once
+   * each counted 199 and together went past the limit.
+   */
+  async create(accountId: string, name: string, design: QrDesign, max: number): Promise<SavedDesignRecord | null> {
+    return this.db.kysely.transaction().execute(async (trx) => {
+      if (this.db.codec.dialect === 'postgres') await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+      const row = await trx.selectFrom('designs').select(sql<number>`count(*)`.as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      if (Number(row.n) >= max) return null;
+      const now = this.db.codec.time(new Date().toISOString());
+      const saved: DesignsTable = { id: randomUUID(), account_id: accountId, name, design_json: JSON.stringify(design), created_at: now, updated_at: now };
+      await trx.insertInto('designs').values(saved).execute();
+      return toRecord(saved);
+    });
   }
 
-  /** Null when the design does not exist in this account. */
-  async update(accountId: string, id: string, changes: { name?: string; design?: QrDesign }): Promise<SavedDesignRecord | null> {
-    const set: Partial<DesignsTable> = { updated_at: this.db.codec.time(new Date().toISOString()) };
-    if (changes.name !== undefined) set.name = changes.name;
-    if (changes.design !== undefined) set.design_json = JSON.stringify(changes.design);
-    const done = await this.db.kysely.updateTable('designs').set(set).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-    return done.numUpdatedRows > 0n ? this.find(accountId, id) : null;
+  /**
+   * Changes a design as `change` says from what is stored now, read with its row locked (on
+   * PostgreSQL; SQLite runs one transaction at a time), so changes sent at once all land.
+   * Null when the design does not exist in this account.
+   */
+  async update(accountId: string, id: string, change: (current: SavedDesignRecord) => { name?: string; design?: QrDesign }): Promise<SavedDesignRecord | null> {
+    return this.db.kysely.transaction().execute(async (trx) => {
+      let q = trx.selectFrom('designs').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+      if (this.db.codec.dialect === 'postgres') q = q.forUpdate();
+      const row = await q.executeTakeFirst();
+      if (!row) return null;
+      const changes = change(toRecord(row));
+      const set: Partial<DesignsTable> = { updated_at: this.db.codec.time(new Date().toISOString()) };
+      if (changes.name !== undefined) set.name = changes.name;
+      if (changes.design !== undefined) set.design_json = JSON.stringify(changes.design);
+      await trx.updateTable('designs').set(set).where('account_id', '=', accountId).where('id', '=', id).execute();
+      return toRecord({ ...row, ...set });
+    });
   }
 
   async remove(accountId: string, id: string): Promise<boolean> {

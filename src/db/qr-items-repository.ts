@@ -166,8 +166,15 @@ export class QrItemsRepository {
     };
   }
 
-  async find(accountId: string, id: string): Promise<QrItemRecord | null> {
-    const row = await this.live(accountId).where('id', '=', id).select(ITEM_COLUMNS).executeTakeFirst();
+  /**
+   * One live item. With `forUpdate` (inside a transaction) its row stays locked on PostgreSQL
+   * until the transaction ends, so a read-change-write cannot lose another's write; SQLite runs
+   * one transaction at a time already.
+   */
+  async find(accountId: string, id: string, forUpdate = false): Promise<QrItemRecord | null> {
+    let q = this.live(accountId).where('id', '=', id).select(ITEM_COLUMNS);
+    if (forUpdate && this.db.codec.dialect === 'postgres') q = q.forUpdate();
+    const row = await q.executeTakeFirst();
     if (!row) return null;
     const [record] = await this.withTags([toRecord(row)]);
     return record ?? null;

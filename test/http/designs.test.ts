@@ -97,7 +97,7 @@ describe('saved designs', () => {
     const names: string[] = [];
     for (let i = 0; i < 16; i++) {
       const logo = i % 4 === 3 ? null : `data:image/png;base64,${'A'.repeat(600_000)}`;
-      names.unshift((await repo.create(accountId, `H${i}`, { ...DEFAULT_DESIGN, customLogoUrl: logo })).name);
+      names.unshift((await repo.create(accountId, `H${i}`, { ...DEFAULT_DESIGN, customLogoUrl: logo }, 200))?.name as string);
       await new Promise((r) => setTimeout(r, 2)); // distinct creation times: the order is theirs
     }
     const seen: string[] = [];
@@ -129,4 +129,30 @@ describe('saved designs', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toContain(`at most ${DESIGNS_PER_ACCOUNT} designs`);
   }, 120_000);
+
+  it(`holds the limit when creates arrive at once: ${DESIGNS_PER_ACCOUNT} and not one more`, async () => {
+    // Each create counted, then inserted: 60 at once on 190 saved ended at 203 on PostgreSQL.
+    const k = await t.key('racing-account');
+    const accountId = await t.services.keys.ensureAccount('racing-account');
+    const repo = new DesignsRepository(t.db);
+    for (let i = 0; i < DESIGNS_PER_ACCOUNT - 10; i++) await repo.create(accountId, `S${i}`, DEFAULT_DESIGN, DESIGNS_PER_ACCOUNT);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => req('POST', '/v1/designs', { name: `R${i}`, design: {} }, k)));
+    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(10);
+    expect(answers.filter((a) => a.statusCode === 400)).toHaveLength(30);
+    const count = await t.db.kysely.selectFrom('designs').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(DESIGNS_PER_ACCOUNT);
+  }, 120_000);
+
+  it('keeps every change of a design when several are sent at once', async () => {
+    const { id } = (await req('POST', '/v1/designs', { name: 'Shared', design: {} })).json().design;
+    const patches = [{ dotsStyle: 'rounded' }, { cornerSquare: 'dot' }, { color1: '#112233' }, { bgColor: '#fefefe' }, { frameStyle: 'badge' }, { frameText: 'Hi' }, { errorCorrectionLevel: 'H' }, { customLogoUrl: LOGO_SVG_DATA_URL }];
+    const answers = await Promise.all(patches.map((design) => req('PATCH', `/v1/designs/${id}`, { design })));
+    for (const a of answers) expect(a.statusCode, a.body).toBe(200);
+    const stored = (await req('GET', `/v1/designs/${id}`)).json().design.design;
+    for (const p of patches) {
+      const [field, value] = Object.entries(p)[0] as [string, unknown];
+      if (field === 'customLogoUrl') expect(stored.customLogoUrl, field).toMatch(/^data:image\/svg\+xml/);
+      else expect(stored[field], field).toBe(value);
+    }
+  });
 });

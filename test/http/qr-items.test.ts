@@ -418,6 +418,37 @@ describe('updating, pausing, resuming and deleting', () => {
   });
 });
 
+describe('changes sent at once to one code', () => {
+  // Each PATCH reads the item, merges, and writes the whole design back: unlocked, all answered
+  // 200 but most changes were lost (PostgreSQL; on SQLite when one carried a logo).
+  const logo = `data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='}`;
+  const patches: Record<string, unknown>[] = [
+    { dotsStyle: 'rounded' }, { cornerSquare: 'dot' }, { cornerDot: 'dot' }, { color1: '#112233' }, { bgColor: '#fefefe' },
+    { eyeColor: '#334455' }, { customEyeColors: true }, { frameStyle: 'badge' }, { frameText: 'Hello' }, { frameColor: '#445566' },
+    { errorCorrectionLevel: 'H' }, { resolution: 1200 }, { logoSize: 0.3 }, { hideDotsBehindLogo: false }, { customLogoUrl: logo },
+  ];
+
+  it('keeps every one of them', async () => {
+    const { id } = await created({ title: 'Race', url: 'https://example.com/race' });
+    const answers = await Promise.all(patches.map((p) => patch(id, p)));
+    for (const a of answers) expect(a.statusCode, a.body).toBe(200);
+    const design = (await get(`/v1/qr/${id}`)).json().item.design;
+    for (const p of patches) {
+      const [field, value] = Object.entries(p)[0] as [string, unknown];
+      if (field === 'customLogoUrl') expect(design.customLogoUrl, field).toMatch(/^data:image\/png;base64,/);
+      else expect(design[field], field).toBe(value);
+    }
+  });
+
+  it('keeps both fields of one kind: wifiSsid and wifiPass', async () => {
+    const { id } = await created({ title: 'Wi-Fi', contentType: 'wifi', wifiSsid: 'Old', wifiPass: 'oldpass' });
+    await Promise.all([patch(id, { wifiSsid: 'NewSsid' }), patch(id, { wifiPass: 'newpass' })]);
+    const { payload } = (await get(`/v1/qr/${id}`)).json().item;
+    expect(payload).toContain('S:NewSsid;');
+    expect(payload).toContain('P:newpass;');
+  });
+});
+
 describe('the rest of the surface', () => {
   it('answers /healthz, the OpenAPI 3.1 document and the docs page', async () => {
     expect((await t.request({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);

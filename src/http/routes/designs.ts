@@ -59,8 +59,9 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
       const account = accountOf(req);
       const name = checkDesignName(req.body.name);
       const design = resolveDesign(undefined, await patchOf(req.body.design as DesignPatch));
-      if ((await designs.count(account)) >= DESIGNS_PER_ACCOUNT) throw new ValidationError(`designs: an account may save at most ${DESIGNS_PER_ACCOUNT} designs; delete one first`);
-      return reply.code(201).send(view(await designs.create(account, name, design)));
+      const saved = await designs.create(account, name, design, DESIGNS_PER_ACCOUNT);
+      if (!saved) throw new ValidationError(`designs: an account may save at most ${DESIGNS_PER_ACCOUNT} designs; delete one first`);
+      return reply.code(201).send(view(saved));
     },
   );
 
@@ -92,11 +93,11 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
     },
     async (req) => {
       const account = accountOf(req);
-      const current = await designs.find(account, req.params.id);
-      if (!current) throw new NotFoundError('design not found');
+      if (!(await designs.find(account, req.params.id))) throw new NotFoundError('design not found');
       const name = req.body.name === undefined ? undefined : checkDesignName(req.body.name);
-      const design = req.body.design === undefined ? undefined : resolveDesign(current.design, await patchOf(req.body.design as DesignPatch));
-      const updated = await designs.update(account, current.id, { name, design });
+      const patch = req.body.design === undefined ? undefined : await patchOf(req.body.design as DesignPatch);
+      // Merged into the design as stored when written, not as read before the logo check.
+      const updated = await designs.update(account, req.params.id, (current) => ({ name, design: patch === undefined ? undefined : resolveDesign(current.design, patch) }));
       if (!updated) throw new NotFoundError('design not found');
       return view(updated);
     },

@@ -8,6 +8,7 @@ import { checkTimeZone } from '../../domain/stats/time-zones.ts';
 import { normalizeTag } from '../../domain/tags.ts';
 import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-item.ts';
 import { QrItemsRepository } from '../../db/qr-items-repository.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { IdempotencyHeaders, answerOnce } from '../idempotency.ts';
@@ -138,12 +139,18 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req) => {
       const account = accountOf(req);
-      const current = await items.find(account, req.params.id);
-      if (!current) throw new NotFoundError('QR item not found');
+      if (!(await items.find(account, req.params.id))) throw new NotFoundError('QR item not found');
       const body = req.body as QrItemRequest;
       await parseLogos(body);
-      const changes = planUpdate(current, body, services.config);
-      const updated = Object.keys(changes).length === 0 ? current : await items.update(account, current.id, changes);
+      // The item is read again, locked, after the logo check: changes sent at once to one
+      // code each land on what the others wrote (a design merge must not undo another's).
+      const updated = await inTransaction(services.db, async (tx) => {
+        const repo = new QrItemsRepository(tx);
+        const current = await repo.find(account, req.params.id, true);
+        if (!current) return null;
+        const changes = planUpdate(current, body, services.config);
+        return Object.keys(changes).length === 0 ? current : await repo.update(account, current.id, changes);
+      });
       if (!updated) throw new NotFoundError('QR item not found');
       onItemsChanged([updated.code]);
       const shown = view(updated);
