@@ -47,8 +47,12 @@ export interface AppServices {
   onboarding: OnboardingRepository;
   /** Failed sign-ins per address and per email, in this process. */
   signInLimiter: AttemptCounter;
-  /** Called after items were created, changed, paused, resumed or deleted, so their cached short links are dropped. */
-  onItemsChanged(codes: readonly string[]): void;
+  /**
+   * Called after items were created, changed, paused, resumed or deleted, so their cached short
+   * links are dropped; resolves when every process was told. Await it before answering a pause
+   * or a delete, so no process still redirects once the client has the answer.
+   */
+  onItemsChanged(codes: readonly string[]): Promise<void>;
   /** Scan warnings for a design drawn over `data`, the text its code encodes (the short link). */
   warningsFor(design: QrDesign, data: string): string[];
   /**

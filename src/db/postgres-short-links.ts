@@ -13,8 +13,13 @@ const MAX_ENTRIES = 50_000;
 const RECONNECT_MS = 1_000;
 /** Short codes are letters and digits, so a space cannot be part of one. */
 const SEPARATOR = ' ';
-/** A notification's payload must stay under 8,000 bytes. */
+/** A notification's payload must stay under 8,000 bytes (with room for the echo tag). */
 const MAX_PAYLOAD = 7_000;
+/**
+ * How long a change waits for its own announcement to come back. By then the server has sent
+ * it to every listening process; past it (listener slow or gone) the answer goes anyway.
+ */
+const ECHO_WAIT_MS = 250;
 
 /** The codes joined by spaces into payloads of at most MAX_PAYLOAD characters. */
 export function packCodes(codes: readonly string[]): string[] {
@@ -38,6 +43,10 @@ export class PostgresShortLinks implements ShortLinkResolver {
   private listening = false;
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
+  /** Announcements this process made, for their echo tags. */
+  private announced = 0;
+  /** This process's announcements not back yet, by payload. */
+  private readonly awaitingEcho = new Map<string, () => void>();
 
   constructor(
     private readonly items: QrItemsRepository,
@@ -65,12 +74,34 @@ export class PostgresShortLinks implements ShortLinkResolver {
   /**
    * Local drop at once, and an announcement to every other process: one statement whatever
    * the number of codes (a batch create changes a thousand), the codes packed into as few
-   * notifications as fit.
+   * notifications as fit. Resolves once the announcement came back to this process's own
+   * listener (at most ECHO_WAIT_MS): an API answer awaiting it is not sent while the server
+   * has yet to tell the other processes, which kept answering a paused code for 4–12 ms.
    */
-  invalidate(codes: readonly string[]): void {
+  async invalidate(codes: readonly string[]): Promise<void> {
     if (codes.length === 0) return;
     for (const code of codes) this.drop(code);
-    this.pool.query('select pg_notify($1, p) from unnest($2::text[]) p', [LINKS_CHANNEL, packCodes(codes)]).catch(() => this.reset());
+    // A tag no code can equal (codes are letters and digits) makes each payload this call's own.
+    const tag = `~${process.pid}.${++this.announced}`;
+    const payloads = packCodes(codes).map((p) => `${p}${SEPARATOR}${tag}`);
+    const echoes = this.listening ? payloads.map((p) => this.echoOf(p)) : [];
+    try {
+      await this.pool.query('select pg_notify($1, p) from unnest($2::text[]) p', [LINKS_CHANNEL, payloads]);
+    } catch {
+      this.reset();
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(echoes.map((e) => e.heard)), new Promise<void>((resolve) => (timer = setTimeout(resolve, ECHO_WAIT_MS)))]);
+    clearTimeout(timer);
+    for (const e of echoes) e.forget();
+  }
+
+  /** A promise resolved when `payload` comes back on the channel, and a way to stop waiting. */
+  private echoOf(payload: string): { heard: Promise<void>; forget: () => void } {
+    let heard!: () => void;
+    const promise = new Promise<void>((resolve) => (heard = resolve));
+    this.awaitingEcho.set(payload, heard);
+    return { heard: promise, forget: () => this.awaitingEcho.delete(payload) };
   }
 
   async close(): Promise<void> {
@@ -95,7 +126,9 @@ export class PostgresShortLinks implements ShortLinkResolver {
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('notification', (msg) => {
-      if (msg.channel === LINKS_CHANNEL && msg.payload) for (const code of msg.payload.split(SEPARATOR)) this.drop(code);
+      if (msg.channel !== LINKS_CHANNEL || !msg.payload) return;
+      for (const code of msg.payload.split(SEPARATOR)) this.drop(code);
+      this.awaitingEcho.get(msg.payload)?.();
     });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));

@@ -8,8 +8,11 @@ const MAX_ENTRIES = 50_000;
 
 export interface ShortLinkResolver {
   resolve(code: string): Promise<ShortLinkTarget | null>;
-  /** Drops the codes (created, changed, paused, resumed or deleted) wherever they are cached. */
-  invalidate(codes: readonly string[]): void;
+  /**
+   * Drops the codes (created, changed, paused, resumed or deleted) wherever they are cached;
+   * resolves when every process has been told (an API answer awaits it).
+   */
+  invalidate(codes: readonly string[]): Promise<void>;
   start?(): Promise<void>;
   close?(): Promise<void>;
 }
@@ -29,7 +32,7 @@ export class CachedShortLinks implements ShortLinkResolver {
     return target;
   }
 
-  invalidate(codes: readonly string[]): void {
+  async invalidate(codes: readonly string[]): Promise<void> {
     for (const code of codes) this.entries.delete(code);
   }
 }

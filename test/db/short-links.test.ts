@@ -60,7 +60,7 @@ describe.runIf(ON_POSTGRES)('PostgresShortLinks', () => {
     await dbB.pool!.query('update qr_items set active = false');
     expect((await a.resolve(codes[0]!))?.active).toBe(true);
 
-    b.invalidate(codes);
+    await b.invalidate(codes);
     await expect
       .poll(async () => (await Promise.all(codes.map((c) => a.resolve(c)))).filter((t) => t?.active).length, { timeout: 5_000, interval: 50 })
       .toBe(0);

@@ -80,7 +80,7 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
           })),
         };
       });
-      onItemsChanged(answer.items.map(({ item }) => item.code));
+      void onItemsChanged(answer.items.map(({ item }) => item.code)); // new codes: the answer is already sent
       return reply;
     },
   );

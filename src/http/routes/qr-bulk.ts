@@ -23,7 +23,7 @@ export const qrBulkRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
     },
     async (req) => {
       const result = await applyBulkAction(services.items, accountOf(req), req.body.action as BulkAction, req.body.ids);
-      services.onItemsChanged(result.done.map((item) => item.code));
+      await services.onItemsChanged(result.done.map((item) => item.code));
       return result;
     },
   );

@@ -63,7 +63,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         const shown = view(item);
         return { item: shown, warnings: [...requestWarnings(body, item.contentType), ...warningsFor(item.design, shown.shortUrl)] };
       });
-      onItemsChanged([answer.item.code]);
+      void onItemsChanged([answer.item.code]); // a new code: the answer is already sent
       return reply;
     },
   );
@@ -152,7 +152,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         return Object.keys(changes).length === 0 ? current : await repo.update(account, current.id, changes);
       });
       if (!updated) throw new NotFoundError('QR item not found');
-      onItemsChanged([updated.code]);
+      await onItemsChanged([updated.code]);
       const shown = view(updated);
       await services.warmFrameFonts(updated.design);
       return { item: shown, warnings: [...requestWarnings(body, updated.contentType), ...warningsFor(updated.design, shown.shortUrl)] };
@@ -175,7 +175,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const account = accountOf(req);
       const current = await items.find(account, req.params.id);
       if (!current || !(await items.softDelete(account, current.id))) throw new NotFoundError('QR item not found');
-      onItemsChanged([current.code]);
+      await onItemsChanged([current.code]);
       return { ok: true };
     },
   );
