@@ -17,11 +17,19 @@ export const TAG_SLICE = 2_000;
 export class TagsRepository {
   constructor(private readonly db: Db) {}
 
+  /**
+   * Tags in code-point order on both databases: SQLite compares bytes, and PostgreSQL would
+   * follow the database's locale (an ICU en-US database put "apple" before "Zebra").
+   */
+  private byTag() {
+    return this.db.codec.dialect === 'postgres' ? sql<string>`tag collate "C"` : sql<string>`tag`;
+  }
+
   /** Tags of the given items, each list sorted. */
   async tagsOf(itemIds: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (itemIds.length === 0) return out;
-    const rows = await this.db.kysely.selectFrom('qr_tags').select(['tagged_item_id', 'tag']).where('tagged_item_id', 'in', itemIds).orderBy('tag').execute();
+    const rows = await this.db.kysely.selectFrom('qr_tags').select(['tagged_item_id', 'tag']).where('tagged_item_id', 'in', itemIds).orderBy(this.byTag()).execute();
     for (const r of rows) {
       const list = out.get(r.tagged_item_id);
       if (list) list.push(r.tag);
@@ -56,7 +64,7 @@ export class TagsRepository {
       .select(['tag', sql<number>`count(*)`.as('n')])
       .where('tag_account_id', '=', accountId)
       .groupBy('tag')
-      .orderBy('tag')
+      .orderBy(this.byTag())
       .execute();
     return rows.map((r) => ({ name: r.tag, count: Number(r.n) }));
   }

@@ -19,9 +19,24 @@ export function normalizeTag(raw: string, field = 'tag'): string {
   return tag;
 }
 
-/** A code's tags: normalised, without repeats, sorted so answers are stable. */
+/**
+ * Orders by code point, as both databases order tags (SQLite's bytes, PostgreSQL's "C"):
+ * JavaScript's default sort compares UTF-16 units and puts an emoji before "Ａ" (U+FF21).
+ */
+export function byCodePoint(a: string, b: string): number {
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const x = a.codePointAt(i) as number;
+    const y = b.codePointAt(j) as number;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return a.length - b.length;
+}
+
+/** A code's tags: normalised, without repeats, sorted as the databases sort them, so answers are stable. */
 export function normalizeTags(raw: readonly string[]): string[] {
   const tags = [...new Set(raw.map((t, i) => normalizeTag(t, `tags[${i}]`)))];
   if (tags.length > TAGS_PER_ITEM) throw new ValidationError(`tags: must hold at most ${TAGS_PER_ITEM} tags`);
-  return tags.sort();
+  return tags.sort(byCodePoint);
 }

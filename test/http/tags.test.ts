@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 import { TAG_SLICE } from '../../src/db/tags-repository.ts';
 import { countTurns } from '../support/event-loop.ts';
+import { ON_POSTGRES } from '../support/databases.ts';
 
 let t: TestApp;
 let key: string;
@@ -25,6 +26,20 @@ describe('tags on codes', () => {
     expect((await req('GET', `/v1/qr/${item.id}`)).json().item.tags).toEqual(['Poster', 'spring']);
     const untagged = (await req('POST', '/v1/qr', { title: 'Plain', url: 'https://t.example' })).json().item;
     expect(untagged.tags).toEqual([]);
+  });
+
+  it('orders tags by code point on both databases, whatever the PostgreSQL locale', async () => {
+    // An ICU en-US database sorted tags "apple" before "Zebra"; JavaScript's own sort put an
+    // emoji before U+FF21. The column is given a locale collation here, as such a database has.
+    if (ON_POSTGRES) await t.db.pool!.query(`alter table qr_tags alter column tag type text collate "en-US-x-icu"`);
+    const sent = ['apple', 'Zebra', '🍕', 'alpha', 'Ａ', 'ALPHA', '日本'];
+    const expected = ['ALPHA', 'Zebra', 'alpha', 'apple', '日本', 'Ａ', '🍕'];
+    const k = await t.key('collation');
+    const { item } = (await req('POST', '/v1/qr', { title: 'Order', url: 'https://t.example/o', tags: sent }, k)).json();
+    expect(item.tags).toEqual(expected);
+    expect((await req('GET', `/v1/qr/${item.id}`, undefined, k)).json().item.tags).toEqual(expected);
+    expect((await req('GET', '/v1/qr', undefined, k)).json().items[0].tags).toEqual(expected);
+    expect((await req('GET', '/v1/tags', undefined, k)).json().tags.map((x: { name: string }) => x.name)).toEqual(expected);
   });
 
   it('filters the list by tag, newest first, with the other filters and q, page by page', async () => {
