@@ -12,7 +12,7 @@ export const TAG_SEPARATOR = '|';
 export function normalizeTag(raw: string, field = 'tag'): string {
   const tag = raw.normalize('NFC').trim();
   if (tag === '') throw new ValidationError(`${field}: must not be empty`);
-  if ([...tag].length > TAG_MAX_LENGTH) throw new ValidationError(`${field}: must be at most ${TAG_MAX_LENGTH} characters`);
+  if ([...tag].length > TAG_MAX_LENGTH) throw new ValidationError(`${field}: must be a string of at most ${TAG_MAX_LENGTH} characters`);
   // Control characters would be invisible in every list that shows the tag.
   if (/\p{Cc}/u.test(tag)) throw new ValidationError(`${field}: must not contain control characters`);
   if (tag.includes(TAG_SEPARATOR)) throw new ValidationError(`${field}: must not contain ${TAG_SEPARATOR}`);

@@ -46,6 +46,13 @@ const Between = (min: number, max: number, integer = false, description?: string
 const Text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, rule: `must be a string of at most ${maxLength} characters`, description });
 
+/**
+ * A tag as sent: its 64 characters are counted after trimming and NFC (normalizeTag), so the
+ * schema only bounds the raw string, with room for spaces around it and decomposed accents.
+ */
+const TagText = (description?: string) =>
+  Type.String({ maxLength: TAG_MAX_LENGTH * 4, rule: `must be a string of at most ${TAG_MAX_LENGTH} characters`, description });
+
 const ContentType = named('ContentType', Enum(CONTENT_TYPES));
 const DotStyle = named('DotStyle', Enum(DOT_STYLES));
 const CornerStyle = named('CornerStyle', Enum(CORNER_STYLES));
@@ -132,7 +139,7 @@ const contentProperties = {
   ...typedFieldProperties,
   design: DesignInput,
   ...designProperties,
-  tags: Type.Array(Text(TAG_MAX_LENGTH), {
+  tags: Type.Array(TagText(), {
     maxItems: TAGS_PER_ITEM,
     rule: `must be an array of at most ${TAGS_PER_ITEM} tags of at most ${TAG_MAX_LENGTH} characters`,
     description: 'Tags of the code; on PATCH the list replaces the stored one',
@@ -204,7 +211,7 @@ export const ListQuery = Type.Object(
     active: Type.Optional(Type.Boolean({ rule: 'must be true or false' })),
     contentType: Type.Optional(ContentType),
     q: Type.Optional(Text(200, 'Case-insensitive substring of title or payload')),
-    tag: Type.Optional(Text(TAG_MAX_LENGTH, 'Only codes with this tag (exact name)')),
+    tag: Type.Optional(TagText('Only codes with this tag (exact name)')),
     include: Type.Optional(Enum(['sparkline'] as const, `sparkline: also answer each code's human scans per day over the last ${SPARKLINE_DAYS} days`)),
     tz: Type.Optional(Type.String({ maxLength: 64, rule: 'must be an IANA time zone such as Europe/Berlin', description: 'Where the sparklines\' days start (IANA time zone, default UTC)' })),
   },
@@ -356,5 +363,5 @@ export const TagListResponse = named('TagList', Type.Object({
 }));
 export const RenameTagBody = named(
   'RenameTagRequest',
-  Type.Object({ name: Text(TAG_MAX_LENGTH, 'The new name; a code that has both keeps one') }, { additionalProperties: false, rule: 'must be a JSON object' }),
+  Type.Object({ name: TagText('The new name; a code that has both keeps one') }, { additionalProperties: false, rule: 'must be a JSON object' }),
 );

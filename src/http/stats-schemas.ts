@@ -62,7 +62,10 @@ export const AccountStatsCsvQuery = Type.Object(
   {
     days: daysProperty,
     tz: tzProperty,
-    part: csvPart(['daily', 'breakdown', 'top'], 'daily (default), breakdown, or top: id,code,title,scans,unique_scans (top 100)'),
+    part: csvPart(['daily', 'breakdown', 'top'], 'daily (default), breakdown, or top: id,code,title,scans,unique_scans'),
+    top: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100, rule: 'must be an integer between 1 and 100', description: 'How many top codes part=top lists, default 100' }),
+    ),
     account: TabAccountQuery,
   },
   { additionalProperties: false },

@@ -32,7 +32,9 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
     const value = convert(input);
     // NUL cannot be stored in PostgreSQL text, and a lone surrogate cannot be encoded as
     // UTF-8 (it would be stored as U+FFFD without a word): neither belongs in any field.
-    const bad = pathOfUnstorable(value);
+    // A CSV body (the only string body) is checked cell by cell by the import, which names the
+    // line and the column; here it would only be "body".
+    const bad = httpPart === 'body' && typeof value === 'string' ? null : pathOfUnstorable(value);
     if (bad !== null) return { error: new ValidationError(`${bad || httpPart || 'body'}: must be valid Unicode text without NUL characters`) };
     if (check.Check(value)) return { value };
     const errors = check.Errors(value) as unknown as TbError[];
@@ -132,10 +134,12 @@ function pathOfUnstorable(root: unknown): string | null {
     if (typeof value === 'string') {
       if (unstorable(value)) return path;
     } else if (typeof value === 'object' && value !== null) {
+      // Named as every other message names them: items[0].title, tags[0].
       const entries = Object.entries(value);
+      const array = Array.isArray(value);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [k, v] = entries[i] as [string, unknown];
-        stack.push([v, path ? `${path}.${k}` : k]);
+        stack.push([v, array ? `${path}[${k}]` : path ? `${path}.${k}` : k]);
       }
     }
   }

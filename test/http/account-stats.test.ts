@@ -374,6 +374,13 @@ describe('CSV exports', () => {
       json.topCodes.map((c) => ({ id: c.id, code: c.code, title: `'${c.title}`, scans: String(c.scans), unique_scans: String(c.uniqueScans) })),
     );
     expect(top.res.headers['content-disposition']).toMatch(/^attachment; filename="qrtrack-account-top-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv"$/);
+    // As many as asked, like ?top= on /v1/stats; both bounds.
+    expect((await csv('/v1/stats.csv?days=30&part=top&top=1')).rows).toEqual(top.rows.slice(0, 1));
+    expect((await csv('/v1/stats.csv?days=30&part=top&top=100')).rows).toEqual(top.rows);
+    for (const bad of ['0', '101', 'x']) {
+      const res = await t.request({ method: 'GET', url: `/v1/stats.csv?part=top&top=${bad}`, key });
+      expect(res.json()).toEqual({ error: 'top: must be an integer between 1 and 100' });
+    }
   });
 
   it('answers 400 for an unknown part and 404 for a missing item', async () => {

@@ -478,6 +478,11 @@ describe('characters no database can store', () => {
     const q = await get('/v1/qr?q=%00');
     expect(q.statusCode).toBe(400);
     expect(q.json().error).toBe('q: must be valid Unicode text without NUL characters');
+    // Array elements are named as in every other message.
+    const tag = await create({ title: 't', url: 'https://a.example', tags: ['ok', 'b\u0000'] });
+    expect(tag.json().error).toBe('tags[1]: must be valid Unicode text without NUL characters');
+    const batch = await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: [{ title: 'a', url: 'https://a.example' }, { title: '\ud800', url: 'https://a.example' }] } });
+    expect(batch.json().error).toBe('items[1].title: must be valid Unicode text without NUL characters');
   });
 });
 

@@ -114,6 +114,9 @@ describe('CSV import', () => {
     expect(await list(key)).toEqual([]);
     const badType = await importCsv(key, 'title,logoSize\nx,big\n');
     expect(badType.json()).toEqual({ error: 'line 2: logoSize: must be a number between 0.1 and 0.5' });
+    const nul = await importCsv(key, 'title,url\nok,https://example.com/a\nx,https://example.com/\u0000b\n');
+    expect(nul.json()).toEqual({ error: 'line 3: url: must be valid Unicode text without NUL characters' });
+    expect(await list(key)).toEqual([]);
   });
 
   it('answers 400 for an unknown or repeated column, a missing title column, and a ragged row', async () => {

@@ -82,6 +82,8 @@ describe('tags on codes', () => {
     const cases: [unknown, string][] = [
       [{ title: 'x', url: 'https://x.example', tags: ['ok', '  '] }, 'tags[1]: must not be empty'],
       [{ title: 'x', url: 'https://x.example', tags: ['x'.repeat(65)] }, 'tags[0]: must be a string of at most 64 characters'],
+      [{ title: 'x', url: 'https://x.example', tags: ['ok', ` ${'x'.repeat(65)} `] }, 'tags[1]: must be a string of at most 64 characters'],
+      [{ title: 'x', url: 'https://x.example', tags: ['x'.repeat(257)] }, 'tags[0]: must be a string of at most 64 characters'],
       [{ title: 'x', url: 'https://x.example', tags: ['tab\there'] }, 'tags[0]: must not contain control characters'],
       [{ title: 'x', url: 'https://x.example', tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'tags: must be an array of at most 20 tags of at most 64 characters'],
       [{ title: 'x', url: 'https://x.example', tags: 'solo' }, 'tags: must be an array of at most 20 tags of at most 64 characters'],
@@ -91,6 +93,15 @@ describe('tags on codes', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ error });
     }
+  });
+
+  it('counts a tag’s 64 characters after trimming and NFC: spaces around and decomposed accents are fine', async () => {
+    const long = 'x'.repeat(64);
+    const decomposed = 'e\u0301'.repeat(64); // 128 UTF-16 units, 64 characters once composed
+    const res = await req('POST', '/v1/qr', { title: 'x', url: 'https://x.example', tags: [`  ${long}  `, decomposed] });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().item.tags).toEqual([long, 'é'.repeat(64)]);
+    expect(await titles(`tag=${encodeURIComponent(` ${long} `)}`)).toEqual(['x']);
   });
 });
 
