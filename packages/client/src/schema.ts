@@ -4381,8 +4381,10 @@ export interface operations {
                 days?: number;
                 /** @description IANA time zone, default UTC */
                 tz?: string;
-                /** @description daily (default), breakdown, or top: id,code,title,scans,unique_scans (top 100) */
+                /** @description daily (default), breakdown, or top: id,code,title,scans,unique_scans */
                 part?: "daily" | "breakdown" | "top";
+                /** @description How many top codes part=top lists, default 100 */
+                top?: number;
                 /** @description With a session only: the account the linking page works in (another tab may have switched the session to another account) */
                 account?: string;
             };
