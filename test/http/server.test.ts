@@ -1,5 +1,6 @@
 // The service as a user runs it: the CLI makes a key, a real server on a real SQLite file answers.
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,6 +85,41 @@ describe('the CLI and a real server', () => {
     if (code === 'still running after 20 s') await slow.stop('SIGKILL');
     expect(code).toBe(0);
     expect(slow.output()).toMatch(/cutting the connections of requests still in flight/);
+  }, 60_000);
+
+  it('drains clients that keep scanning over kept-alive connections: their connections are closed, and the process exits without the cut', async () => {
+    // Kept-alive connections busy with scans were never idle, so the server waited for the
+    // grace period to cut them (9.8 s under a flood, past a container runtime's 10 s).
+    const busyEnv = { DATABASE_URL: `sqlite:${path.join(dir, 'busy.db')}` };
+    const key = runCli(['keys', 'create', '--account', 'busy', '--scopes', 'qr:write'], busyEnv).stdout.trim().split('\n').at(-1)!;
+    const busy = await startServer({ ...busyEnv, SHUTDOWN_TIMEOUT_MS: '30000' });
+    const made = await fetch(`${busy.url}/v1/qr`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Busy', url: 'https://example.com/busy' }) });
+    const { code: shortCode } = ((await made.json()) as { item: { code: string } }).item;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const port = Number(new URL(busy.url).port);
+    let stop = false;
+    const scan = () =>
+      new Promise<void>((resolve) => {
+        const req = http.get({ host: '127.0.0.1', port, path: `/r/${shortCode}`, agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        });
+        req.on('error', () => {
+          stop = true; // refused: the server no longer accepts
+          resolve();
+        });
+      });
+    const loops = Array.from({ length: 8 }, async () => {
+      while (!stop) await scan();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const code = await Promise.race([busy.stop('SIGTERM'), new Promise((resolve) => setTimeout(() => resolve('still running after 20 s'), 20_000))]);
+    stop = true;
+    await Promise.all(loops);
+    agent.destroy();
+    if (code === 'still running after 20 s') await busy.stop('SIGKILL');
+    expect(code).toBe(0);
+    expect(busy.output()).not.toMatch(/cutting the connections/);
   }, 60_000);
 
   it('refuses bad CLI input with a clear message and a non-zero exit', () => {
