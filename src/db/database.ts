@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { type Codec, codecFor } from './codec.ts';
@@ -35,6 +35,24 @@ export async function openDatabase(config: DatabaseConfig): Promise<Db> {
   return db;
 }
 
+/**
+ * SQLite's DDL is transactional, though Kysely's adapter says otherwise to be safe: saying so
+ * makes the migrator run an upgrade in one transaction, so one cut off midway (a stop during a
+ * long backfill) leaves the database as it was, instead of half-made tables that stopped every
+ * later start with "table already exists".
+ */
+class MigratableSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class QrtrackSqliteDialect extends SqliteDialect {
+  override createAdapter(): SqliteAdapter {
+    return new MigratableSqliteAdapter();
+  }
+}
+
 function openSqlite(file: string): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
@@ -48,7 +66,7 @@ function openSqlite(file: string): Db {
   // checkpoint stays as a safety net, far out, should the worker ever stop.
   const checkpointer = file === ':memory:' ? null : new SqliteCheckpointer(file);
   if (checkpointer) sqlite.pragma('wal_autocheckpoint = 20000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({ dialect: new QrtrackSqliteDialect({ database: sqlite }) });
   return {
     kysely,
     codec: codecFor('sqlite'),

@@ -166,7 +166,7 @@ function webAccounts(dialect: Dialect): Migration {
   };
 }
 
-class InCodeMigrations implements MigrationProvider {
+export class InCodeMigrations implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     return {
@@ -185,11 +185,19 @@ class InCodeMigrations implements MigrationProvider {
 
 /** Brings the schema up to date; throws (never exits 0) when a migration fails. */
 export async function migrateToLatest(db: AnyDb, dialect: Dialect): Promise<void> {
+  await runMigrations(db, dialect, new InCodeMigrations(dialect));
+}
+
+/**
+ * Runs `provider`'s pending migrations, all in one transaction on both databases (see
+ * database.ts for SQLite): a failed or interrupted upgrade changes nothing.
+ */
+export async function runMigrations(db: AnyDb, dialect: Dialect, provider: MigrationProvider): Promise<void> {
   // On PostgreSQL the bookkeeping tables live in the connection's own schema: Kysely
   // would otherwise find another schema's tables of the same name and skip creating them.
   const schema =
     dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
-  const migrator = new Migrator({ db, provider: new InCodeMigrations(dialect), migrationTableSchema: schema });
+  const migrator = new Migrator({ db, provider, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
