@@ -29,6 +29,8 @@ import { qrItemsRoutes } from './http/routes/qr-items.ts';
 import { shortLinkRoutes } from './http/routes/short-links.ts';
 import { trustFunction } from './http/client-address.ts';
 import { parseQueryString, refuseBadlyEncodedQuery } from './http/query-string.ts';
+import { FailureWatch, type ShortLinkHealth } from './http/failure-watch.ts';
+import { readinessProblems } from './http/readiness.ts';
 import { createShortLinkHandler, rawShortLinkResponder } from './http/short-link-handler.ts';
 import { statsRoutes } from './http/routes/stats.ts';
 import { webAccountRoutes } from './http/routes/web-accounts.ts';
@@ -143,10 +145,16 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
     await services.renderer.close();
   });
   await services.links.start?.();
-  const handleShortLink = createShortLinkHandler(services, app.log);
+  const health: ShortLinkHealth = { scans: new FailureWatch(app.log, 'scans not recorded'), lookups: new FailureWatch(app.log, 'short links not answered: the database cannot be read') };
+  const handleShortLink = createShortLinkHandler(services, health);
   fastPath = rawShortLinkResponder(handleShortLink, trust, app.log);
   await app.register(shortLinkRoutes, { handle: handleShortLink });
+  // Liveness: the process serves. Readiness: it can also read and write its database.
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    const problems = await readinessProblems(services.db, health);
+    return reply.code(problems.length === 0 ? 200 : 503).send(problems.length === 0 ? { ok: true } : { ok: false, problems });
+  });
   await app.register(webAppRoutes);
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

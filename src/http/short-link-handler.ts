@@ -7,6 +7,7 @@
 import { type TrustFunction, clientAddress } from './client-address.ts';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ShortLinkHealth } from './failure-watch.ts';
 import type { ShortLinkTarget } from '../db/qr-items-repository.ts';
 import { isShortCode } from '../domain/short-code.ts';
 import type { AppServices } from '../services.ts';
@@ -32,19 +33,33 @@ const REDIRECTED = new Set(['url', 'whatsapp', 'email']);
 /** On every answer under /r/: each scan reaches the server, and no search engine lists a short link. */
 export const SHORT_LINK_HEADERS = { 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } as const;
 
-export function createShortLinkHandler(services: AppServices, log: FastifyBaseLogger): ShortLinkHandler {
+/** The answer while the database cannot be read: a scanner may try again in a moment. */
+const UNAVAILABLE: ShortLinkResponse = {
+  status: 503,
+  headers: { ...SHORT_LINK_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' },
+  body: 'This link cannot be opened right now; please try again in a moment.',
+};
+
+export function createShortLinkHandler(services: AppServices, health: ShortLinkHealth): ShortLinkHandler {
   return async (req) => {
     const vcf = req.code.endsWith('.vcf');
     const code = vcf ? req.code.slice(0, -4) : req.code;
-    const target = isShortCode(code) ? await services.links.resolve(code) : null;
+    let target: ShortLinkTarget | null;
+    try {
+      target = isShortCode(code) ? await services.links.resolve(code) : null;
+    } catch (err) {
+      health.lookups.failed(err);
+      return UNAVAILABLE;
+    }
     if (!target || (!target.active && !target.deleted)) return page(renderNotFoundPage());
     if (target.deleted) return page(renderGonePage());
     if (vcf) return contactCard(target);
     try {
       await services.tracker.track(target, req);
     } catch (err) {
-      // A scanner standing in front of a poster still gets where they are going; the failure is logged loudly.
-      log.error({ err, code }, 'scan not recorded');
+      // A scanner standing in front of a poster still gets where they are going; the failure
+      // is logged (a line every 10 s while it lasts) and GET /readyz answers 503.
+      health.scans.failed(err, { code });
     }
     if (REDIRECTED.has(target.contentType)) return { status: 302, headers: { ...SHORT_LINK_HEADERS, location: target.payload }, body: '' };
     const landing = renderLandingPage({ title: target.title, code: target.code, payload: target.payload, contentType: target.contentType });

@@ -1,0 +1,67 @@
+// When the database stops taking writes or answering, the short links keep serving what they
+// can, the failures are logged a line at a time, and GET /readyz says what is wrong.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FastifyBaseLogger } from 'fastify';
+import { FailureWatch } from '../../src/http/failure-watch.ts';
+import { ON_POSTGRES } from '../support/databases.ts';
+import { type TestApp, makeTestApp } from '../support/test-app.ts';
+
+let t: TestApp | null = null;
+afterEach(async () => {
+  await t?.close().catch(() => {});
+  t = null;
+});
+
+async function appWithCode(): Promise<{ t: TestApp; code: string }> {
+  t = await makeTestApp();
+  const key = await t.key('ready');
+  const res = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'Poster', url: 'https://example.com/poster' } });
+  return { t, code: res.json().item.code as string };
+}
+
+describe('GET /readyz', () => {
+  it('is 200 while the database reads and writes', async () => {
+    const { t, code } = await appWithCode();
+    expect((await t.request({ method: 'GET', url: `/r/${code}` })).statusCode).toBe(302);
+    const ready = await t.request({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ ok: true });
+  });
+
+  it.skipIf(ON_POSTGRES)('says scans are being lost when the database refuses writes, while the links still redirect', async () => {
+    const { t, code } = await appWithCode();
+    t.db.sqlite!.pragma('query_only = ON'); // every write now fails, as on a full disk
+    for (let i = 0; i < 20; i++) expect((await t.request({ method: 'GET', url: `/r/${code}` })).statusCode).toBe(302);
+    const ready = await t.request({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({ ok: false, problems: ['scans: some were answered but not stored in the last minute (is the disk full?)'] });
+    expect((await t.request({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+
+  it('answers 503 with Retry-After, not 500, for a link it cannot look up, and says the database is down', async () => {
+    const { t } = await appWithCode();
+    await t.db.close(); // the database is gone
+    const res = await t.request({ method: 'GET', url: '/r/Zz9Yy8X' });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const ready = await t.request({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json().problems[0]).toMatch(/^database: cannot be read/);
+    expect(ready.json().problems).toContain('shortLinks: some could not be looked up in the last minute');
+  });
+});
+
+describe('FailureWatch', () => {
+  it('logs the first failure with its error, then one line every 10 s with how many followed', () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = { error: (fields: Record<string, unknown>) => lines.push(fields) } as unknown as FastifyBaseLogger;
+    const watch = new FailureWatch(log, 'scans not recorded');
+    const err = new Error('SQLITE_FULL');
+    for (let ms = 0; ms < 25_000; ms += 10) watch.failed(err, { code: 'x' }, 1_000_000 + ms);
+    expect(lines.map((l) => l.failures)).toEqual([1, 1000, 1000]);
+    expect(lines[0]).toMatchObject({ err, code: 'x' });
+    expect(watch.failedWithin(60_000, 1_000_000 + 30_000)).toBe(true);
+    expect(watch.failedWithin(60_000, 1_000_000 + 90_000)).toBe(false);
+  });
+});
