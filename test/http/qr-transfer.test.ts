@@ -189,6 +189,7 @@ describe('export', () => {
       { title: '=HYPERLINK("http://evil.example","x")', contentType: 'text', text: "-2+3+cmd|' /C calc'!A0", tags: ['@sum(1)'] },
       { title: "'=already quoted", contentType: 'text', text: '+1', tags: [] },
       { title: "'plain apostrophe", contentType: 'text', text: 'safe', tags: [] },
+      { title: '＝HYPERLINK("http://evil.example")', contentType: 'text', text: '＋1', tags: ['＠x', '－y'] },
     ];
     for (const body of made) expect((await t.request({ method: 'POST', url: '/v1/qr', key, payload: body })).statusCode).toBe(201);
     const res = await t.request({ method: 'GET', url: '/v1/qr/export?format=csv', key });
@@ -198,10 +199,12 @@ describe('export', () => {
     expect(byTitle.get('\'=HYPERLINK("http://evil.example","x")')?.tags).toBe("'@sum(1)");
     expect(byTitle.get("''=already quoted")?.payload).toBe("'+1");
     expect(byTitle.get("'plain apostrophe")?.payload).toBe('safe');
+    // Full-width forms, which some spreadsheets read as = + - @, too.
+    expect(byTitle.get('\'＝HYPERLINK("http://evil.example")')?.payload).toBe("'＋1");
     // No cell of the file starts as a formula.
-    for (const r of rows) for (const cell of Object.values(r)) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
+    for (const r of rows) for (const cell of Object.values(r)) expect(cell, cell).not.toMatch(/^[=+\-@\t\r＝＋－＠]/);
     const copy = await t.key('formulas-copy');
-    expect((await importCsv(copy, res.body)).json()).toEqual({ created: 3 });
+    expect((await importCsv(copy, res.body)).json()).toEqual({ created: 4 });
     const shape = (i: { title: string; payload: string; tags: string[] }) => `${i.title} | ${i.payload} | ${i.tags.join(',')}`;
     expect((await list(copy)).map(shape).sort()).toEqual((await list(key)).map(shape).sort());
   });
