@@ -36,7 +36,9 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
       if (!file) throw new BulkUsageError('import: FILE is required');
       if (!fs.existsSync(file)) throw new BulkUsageError(`import: no such file: ${file}`);
       const defaultDesign = values['design-json'] === undefined ? undefined : designFromJson(values['design-json']);
-      const accountId = await keys.ensureAccount(values.account);
+      // An unknown name is refused, not made: a typo put the codes in a new account, exit 0.
+      const accountId = await keys.findAccountId(values.account);
+      if (!accountId) throw new BulkUsageError(`import: no account named "${values.account}" (see qrtrack accounts list; qrtrack accounts create NAME makes one)`);
       const started = Date.now();
       process.stderr.write(`checking ${file}…\n`);
       // Logos are parsed and trialled as the server does, so the CLI stores none the server would refuse.

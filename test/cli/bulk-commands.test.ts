@@ -21,6 +21,7 @@ describe('qrtrack import and export', () => {
   it('imports a CSV with a default design, then exports it as CSV and JSON with short links and scan totals', () => {
     const rows = ['title,contentType,url,text,color1,tags', ...Array.from({ length: 2500 }, (_, i) => (i % 2 ? `Poster ${i},url,https://example.com/${i},,,print` : `Note ${i},text,,hello ${i},#1a73e8,`))];
     const csv = file('codes.csv', rows.join('\r\n') + '\r\n');
+    expect(runCli(['accounts', 'create', 'shop'], env).status).toBe(0);
     const imported = runCli(['import', csv, '--account', 'shop', '--design-json', '{"dotsStyle":"rounded","color1":"#222222"}'], env);
     expect(imported.stderr).toContain('imported 2,500 codes into account "shop"');
     expect(imported.status).toBe(0);
@@ -49,6 +50,7 @@ describe('qrtrack import and export', () => {
   it('reports a bad row with its line number and stores nothing', () => {
     const rows = ['title,url', ...Array.from({ length: 3000 }, (_, i) => `ok ${i},https://example.com/${i}`)];
     rows[2500] = 'bad,ftp://example.com/x';
+    expect(runCli(['accounts', 'create', 'careful'], env).status).toBe(0);
     const res = runCli(['import', file('bad.csv', rows.join('\n')), '--account', 'careful'], env);
     expect(res.status).not.toBe(0);
     expect(res.stderr).toMatch(/^qrtrack: line 2501: url: /m);
@@ -63,10 +65,16 @@ describe('qrtrack import and export', () => {
       'qrtrack: --design-json: logoSize: must be a number between 0.1 and 0.5\n',
     );
     expect(runCli(['export', '--account', 'nobody'], env).stderr).toBe('qrtrack: export: no account "nobody"\n');
+    // A mistyped account is refused, not made (the codes went to a new account, exit 0).
+    const typo = runCli(['import', file('z.csv', 'title\nx\n'), '--account', 'shopp'], env);
+    expect(typo.status).not.toBe(0);
+    expect(typo.stderr).toBe('qrtrack: import: no account named "shopp" (see qrtrack accounts list; qrtrack accounts create NAME makes one)\n');
+    expect(runCli(['accounts', 'list'], env).stdout).not.toContain('shopp');
   });
 
   it('exports a tagged batch as a ZIP of PNG images that decode to their short links', async () => {
     const csv = file('zip.csv', 'title,url,tags,resolution\nFront door,https://example.com/a,door,500\nBack door,https://example.com/b,door,500\nElsewhere,https://example.com/c,,500\n');
+    expect(runCli(['accounts', 'create', 'zipper'], env).status).toBe(0);
     expect(runCli(['import', csv, '--account', 'zipper'], env).status).toBe(0);
     const zipOut = path.join(dir, 'doors.zip');
     const res = runCli(['export', '--account', 'zipper', '--format', 'png', '--tag', 'door', '--out', zipOut], env);
