@@ -7,6 +7,7 @@ import { ValidationError } from '../domain/errors.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { accountsCreate } from './commands/accounts-create.ts';
 import { accountsList } from './commands/accounts-list.ts';
+import { backup } from './commands/backup.ts';
 import { exportItems } from './commands/export.ts';
 import { importItems } from './commands/import.ts';
 import { keysCreate, keysList, keysRevoke } from './commands/keys.ts';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly CliCommand[] = [
   stats,
   importItems,
   exportItems,
+  backup,
 ] as unknown as readonly CliCommand[];
 
 const wantsHelp = (argv: readonly string[]) => {

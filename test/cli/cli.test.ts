@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, dispatch } from '../../src/cli/registry.ts';
+import { SQLite } from '../../src/db/sqlite-driver.ts';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
 
@@ -174,5 +175,23 @@ describe('qrtrack commands', { timeout: 180_000 }, () => {
     expect(res.stdout).toMatch(/\nrecent\n( {2}\S+Z +(mobile|desktop) .*\n){3}/);
     const json = JSON.parse((await cli('stats', menu.id, '--json')).stdout) as { days: number; totals: { scans: number } };
     expect(json).toMatchObject({ days: 14, totals: { scans: 3 } });
+  });
+
+  it('backs up the live database, scans still in the write-ahead log included', async () => {
+    const file = path.join(dir, 'backup.db');
+    const res = await cli('backup', file);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/^backed up [\d,]+ pages \(\d+\.\d MiB\) to .*backup\.db\n$/);
+    const copy = new SQLite(file, { readonly: true });
+    try {
+      expect(copy.prepare('select count(*) as n from scans').get()).toEqual({ n: 3 });
+      expect(copy.prepare('select title from qr_items order by title').all()).toEqual([{ title: '=Guest, "Wi-Fi"' }, { title: 'Spring menu' }]);
+    } finally {
+      copy.close();
+    }
+    const again = await cli('backup', file);
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toContain(`backup: ${file} already exists; give a new file name`);
+    expect((await cli('backup')).stderr).toContain('backup: give one FILE to write');
   });
 });
