@@ -12,10 +12,32 @@ import { type ResultRow, printResults } from './result-row.ts';
 import { runStatsBench, tempSqlite } from './stats-bench.ts';
 import { freshPostgres } from './postgres.ts';
 
-const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const BENCHES = ['redirect', 'stats', 'overview', 'lists', 'batch', 'render', 'mixed', 'studio'];
+const USAGE = `usage: npm run bench [-- --db sqlite|postgres|both] [--quick] [--only ${BENCHES.join(',')}]
+PostgreSQL runs use BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); each run makes a throw-away database there.`;
+
+function options() {
+  try {
+    const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, quick: { type: 'boolean', default: false }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    if (values.help) {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    const unknown = (values.only ?? '').split(',').filter((name) => name !== '' && !BENCHES.includes(name));
+    if (unknown.length > 0) throw new Error(`--only: unknown bench ${unknown.join(', ')}`);
+    if (!['sqlite', 'postgres', 'both'].includes(values.db)) throw new Error('--db: must be sqlite, postgres or both');
+    return values;
+  } catch (err) {
+    // A mistyped option printed a stack trace, and a mistyped bench ran nothing and exited 0.
+    console.error(`bench: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const values = options();
 const withPostgres = values.db === 'postgres' || values.db === 'both';
 const quick = values.quick;
-const only = values.only ?? 'redirect,stats,overview,lists,batch,render,mixed,studio';
+const only = values.only ?? BENCHES.join(',');
 const load = { connections: 50, durationSeconds: quick ? 3 : 10 };
 const rows: ResultRow[] = [];
 
