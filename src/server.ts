@@ -2,6 +2,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { SqliteInUseError, claimSqliteFile } from './db/sqlite-server-lock.ts';
 import { makeSetupLink } from './first-run.ts';
 
 async function main(): Promise<void> {
@@ -14,6 +15,14 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw err;
+  }
+  if (config.database.kind === 'sqlite' && config.database.file !== ':memory:') {
+    try {
+      claimSqliteFile(config.database.file);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new Error(err instanceof SqliteInUseError ? `DATABASE_URL: ${reason}` : `DATABASE_URL: cannot open the database: ${reason}`);
+    }
   }
   const db = await openDatabase(config.database).catch((err: unknown) => {
     throw new Error(`DATABASE_URL: cannot open the database: ${err instanceof Error ? err.message : String(err)}`);

@@ -122,6 +122,23 @@ describe('the CLI and a real server', () => {
     expect(busy.output()).not.toMatch(/cutting the connections/);
   }, 60_000);
 
+  it('serves a SQLite file from one process: a second server refuses to start, and a file left by a killed one is taken over', async () => {
+    // A second server kept its own short-link cache and redirected codes deleted through the first.
+    const shared = { DATABASE_URL: `sqlite:${path.join(dir, 'shared', 'one.db')}` };
+    const first = await startServer(shared);
+    try {
+      await expect(startServer(shared)).rejects.toThrow(/DATABASE_URL: another qrtrack server \(pid \d+\) serves .*one\.db; SQLite is served by one process/);
+      // The CLI still works beside it.
+      expect(runCli(['accounts', 'list'], shared).status).toBe(0);
+    } finally {
+      expect(await first.stop('SIGKILL')).toBe('SIGKILL');
+    }
+    expect(fs.existsSync(path.join(dir, 'shared', 'one.db.server.pid'))).toBe(true);
+    const next = await startServer(shared);
+    expect(await next.stop('SIGTERM')).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'shared', 'one.db.server.pid'))).toBe(false);
+  }, 120_000);
+
   it('refuses bad CLI input with a clear message and a non-zero exit', () => {
     const noScopes = runCli(['keys', 'create', '--account', 'x'], env);
     expect(noScopes.status).not.toBe(0);
