@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PASSWORD, type SignedIn, inviteMember, sessionFrom, setupOwner, signIn } from '../support/sessions.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
+import { SIGNUPS_PER_HOUR } from '../../src/http/routes/onboarding.ts';
 
 let t: TestApp;
 let owner: SignedIn;
@@ -341,6 +342,17 @@ describe('sign-up modes', () => {
     expect(email.statusCode).toBe(409);
     expect(email.json().error).toMatch(/^email: is already registered/);
     expect(await t.services.keys.findAccountId('Gamma')).toBeNull();
+  });
+
+  it(`holds one address to ${SIGNUPS_PER_HOUR} sign-ups an hour; another address may still sign up`, async () => {
+    const signUp = (i: number, remoteAddress: string) =>
+      t.request({ method: 'POST', url: '/v1/signup', remoteAddress, payload: { accountName: `Spam ${i}`, email: `spam${i}@example.com`, password: PASSWORD } });
+    for (let i = 0; i < SIGNUPS_PER_HOUR; i++) expect((await signUp(i, '198.51.100.7')).statusCode).toBe(201);
+    const limited = await signUp(99, '198.51.100.7');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(60);
+    expect(await t.services.keys.findAccountId('Spam 99')).toBeNull();
+    expect((await signUp(100, '198.51.100.8')).statusCode).toBe(201);
   });
 });
 

@@ -21,6 +21,9 @@ import { ErrorResponse, OkResponse } from '../schemas.ts';
 import { refuseCrossSite, signInAs } from './session.ts';
 import { attemptKeys } from '../trusted-device.ts';
 
+/** Open sign-ups one address may make an hour. */
+export const SIGNUPS_PER_HOUR = 10;
+
 const tags = ['onboarding'];
 const publicErrors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 410: ErrorResponse, 429: ErrorResponse };
 
@@ -69,6 +72,9 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
   app.post(
     '/signup',
     {
+      // Each sign-up makes an account and runs a password hash: held to a few an hour per
+      // address (it shared the 600 a minute of every request without a key).
+      config: { rateLimit: { max: SIGNUPS_PER_HOUR, timeWindow: 3_600_000 } },
       schema: {
         summary: 'Create an account and its owner (only when SIGNUP=open)',
         tags,
