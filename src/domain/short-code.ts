@@ -32,7 +32,21 @@ export function isOwnShortLink(href: string, publicBaseUrl: string): boolean {
     return false;
   }
   const prefix = `${base.pathname.replace(/\/+$/, '')}/r/`.toLowerCase();
-  return target.hostname === base.hostname && decodeURIComponentSafe(target.pathname).toLowerCase().startsWith(prefix);
+  return sameHost(target.hostname, base.hostname) && decodeURIComponentSafe(target.pathname).toLowerCase().startsWith(prefix);
+}
+
+/**
+ * Host names that reach the same server: a trailing dot (the fully qualified form) changes
+ * nothing, and every loopback name is this machine. The URL parser already lower-cases and
+ * turns 0x7f000001 into 127.0.0.1.
+ */
+function sameHost(a: string, b: string): boolean {
+  const plain = (h: string) => h.replace(/\.$/, '');
+  return plain(a) === plain(b) || (isLoopback(plain(a)) && isLoopback(plain(b)));
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
 }
 
 function decodeURIComponentSafe(s: string): string {

@@ -158,6 +158,7 @@ describe('redirects to our own short links', () => {
     `${PUBLIC_BASE_URL}:8443/r/xyz`,
     `${PUBLIC_BASE_URL}/%72/AbCdE12`,
     'qr.test/r/AbCdE12',
+    'http://qr.test./r/AbCdE12', // the fully qualified form reaches the same host
   ];
 
   it('refuses an item whose url is one of our short links, naming the field', async () => {
@@ -174,6 +175,21 @@ describe('redirects to our own short links', () => {
     const res = await t.request({ method: 'PATCH', url: `/v1/qr/${itemId}`, key, payload: { url: loops[0] } });
     expect(res.statusCode).toBe(400);
     expect((await t.request({ method: 'GET', url: `/v1/qr/${itemId}`, key })).json().item.payload).toBe('https://a.example/');
+  });
+
+  it('knows every loopback name for a service on localhost', async () => {
+    const local = await makeTestApp({ PUBLIC_BASE_URL: 'http://localhost:3000' });
+    try {
+      const k = await local.key('loopback');
+      for (const url of ['http://localhost./r/AbCdE12', 'http://127.0.0.1:3000/r/AbCdE12', 'http://127.1.2.3/r/AbCdE12', 'http://[::1]:3000/r/AbCdE12', 'http://0x7f000001/r/AbCdE12', 'http://app.localhost/r/AbCdE12']) {
+        const res = await local.request({ method: 'POST', url: '/v1/qr', key: k, payload: { title: 'loop', url } });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json().error, url).toMatch(/^url: must not point at a short link of this service/);
+      }
+      expect((await local.request({ method: 'POST', url: '/v1/qr', key: k, payload: { title: 'fine', url: 'http://127.0.0.1:3000/docs' } })).statusCode).toBe(201);
+    } finally {
+      await local.close();
+    }
   });
 
   it('accepts other paths on our host and /r/ paths on other hosts', async () => {
