@@ -30,7 +30,7 @@ import { shortLinkRoutes } from './http/routes/short-links.ts';
 import { trustFunction } from './http/client-address.ts';
 import { parseQueryString, refuseBadlyEncodedQuery } from './http/query-string.ts';
 import { FailureWatch, type ShortLinkHealth } from './http/failure-watch.ts';
-import { readinessProblems } from './http/readiness.ts';
+import { openedFileOf, readinessProblems } from './http/readiness.ts';
 import { createShortLinkHandler, rawShortLinkResponder } from './http/short-link-handler.ts';
 import { statsRoutes } from './http/routes/stats.ts';
 import { webAccountRoutes } from './http/routes/web-accounts.ts';
@@ -154,8 +154,9 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   await app.register(shortLinkRoutes, { handle: handleShortLink });
   // Liveness: the process serves. Readiness: it can also read and write its database.
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  const openedFile = openedFileOf(services.db);
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    const problems = await readinessProblems(services.db, health);
+    const problems = await readinessProblems(services.db, health, openedFile);
     return reply.code(problems.length === 0 ? 200 : 503).send(problems.length === 0 ? { ok: true } : { ok: false, problems });
   });
   await app.register(webAppRoutes);

@@ -198,6 +198,13 @@ export async function runMigrations(db: AnyDb, dialect: Dialect, provider: Migra
   const schema =
     dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
   const migrator = new Migrator({ db, provider, migrationTableSchema: schema });
+  // An upgrade may take minutes (0008 backfills every recent scan) before the server listens:
+  // say so, rather than leave an operator looking at a silent process. A new database is quick.
+  const known = await migrator.getMigrations();
+  const pending = known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+  if (pending.length > 0 && pending.length < known.length) {
+    process.stderr.write(`qrtrack: upgrading the database: ${pending.join(', ')} (one transaction: stopping midway leaves it as it was)\n`);
+  }
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

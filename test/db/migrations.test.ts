@@ -52,7 +52,16 @@ describe('migrations', () => {
     const dialect = db.codec.dialect;
     await expect(runMigrations(k, dialect, provider(dialect, true))).rejects.toThrow(/database migration failed: stopped midway/);
     expect(await tables(k, dialect)).toEqual([]);
-    await runMigrations(k, dialect, provider(dialect, false));
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => said.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      await runMigrations(k, dialect, provider(dialect, false));
+    } finally {
+      process.stderr.write = write;
+    }
     expect(await tables(k, dialect)).toEqual(['upgrade_probe_a', 'upgrade_probe_b']);
+    // An upgrade says what it runs before it starts (a long one kept the server silent).
+    expect(said).toEqual(['qrtrack: upgrading the database: 9001_first, 9002_second (one transaction: stopping midway leaves it as it was)\n']);
   });
 });

@@ -1,5 +1,6 @@
 // When the database stops taking writes or answering, the short links keep serving what they
 // can, the failures are logged a line at a time, and GET /readyz says what is wrong.
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { FailureWatch } from '../../src/http/failure-watch.ts';
@@ -36,6 +37,15 @@ describe('GET /readyz', () => {
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toEqual({ ok: false, problems: ['scans: some were answered but not stored in the last minute (is the disk full?)'] });
     expect((await t.request({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+
+  it.skipIf(ON_POSTGRES)('says so when the SQLite file was deleted under the running server', async () => {
+    const { t } = await appWithCode();
+    const file = t.db.sqlite!.name;
+    fs.rmSync(file);
+    const ready = await t.request({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json().problems).toContain(`database: ${file} was deleted or replaced while the server ran; what it writes now is lost at the next start`);
   });
 
   it('answers 503 with Retry-After, not 500, for a link it cannot look up, and says the database is down', async () => {
