@@ -7,8 +7,10 @@ type State = {
   instance: InstanceView | null;
   /** The session ended under the app (expired, or signed out elsewhere), not by "Sign out". */
   sessionEnded: boolean;
+  /** The user has just signed out with *Sign out*: the sign-in page says so. */
+  signedOut: boolean;
 };
-let state: State = { session: undefined, instance: null, sessionEnded: false };
+let state: State = { session: undefined, instance: null, sessionEnded: false, signedOut: false };
 const listeners = new Set<() => void>();
 
 function set(patch: Partial<State>): void {
@@ -32,7 +34,12 @@ export function useAppState(): State {
 }
 
 export function setSession(session: SessionView | null): void {
-  set({ session, sessionEnded: false });
+  set({ session, sessionEnded: false, signedOut: false });
+}
+
+/** Signed out by the user (Sign out, Sign out everywhere). */
+export function signedOut(): void {
+  set({ session: null, sessionEnded: false, signedOut: true });
 }
 
 /** A request found the session gone: the sign-in page says so. */

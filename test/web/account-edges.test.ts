@@ -62,7 +62,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByLabel('Your new API key').waitFor();
     // The phone: the notice naming the key stays inside its card.
-    expect(await page.getByRole('status').filter({ hasText: 'created' }).textContent()).toContain(name);
+    expect(await page.locator('#new-key-notice').textContent()).toContain(name);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
     await checkPage(page, problems, 'keys-long-name-created');
 
@@ -101,18 +101,21 @@ describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
   it("the last owner's role cannot be lowered, and says why; with a second owner it can", { timeout: 120_000 }, async () => {
     const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
     await page.goto(`${server.url}/app/account/members`);
-    const mine = page.getByLabel(`Role of ${OWNER.email}`);
+    const mine = page.getByLabel(`Role of ${OWNER.email}`, { exact: true });
     await expect.poll(() => mine.isDisabled()).toBe(true);
     const hint = page.locator(`[id="${await mine.getAttribute('aria-describedby')}"]`);
     expect(await hint.textContent()).toMatch(/needs at least one owner/);
-    expect(await page.getByLabel(`Role of ${EDITOR.email}`).isDisabled()).toBe(false);
+    expect(await page.getByLabel(`Role of ${EDITOR.email}`, { exact: true }).isDisabled()).toBe(false);
     await checkPage(page, problems, 'members-last-owner');
 
-    // The editor is made owner: either owner may now step down.
-    await page.getByLabel(`Role of ${EDITOR.email}`).selectOption('owner');
+    // The editor is made owner (which asks first): either owner may now step down.
+    await page.getByLabel(`Role of ${EDITOR.email}`, { exact: true }).selectOption('owner');
+    await page.getByRole('button', { name: `Change role of ${EDITOR.email} to Owner` }).click();
+    await page.getByRole('button', { name: 'Make owner' }).click();
     await expect.poll(() => mine.isDisabled()).toBe(false);
     expect(await page.locator('[id^="last-owner-"]').count()).toBe(0);
-    await page.getByLabel(`Role of ${EDITOR.email}`).selectOption('editor');
+    await page.getByLabel(`Role of ${EDITOR.email}`, { exact: true }).selectOption('editor');
+    await page.getByRole('button', { name: `Change role of ${EDITOR.email} to Editor` }).click();
     await expect.poll(() => mine.isDisabled()).toBe(true);
     expect(problems).toEqual([]);
     await context.close();

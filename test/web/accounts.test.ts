@@ -164,7 +164,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     // The owner sees the new member with the viewer role.
     await owner.page.getByRole('button', { name: 'Done' }).click();
     await owner.page.reload();
-    await expect.poll(() => owner.page.getByLabel(`Role of ${VIEWER.email}`).inputValue()).toBe('viewer');
+    await expect.poll(() => owner.page.getByLabel(`Role of ${VIEWER.email}`, { exact: true }).inputValue()).toBe('viewer');
     await checkPage(owner.page, owner.problems, 'members-list');
     await viewer.context.close();
     await owner.context.close();

@@ -174,6 +174,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
     await expect.poll(() => page.locator('.recent-table tbody tr').count(), { timeout: 25_000 }).toBe(2);
     await expect.poll(() => numberIn(page, '[data-total="scansInRange"] .totals__value'), { timeout: 10_000 }).toBe(2);
     expect(await page.locator('.recent-table tbody tr').first().textContent()).toMatch(/Android/);
+    // The news is said once; the time of each 10-second check is shown but in no live region,
+    // or a screen reader would read it every 10 s.
+    await expect.poll(() => page.locator('#announcer').textContent()).toBe('1 new scan.');
+    expect(await page.locator('.panel', { has: page.getByRole('heading', { name: 'Recent scans' }) }).textContent()).toMatch(/checked at/);
+    const live = await page.evaluate(() =>
+      [...document.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"]')].map((el) => el.textContent ?? '').filter((t) => /checked at/.test(t)),
+    );
+    expect(live).toEqual([]);
     await context.close();
   });
 

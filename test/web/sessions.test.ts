@@ -6,7 +6,7 @@ import type { BrowserContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, type TestAccount, checkPage, launch, setUpAccount, signedInPage } from './browser.ts';
+import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, type TestAccount, checkPage, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -134,12 +134,15 @@ describe.skipIf(!HAVE_CHROMIUM)('sessions in the web app', () => {
     await context.close();
   });
 
-  it('"Sign out" says nothing of an ended session', { timeout: 120_000 }, async () => {
+  it('"Sign out" says nothing of an ended session, and says (and shows) that the user is signed out', { timeout: 120_000 }, async () => {
     const { context, page } = await signedInPage(browser, server.url, OWNER);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/app\/sign-in$/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await page.getByText('Your session has ended').count()).toBe(0);
+    await expect.poll(() => page.locator('#announcer').textContent()).toBe('You are signed out.');
+    expect(await page.locator('.notice').filter({ hasText: 'You are signed out.' }).count()).toBe(1);
+    await screenshots(page, 'a11y-signed-out');
     await context.close();
   });
 
@@ -157,15 +160,22 @@ describe.skipIf(!HAVE_CHROMIUM)('sessions in the web app', () => {
     expect(joined.status).toBe(201);
 
     const { context, page: tabA, problems } = await signedInPage(browser, server.url, OWNER);
-    const accountOf = (page: Page) => page.getByLabel('Account').evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent ?? '');
+    const picker = (page: Page) => page.getByRole('combobox', { name: 'Account', exact: true });
+    const accountOf = (page: Page) => picker(page).evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent ?? '');
+    // Picking an account in the list is not switching: Switch (or Enter) is.
+    const switchTo = async (page: Page, name: string) => {
+      await picker(page).selectOption({ label: name });
+      await page.getByRole('button', { name: `Switch to ${name}` }).click();
+      await expect.poll(() => page.getByRole('button', { name: `Switch to ${name}` }).count()).toBe(0);
+    };
     if ((await accountOf(tabA)) !== 'Acme') {
-      await tabA.getByLabel('Account').selectOption({ label: 'Acme' });
+      await switchTo(tabA, 'Acme');
       await expect.poll(() => accountOf(tabA)).toBe('Acme');
     }
     const tabB = await context.newPage();
     await tabB.goto(`${server.url}/app/codes`);
-    await tabB.getByLabel('Account').waitFor();
-    await tabB.getByLabel('Account').selectOption({ label: `Beta ${n}` });
+    await picker(tabB).waitFor();
+    await switchTo(tabB, `Beta ${n}`);
     await expect.poll(() => accountOf(tabB)).toBe(`Beta ${n}`);
     // The session itself is now in Beta.
     const cookie = (await context.cookies()).find((c) => c.name === 'qrtrack_session');

@@ -117,18 +117,25 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio form in a browser', () => {
       await page.evaluate(`scrollTo(0, ${y})`);
       expect(await inViewport(page, '.studio__actions .btn'), `scrolled to ${y}`).toBe(true);
     }
-    // Both buttons show the one request in flight.
+    // Both buttons show the one request in flight: aria-disabled, not disabled, so the one
+    // pressed keeps the keyboard focus.
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
+    let creates = 0;
     await page.route('**/v1/qr', async (route) => {
+      creates++;
       await held;
       await route.continue();
     });
     await page.locator('.studio__actions .btn').click();
-    await expect.poll(() => buttons.evaluateAll((els) => els.map((e) => [(e as HTMLButtonElement).disabled, e.getAttribute('aria-busy')]))).toEqual([
-      [true, 'true'],
-      [true, 'true'],
+    await expect.poll(() => buttons.evaluateAll((els) => els.map((e) => [(e as HTMLButtonElement).disabled, e.getAttribute('aria-disabled'), e.getAttribute('aria-busy')]))).toEqual([
+      [false, 'true', 'true'],
+      [false, 'true', 'true'],
     ]);
+    // A second press while busy sends nothing more (forced: Playwright waits for an
+    // aria-disabled button to be enabled, as a user is told it is unavailable).
+    await page.locator('.studio__actions .btn').click({ force: true });
+    expect(creates).toBe(1);
     release();
     await page.waitForURL(/\/app\/codes\/[0-9a-f-]{36}\/edit$/);
     await page.unroute('**/v1/qr');

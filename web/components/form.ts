@@ -1,6 +1,6 @@
 // Form state: values, one error per field (shown next to it) or for the whole form,
 // local checks before the request, server errors mapped to the field they name.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api.ts';
 
 export type Errors<F extends string> = Partial<Record<F | 'form', string>>;
@@ -9,14 +9,17 @@ export function useForm<F extends string>(initial: Record<F, string>) {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Errors<F>>({});
   const [busy, setBusy] = useState(false);
-  const attempt = useRef(0);
+  /** Counts refused submits. Only a refused submit moves the focus: clearing a field's error
+   *  as the user types must not, or each keystroke would send the focus to the next field
+   *  still marked (and the rest of the typing into it). */
+  const [failures, setFailures] = useState(0);
 
-  // After a failed submit, focus moves to the first field in error (or the form's message).
+  // After a refused submit, focus moves to the first field in error (or the form's message), once.
   useEffect(() => {
-    if (attempt.current === 0 || Object.keys(errors).length === 0) return;
+    if (failures === 0) return;
     const first = document.querySelector<HTMLElement>('[aria-invalid="true"], .form-error');
     first?.focus();
-  }, [errors]);
+  }, [failures]);
 
   const bind = (name: F) => ({
     name,
@@ -29,15 +32,19 @@ export function useForm<F extends string>(initial: Record<F, string>) {
   });
 
   async function submit(check: (v: Record<F, string>) => Errors<F>, action: (v: Record<F, string>) => Promise<void>): Promise<void> {
-    attempt.current++;
     const local = Object.fromEntries(Object.entries(check(values)).filter(([, m]) => m)) as Errors<F>;
-    if (Object.keys(local).length > 0) return setErrors(local);
+    if (Object.keys(local).length > 0) {
+      setErrors(local);
+      setFailures((n) => n + 1);
+      return;
+    }
     setErrors({});
     setBusy(true);
     try {
       await action(values);
     } catch (err) {
       setErrors(errorsFrom<F>(err, Object.keys(initial) as F[]));
+      setFailures((n) => n + 1);
     } finally {
       setBusy(false);
     }

@@ -1,17 +1,32 @@
 // The two page frames: the signed-in shell (header, navigation, account switcher) and
 // the narrow frame of the public pages (sign in, setup, invite, reset). Each page has
 // one h1, which takes the focus when the page changes so screen readers announce it.
-import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
-import { api } from '../api.ts';
+import type { ComponentChildren, JSX } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { type SessionView, api } from '../api.ts';
 import { Link, navigate, usePath } from '../router.ts';
-import { setSession, useAppState } from '../store.ts';
+import { setSession, signedOut, useAppState } from '../store.ts';
+import { announce } from './announce.ts';
 
+/**
+ * The document title follows the page's title; the h1 takes the focus when the page changes.
+ * A title that changes on the same page (a code renamed by a save) leaves the focus where the
+ * user is, unless what held it is gone (a form replaced by its result), so it is never lost.
+ */
 function useTitle(title: string) {
   const h1 = useRef<HTMLHeadingElement>(null);
+  const path = usePath();
+  const first = useRef(true);
+  useEffect(() => {
+    h1.current?.focus({ preventScroll: true });
+  }, [path]);
   useEffect(() => {
     document.title = `${title} · qrtrack`;
-    h1.current?.focus({ preventScroll: true });
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (document.activeElement === null || document.activeElement === document.body) h1.current?.focus({ preventScroll: true });
   }, [title]);
   return h1;
 }
@@ -39,12 +54,9 @@ export function AppLayout({ title, children, actions }: { title: string; childre
   const h1 = useTitle(title);
   const signOut = async () => {
     await api.signOut().catch(() => undefined);
-    setSession(null);
+    signedOut();
     navigate('/sign-in');
-  };
-  const switchTo = async (accountId: string) => {
-    setSession(await api.switchAccount(accountId));
-    navigate('/codes');
+    announce('You are signed out.');
   };
   return (
     <div class="shell">
@@ -65,13 +77,7 @@ export function AppLayout({ title, children, actions }: { title: string; childre
           </nav>
           <div class="topbar__me">
             {session && session.accounts.length > 1 ? (
-              <select aria-label="Account" class="account-switch" value={session.account.id} onChange={(e) => void switchTo(e.currentTarget.value)}>
-                {session.accounts.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name}
-                  </option>
-                ))}
-              </select>
+              <AccountSwitch session={session} />
             ) : (
               <span class="topbar__account">{session?.account.name}</span>
             )}
@@ -109,5 +115,75 @@ export function PublicLayout({ title, children, intro }: { title: string; childr
         {children}
       </div>
     </main>
+  );
+}
+
+/**
+ * The account switcher. Choosing in the list (arrow keys change a closed select's value)
+ * only picks; *Switch* or Enter switches, since switching leaves the page (WCAG 3.2.2).
+ * A pick left without switching goes back to the current account.
+ */
+function AccountSwitch({ session }: { session: SessionView }) {
+  const [picked, setPicked] = useState(session.account.id);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const select = useRef<HTMLSelectElement>(null);
+  useEffect(() => setPicked(session.account.id), [session.account.id]);
+  const target = session.accounts.find((a) => a.id === picked);
+  const pending = target !== undefined && picked !== session.account.id;
+  const switchNow = async (e?: Event) => {
+    e?.preventDefault();
+    if (!pending || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      setSession(await api.switchAccount(target.id));
+      navigate('/codes');
+      announce(`Switched to the account ${target.name}.`);
+    } catch {
+      setError(`Could not switch to ${target.name}. Try again.`);
+    } finally {
+      setBusy(false);
+      // The Switch button goes once switched: were the page not to change (switched on the
+      // codes list), the focus would fall to the page; it comes back to the list instead.
+      setTimeout(() => {
+        if ((document.activeElement === null || document.activeElement === document.body) && select.current?.isConnected) select.current.focus();
+      }, 0);
+    }
+  };
+  const onFocusOut = (e: JSX.TargetedFocusEvent<HTMLFormElement>) => {
+    const to = e.relatedTarget;
+    if (!busy && !(to instanceof Node && e.currentTarget.contains(to))) setPicked(session.account.id);
+  };
+  return (
+    <form class="account-switch" onSubmit={(e) => void switchNow(e)} onFocusOut={onFocusOut} aria-label="Switch account">
+      <select
+        ref={select}
+        aria-label="Account"
+        aria-describedby={error ? 'account-switch-error' : undefined}
+        class="account-switch__select"
+        value={picked}
+        onChange={(e) => setPicked(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void switchNow(e);
+        }}
+      >
+        {session.accounts.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name}
+          </option>
+        ))}
+      </select>
+      {pending ? (
+        <button type="submit" class="btn btn--secondary btn--compact" aria-disabled={busy ? 'true' : undefined} aria-label={`Switch to ${target.name}`}>
+          Switch
+        </button>
+      ) : null}
+      {error ? (
+        <span class="visually-hidden" id="account-switch-error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </form>
   );
 }

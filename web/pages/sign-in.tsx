@@ -9,7 +9,7 @@ import { setSession, useAppState } from '../store.ts';
 import { hasStashedDraft } from './studio/draft-stash.ts';
 
 export function SignInPage({ next }: { next?: string }) {
-  const { instance, sessionEnded } = useAppState();
+  const { instance, sessionEnded, signedOut } = useAppState();
   // Read once: the kept edits may hold a large logo, and the form renders on every keystroke.
   const [draftKept] = useState(hasStashedDraft);
   const form = useForm({ email: '', password: '' });
@@ -31,6 +31,8 @@ export function SignInPage({ next }: { next?: string }) {
           {draftKept ? ' Your unsaved changes are kept in this tab and offered back once you are in.' : ''}
         </p>
       ) : null}
+      {/* Said aloud by the Sign out button (announce); shown here for everyone. */}
+      {signedOut ? <p class="notice notice--success">You are signed out.</p> : null}
       {instance?.setupRequired ? <p class="notice notice--warning">This instance is not set up yet. Open the setup link the server printed at start (or run <code>qrtrack setup-link</code>).</p> : null}
       <form onSubmit={onSubmit} noValidate>
         <FormError message={form.errors.form} />

@@ -2,6 +2,7 @@
 // them with who made them and when they were last used, revoke with a confirmation.
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiKeyListItem, ApiError, type CreatedKey, type Scope, api } from '../../api.ts';
+import { byId, useFocusLater } from '../../components/announce.ts';
 import { Field } from '../../components/field.tsx';
 import { checks, useForm } from '../../components/form.ts';
 import { AppLayout } from '../../components/layout.tsx';
@@ -34,6 +35,9 @@ function OwnerKeys() {
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [scopes, setScopes] = useState<Record<Scope, boolean>>({ 'qr:read': true, 'qr:write': false });
   const form = useForm({ name: '', scopes: '' });
+  /** What the last revoke did, where its button was. */
+  const [done, setDone] = useState<string | null>(null);
+  const focusLater = useFocusLater();
 
   const reload = () =>
     api.keys().then(setKeys, (err: unknown) => setError(err instanceof ApiError ? err.message : 'The keys could not be loaded.'));
@@ -47,6 +51,10 @@ function OwnerKeys() {
       async (v) => {
         setCreated(await api.createKey(v.name.trim(), chosen));
         form.setValues({ name: '', scopes: '' });
+        setDone(null);
+        // The secret replaces the form and is shown once: the focus goes to it (its
+        // description says so), ready to copy.
+        focusLater(byId('new-key-secret'));
         await reload();
       },
     );
@@ -60,12 +68,18 @@ function OwnerKeys() {
         <h2 id="new-key">Create an API key</h2>
         {created ? (
           <div class="created">
-            <Notice kind="success">
+            <Notice kind="success" id="new-key-notice">
               Key “<span class="key-name">{created.key.name}</span>” created. Copy it now: it is shown only once.
             </Notice>
-            <CopyField id="new-key-secret" label="Your new API key" value={created.secret} />
+            <CopyField id="new-key-secret" label="Your new API key" value={created.secret} describedBy="new-key-notice" />
             <CopyField id="new-key-curl" label="Try it" multiline value={`curl -H "Authorization: Bearer ${created.secret}" ${origin}/v1/qr`} />
-            <Button variant="secondary" onClick={() => setCreated(null)}>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                setCreated(null);
+                focusLater(byId('create-key'));
+              }}
+            >
               Done
             </Button>
           </div>
@@ -97,7 +111,7 @@ function OwnerKeys() {
                 </p>
               ) : null}
             </fieldset>
-            <Button type="submit" busy={form.busy}>
+            <Button type="submit" id="create-key" busy={form.busy}>
               Create key
             </Button>
           </form>
@@ -106,7 +120,16 @@ function OwnerKeys() {
 
       <section aria-labelledby="key-list">
         <h2 id="key-list">Keys</h2>
-        {error ? <p class="form-error" role="alert">{error}</p> : null}
+        {error ? (
+          <p class="form-error" role="alert" id="keys-error" tabIndex={-1}>
+            {error}
+          </p>
+        ) : null}
+        {done ? (
+          <p class="done-line" id="keys-done" tabIndex={-1}>
+            {done}
+          </p>
+        ) : null}
         {keys === null ? (
           error ? null : <Spinner />
         ) : keys.length === 0 ? (
@@ -154,8 +177,18 @@ function OwnerKeys() {
                           confirmLabel="Revoke key"
                           question={`Revoke “${k.name}”? Programs using it stop working.`}
                           onConfirm={async () => {
-                            await api.revokeKey(k.id);
-                            await reload();
+                            // The row's button becomes a "Revoked" badge: the focus goes to the line saying so.
+                            setDone(null);
+                            setError(null);
+                            try {
+                              await api.revokeKey(k.id);
+                              await reload();
+                              setDone(`Key “${k.name}” revoked. Requests made with it are refused from now on.`);
+                              focusLater(byId('keys-done'));
+                            } catch (err) {
+                              setError(err instanceof ApiError ? `Key “${k.name}” was not revoked. ${err.message}` : `Key “${k.name}” was not revoked. Try again.`);
+                              focusLater(byId('keys-error'));
+                            }
                           }}
                         />
                       )}

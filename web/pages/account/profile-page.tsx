@@ -6,7 +6,8 @@ import { checks, useForm } from '../../components/form.ts';
 import { AppLayout } from '../../components/layout.tsx';
 import { Button, FormError, Notice } from '../../components/ui.tsx';
 import { navigate } from '../../router.ts';
-import { setSession, useAppState } from '../../store.ts';
+import { signedOut, useAppState } from '../../store.ts';
+import { announce } from '../../components/announce.ts';
 import { AccountTabs } from './account-tabs.tsx';
 
 export default function ProfilePage() {
@@ -22,13 +23,15 @@ export default function ProfilePage() {
         await api.changePassword(v.currentPassword, v.newPassword);
         form.setValues({ currentPassword: '', newPassword: '' });
         setChanged(true);
+        announce('Password changed. Your other sessions were signed out.');
       },
     );
   };
   const everywhere = async () => {
     await api.signOutEverywhere().catch(() => undefined);
-    setSession(null);
+    signedOut();
     navigate('/sign-in');
+    announce('You are signed out everywhere, this browser included.');
   };
   return (
     <AppLayout title="Account">

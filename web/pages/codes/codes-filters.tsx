@@ -51,6 +51,8 @@ export function CodesFilters({ query, tags }: { query: CodesQuery; tags: TagCoun
     setText('');
     typed.current = null;
     showQuery({ q: '', kind: '', status: '', tag: '' });
+    // The button goes with the filters: the focus goes to the search box, where a new search starts.
+    document.getElementById('codes-q')?.focus();
   };
 
   return (

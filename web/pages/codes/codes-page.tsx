@@ -3,6 +3,7 @@
 // delete one code or a selection at once. A viewer sees the list without any edit control.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, type BulkAction, type TagCount, api } from '../../api.ts';
+import { announce, useFocusLater } from '../../components/announce.ts';
 import { AppLayout } from '../../components/layout.tsx';
 import { Button, Notice, Spinner } from '../../components/ui.tsx';
 import { Link, useSearch } from '../../router.ts';
@@ -38,6 +39,20 @@ export default function CodesPage() {
   }, []);
   // Another filter shows other codes: a selection of codes no longer shown would surprise.
   useEffect(() => setSelected(new Set()), [search]);
+
+  // A search or filter changed by the user: once its list is in, how many codes it shows is
+  // said aloud (the count and "No codes match" are plain text, far from the search box).
+  const shownSearch = useRef(search);
+  const countPending = useRef(false);
+  useEffect(() => {
+    if (search !== shownSearch.current) countPending.current = true;
+    shownSearch.current = search;
+  }, [search]);
+  useEffect(() => {
+    if (!countPending.current || codes.busy || codes.items === null) return;
+    countPending.current = false;
+    announce(codes.error ?? countText(codes.items.length, codes.cursor !== null, isFiltered(query)));
+  }, [codes.busy, codes.items, codes.error]);
 
   const items = codes.items ?? [];
   const titleOf = (id: string) => items.find((i) => i.id === id)?.title ?? id;
@@ -81,6 +96,25 @@ export default function CodesPage() {
     else void run(action, ids);
   };
 
+  /** A new selection from the user's tick: its size is said, as the bar that shows it is above the list. */
+  const select = (next: Set<string>) => {
+    setSelected(next);
+    announce(next.size === 0 ? 'No codes selected.' : `${next.size === 1 ? '1 code' : `${next.size} codes`} selected. Pause, Resume and Delete are in the bar above the list.`);
+  };
+  const focusLater = useFocusLater();
+  const showMore = async () => {
+    const before = items.length;
+    await codes.more();
+    // The button may go (the last page): the focus goes to the first code added, where
+    // reading goes on; without new codes it stays on the button.
+    focusLater(() => {
+      const names = document.querySelectorAll<HTMLElement>('.code-row .code-row__name');
+      const added = names.length - before;
+      if (added > 0) announce(`${added === 1 ? '1 more code' : `${added} more codes`} shown, ${names.length} in all.`);
+      return names[before] ?? (document.activeElement === document.body ? document.getElementById('codes-q') : null);
+    });
+  };
+
   const allSelected = items.length > 0 && items.every((i) => selected.has(i.id));
   const someSelected = !allSelected && items.some((i) => selected.has(i.id));
   const selectAll = useRef<HTMLInputElement>(null);
@@ -103,7 +137,7 @@ export default function CodesPage() {
       <p ref={status} tabIndex={-1} class={message?.error ? 'form-error' : 'codes-status'} role={message?.error ? 'alert' : 'status'}>
         {message?.text ?? ''}
       </p>
-      {canEdit ? <BulkBar count={selected.size} busy={busy} onAction={onBulk} onClear={() => setSelected(new Set())} /> : null}
+      {canEdit ? <BulkBar count={selected.size} busy={busy} onAction={onBulk} onClear={() => select(new Set())} /> : null}
       {codes.error ? (
         <p class="form-error" role="alert">
           {codes.error}
@@ -130,7 +164,7 @@ export default function CodesPage() {
                 ref={selectAll}
                 type="checkbox"
                 checked={allSelected}
-                onChange={(e) => setSelected(e.currentTarget.checked ? new Set(items.map((i) => i.id)) : new Set())}
+                onChange={(e) => select(e.currentTarget.checked ? new Set(items.map((i) => i.id)) : new Set())}
               />
               Select all shown
             </label>
@@ -173,13 +207,12 @@ export default function CodesPage() {
                       ? {
                           selected: selected.has(it.id),
                           busy,
-                          onSelect: (on) =>
-                            setSelected((s) => {
-                              const next = new Set(s);
-                              if (on) next.add(it.id);
-                              else next.delete(it.id);
-                              return next;
-                            }),
+                          onSelect: (on) => {
+                            const next = new Set(selected);
+                            if (on) next.add(it.id);
+                            else next.delete(it.id);
+                            select(next);
+                          },
                           onToggleActive: () => void run(it.active ? 'pause' : 'resume', [it.id]),
                           onDelete: () => setDeleting([it.id]),
                         }
@@ -198,7 +231,7 @@ export default function CodesPage() {
         </p>
       ) : null}
       {codes.cursor ? (
-        <Button variant="secondary" busy={codes.busy} onClick={() => void codes.more()}>
+        <Button variant="secondary" busy={codes.busy} onClick={() => void showMore()}>
           {items.length === 0 ? 'Search further' : 'Show more'}
         </Button>
       ) : null}
@@ -215,4 +248,10 @@ export default function CodesPage() {
       ) : null}
     </AppLayout>
   );
+}
+
+/** The list's size as said after a search or filter change. */
+function countText(n: number, more: boolean, filtered: boolean): string {
+  if (n === 0) return more ? 'No match among the codes searched so far. Search further is below the list.' : filtered ? 'No codes match these filters.' : 'No codes yet.';
+  return `${n === 1 ? '1 code' : `${n} codes`} shown${more ? ', more below' : ''}.`;
 }

@@ -3,6 +3,7 @@
 // short index walk, and tells the page when the counters moved so it reloads the stats.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type RecentScan, api } from '../../api.ts';
+import { announce } from '../../components/announce.ts';
 import { countryName } from './format.ts';
 
 export const POLL_MS = 10_000;
@@ -24,6 +25,10 @@ export function RecentScans({ id, initial, scanCount, onChange }: { id: string; 
         const r = await api.recentScans(id);
         setChecked(new Date());
         if (r.scanCount !== count.current) {
+          // Only news is said aloud: new scans, once, when the count moves (the time of each
+          // check is shown, never announced: a screen reader would read it every 10 s).
+          const added = r.scanCount - count.current;
+          if (added > 0) announce(added === 1 ? '1 new scan.' : `${added} new scans.`);
           count.current = r.scanCount;
           setRecent(r.recent);
           onChange();
@@ -38,7 +43,7 @@ export function RecentScans({ id, initial, scanCount, onChange }: { id: string; 
   return (
     <section class="card panel" aria-labelledby="recent-title">
       <h2 id="recent-title">Recent scans</h2>
-      <p class="small muted" aria-live="polite">
+      <p class="small muted">
         Updates by itself while this page is open{checked ? `; checked at ${checked.toLocaleTimeString()}` : ''}. Bots are not listed.
       </p>
       {recent.length === 0 ? (

@@ -3,6 +3,8 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { QrDesign } from '../../../src/domain/design-options.ts';
+import { announce, byId, useFocusLater } from '../../components/announce.ts';
+import { ConfirmButton } from '../../components/ui.tsx';
 import { BUILT_IN_DESIGNS, designFile, fileNameOf, type NamedDesign, readDesignFile } from './design-file.ts';
 
 export interface SavedDesign extends NamedDesign {
@@ -28,6 +30,12 @@ export function DesignLibrary({ design, title, saved, onApply, onSave, onDelete 
     ...(saved ?? []).map((d) => ({ key: `saved:${d.id}`, label: d.name, design: d.design, id: d.id })),
   ];
   const picked = all.find((d) => d.key === choice);
+  const focusLater = useFocusLater();
+  /** Says what happened, on screen and aloud (the line is not a live region: announce is). */
+  const tell = (m: { kind: 'error' | 'ok'; text: string }) => {
+    setMessage(m);
+    announce(m.text);
+  };
   const importFile = async (e: JSX.TargetedEvent<HTMLInputElement>) => {
     const file = e.currentTarget.files?.[0];
     e.currentTarget.value = '';
@@ -35,9 +43,9 @@ export function DesignLibrary({ design, title, saved, onApply, onSave, onDelete 
     try {
       const read = readDesignFile(await file.text());
       onApply(read.design);
-      setMessage({ kind: 'ok', text: `Design “${read.name}” imported.` });
+      tell({ kind: 'ok', text: `Design “${read.name}” imported.` });
     } catch (err) {
-      setMessage({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
+      tell({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
     }
   };
   const exportDesign = () => {
@@ -52,10 +60,10 @@ export function DesignLibrary({ design, title, saved, onApply, onSave, onDelete 
     if (!onSave) return;
     try {
       await onSave(name.trim());
-      setMessage({ kind: 'ok', text: `Design “${name.trim()}” saved.` });
+      tell({ kind: 'ok', text: `Design “${name.trim()}” saved.` });
       setName('');
     } catch (err) {
-      setMessage({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
+      tell({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
     }
   };
   return (
@@ -65,7 +73,11 @@ export function DesignLibrary({ design, title, saved, onApply, onSave, onDelete 
         <div class="field">
           <label for="library-pick">Start from a design</label>
           <select id="library-pick" value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
-            <option value="">Choose…</option>
+            {/* selected, not only the select's value: once the chosen design is deleted the
+                select shows nothing and reads as '', so a value of '' would not be set again. */}
+            <option value="" selected={choice === ''}>
+              Choose…
+            </option>
             {all.map((d) => (
               <option key={d.key} value={d.key}>
                 {d.label}
@@ -73,13 +85,37 @@ export function DesignLibrary({ design, title, saved, onApply, onSave, onDelete 
             ))}
           </select>
         </div>
-        <button type="button" class="btn btn--secondary" disabled={!picked} onClick={() => picked && onApply(picked.design)}>
+        <button
+          type="button"
+          class="btn btn--secondary"
+          disabled={!picked}
+          onClick={() => {
+            if (!picked) return;
+            onApply(picked.design);
+            tell({ kind: 'ok', text: `Design “${picked.label}” applied.` });
+          }}
+        >
           Use this design
         </button>
         {picked?.id !== undefined && onDelete ? (
-          <button type="button" class="btn btn--link" onClick={() => void onDelete(picked.id!).then(() => setChoice(''))}>
-            Delete it
-          </button>
+          <ConfirmButton
+            label="Delete it"
+            ariaLabel={`Delete the saved design “${picked.label}”`}
+            confirmLabel="Delete"
+            question={`Delete the saved design “${picked.label}”?`}
+            onConfirm={async () => {
+              const { id, label } = picked;
+              try {
+                await onDelete(id!);
+                setChoice('');
+                tell({ kind: 'ok', text: `Design “${label}” deleted.` });
+                // Its button goes with it: back to the list of designs.
+                focusLater(byId('library-pick'));
+              } catch (err) {
+                tell({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
+              }
+            }}
+          />
         ) : null}
       </div>
       {onSave ? (
@@ -103,7 +139,7 @@ export function DesignLibrary({ design, title, saved, onApply, onSave, onDelete 
         </label>
       </div>
       {message ? (
-        <p class={message.kind === 'error' ? 'error' : 'muted small'} role={message.kind === 'error' ? 'alert' : 'status'}>
+        <p class={message.kind === 'error' ? 'error' : 'muted small'}>
           {message.text}
         </p>
       ) : null}

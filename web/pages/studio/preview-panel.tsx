@@ -1,7 +1,8 @@
 // The live preview: drawn in the browser by the server's renderer (the renderer chunk loads
 // on first use), then decoded at phone size by the scan check, beside the warnings the API
 // gives for the same design. Stale results are dropped: only the newest design is shown.
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { announce } from '../../components/announce.ts';
 import type { QrDesign } from '../../../src/domain/design-options.ts';
 import type { ScanResult } from './scan-check.ts';
 
@@ -41,6 +42,9 @@ export function PreviewPanel({ data, design, blocked, title }: PreviewProps) {
   const [error, setError] = useState<string | null>(null);
   const [scan, setScan] = useState<Scan>({ state: 'checking' });
   const turn = useRef(0);
+  /** The design the page opened with: its warnings are on screen, not news. */
+  const opened = useRef(design);
+  const said = useRef('');
 
   // A layout effect starts drawing right after the change is committed; a plain effect would
   // wait for the next frame first, so the new preview would show a frame later.
@@ -75,6 +79,15 @@ export function PreviewPanel({ data, design, blocked, title }: PreviewProps) {
     })();
     return () => clearTimeout(scanTimer);
   }, [data, design, blocked]);
+
+  // What an edit did to the design's health is said aloud when it changes (a colour of low
+  // contrast, a value the preview cannot draw), once: the notices are beside, not at, the
+  // control being edited, and off-screen on a phone.
+  const health = blocked ? 'Fix the marked design options to update the preview.' : warnings.length > 0 ? `Phones may fail to scan this design: ${warnings.join(' ')}` : '';
+  useEffect(() => {
+    if (health !== said.current && health !== '' && design !== opened.current) announce(health);
+    said.current = health;
+  }, [health]);
 
   return (
     <section class="preview card" aria-labelledby="preview-h">

@@ -5,6 +5,7 @@ import './studio.css';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { DEFAULT_DESIGN, type QrDesign } from '../../../src/domain/design-options.ts';
 import { ApiError, type CreateQrRequest, type CodeItem, type SavedDesign, api, onSignedOut } from '../../api.ts';
+import { announce } from '../../components/announce.ts';
 import { Field } from '../../components/field.tsx';
 import { AppLayout } from '../../components/layout.tsx';
 import { Button, FormError, Notice, Spinner } from '../../components/ui.tsx';
@@ -50,6 +51,8 @@ export default function StudioPage({ id }: { id?: string }) {
     flash = null;
     return w;
   });
+  // A code just created arrives here with its save result: said once the page has its heading.
+  const created = useRef(warnings !== null);
   const [designs, setDesigns] = useState<SavedDesign[] | null>(null);
   const path = id === undefined ? '/codes/new' : `/codes/${id}/edit`;
   /** Edits kept when the session ended on this page, offered back now that the user is in again. */
@@ -106,6 +109,11 @@ export default function StudioPage({ id }: { id?: string }) {
   useEffect(() => {
     if (failures > 0) focusFirstProblem();
   }, [failures]);
+  useEffect(() => {
+    if (!created.current || item === null || warnings === null) return;
+    created.current = false;
+    announce(savedMessage('Created', warnings));
+  }, [item]);
 
   const check = useMemo(() => (draft ? checkContent(draft.content) : null), [draft?.content]);
   const designErrors = useMemo<DesignErrors>(() => {
@@ -207,6 +215,8 @@ export default function StudioPage({ id }: { id?: string }) {
       setDraft(next);
       setSaved(snapshot(next));
       setWarnings(out.warnings);
+      // The focus stays on the save button the user pressed; the result is said aloud.
+      announce(savedMessage('Saved', out.warnings));
       setSubmitted(false);
       setTouched(new Set());
     } catch (err) {
@@ -239,25 +249,12 @@ export default function StudioPage({ id }: { id?: string }) {
     <AppLayout title={mayEdit ? title : item?.title ?? 'Code'} actions={actions}>
       {/* Above both columns: on a phone the preview comes first and would push it out of sight. */}
       {stashed && mayEdit ? <RestoreOffer stashed={stashed} onAnswer={restore} /> : null}
+      {/* Also above both columns: on a phone the save result (and the server's warnings) right
+          under the heading, not below the preview, 1,400 px down. It is said aloud by announce. */}
+      {warnings !== null ? <SaveResult warnings={warnings} /> : null}
       <div class="studio">
         <div class="studio__edit">
           <FormError message={formError ?? (blockedMessage || undefined)} />
-          {warnings !== null ? (
-            <div class={`notice ${warnings.length ? 'notice--warning' : 'notice--success'}`} role="status">
-              {warnings.length ? (
-                <>
-                  <p>Saved, with warnings from the server:</p>
-                  <ul>
-                    {warnings.map((w) => (
-                      <li key={w}>{w}</li>
-                    ))}
-                  </ul>
-                </>
-              ) : (
-                'Saved.'
-              )}
-            </div>
-          ) : null}
           <LinkSummary item={item} payload={check.payload} />
           {mayEdit ? (
             <>
@@ -286,7 +283,9 @@ export default function StudioPage({ id }: { id?: string }) {
               {/* Sticks to the bottom of the screen while the form scrolls: the form is long,
                   and the header's button is far above where the user finishes. */}
               <div class="studio__actions">
-                <p class="studio__status muted small">{busy ? 'Saving…' : !item ? 'Not created yet' : dirty ? 'Unsaved changes' : 'All changes saved'}</p>
+                <p class="studio__status muted small">
+                  {busy ? 'Saving…' : !item ? 'Not created yet' : dirty ? 'Unsaved changes' : warnings?.length ? 'All changes saved, with warnings (at the top)' : 'All changes saved'}
+                </p>
                 {saveButton}
               </div>
             </>
@@ -307,6 +306,30 @@ function focusFirstProblem(): void {
   const details = field?.closest('details');
   if (details) details.open = true;
   (field ?? document.querySelector<HTMLElement>('.studio__edit .form-error'))?.focus();
+}
+
+/** What a save says aloud: the server's warnings in full, since they are far from the button on a phone. */
+function savedMessage(what: 'Created' | 'Saved', warnings: string[]): string {
+  return warnings.length ? `${what}, with warnings from the server: ${warnings.join(' ')}` : `${what}.`;
+}
+
+function SaveResult({ warnings }: { warnings: string[] }) {
+  return (
+    <div class={`notice save-result ${warnings.length ? 'notice--warning' : 'notice--success'}`} id="save-result">
+      {warnings.length ? (
+        <>
+          <p>Saved, with warnings from the server:</p>
+          <ul>
+            {warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        'Saved.'
+      )}
+    </div>
+  );
 }
 
 /** Edits kept when the session ended: the user chooses, nothing is put into the form unasked. */
