@@ -24,7 +24,18 @@ const USAGE = 'unknown command; see qrtrack --help';
 
 class UsageError extends Error {}
 
+/**
+ * Says which database a command works on when DATABASE_URL is not set: run beside a server on
+ * PostgreSQL without it, `keys create` made its key in a fresh SQLite file and exited 0.
+ */
+function noteDefaultDatabase(argv: readonly string[]): void {
+  if (process.env.DATABASE_URL !== undefined || argv.length === 0 || argv[0] === 'serve' || argv[0] === 'help') return;
+  if (argv.some((a) => a === '--help' || a === '-h')) return;
+  process.stderr.write('qrtrack: DATABASE_URL is not set: working on the SQLite file ./data/qrtrack.db\n');
+}
+
 async function run(argv: string[]): Promise<void> {
+  noteDefaultDatabase(argv);
   if (await dispatch(argv)) return;
   const [group, command] = argv;
   // Parsed against the same definitions as the registry's commands, so bad options read alike.

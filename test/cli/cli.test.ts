@@ -1,11 +1,13 @@
 // The qrtrack command as an operator runs it: real processes on the database a real server uses.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, dispatch } from '../../src/cli/registry.ts';
 import { SQLite } from '../../src/db/sqlite-driver.ts';
-import { type RunningServer, startServer } from '../support/processes.ts';
+import { type RunningServer, runCli as runCliWith, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -175,6 +177,24 @@ describe('qrtrack commands', { timeout: 180_000 }, () => {
     expect(res.stdout).toMatch(/\nrecent\n( {2}\S+Z +(mobile|desktop) .*\n){3}/);
     const json = JSON.parse((await cli('stats', menu.id, '--json')).stdout) as { days: number; totals: { scans: number } };
     expect(json).toMatchObject({ days: 14, totals: { scans: 3 } });
+  });
+
+  it('says which database it works on when DATABASE_URL is not set', () => {
+    // Beside a server on PostgreSQL, `keys create` without DATABASE_URL made its key in a new
+    // SQLite file, silently. Run from an empty folder, as an operator might.
+    const cwd = tempDir('qrtrack-cli-nodb-');
+    const { DATABASE_URL: _unset, ...rest } = process.env;
+    const res = spawnSync(process.execPath, ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, path.join(ROOT, 'src/cli.ts'), 'accounts', 'list'], {
+      cwd,
+      env: { ...rest, LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    });
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stderr).toBe('qrtrack: DATABASE_URL is not set: working on the SQLite file ./data/qrtrack.db\n');
+    expect(fs.existsSync(path.join(cwd, 'data', 'qrtrack.db'))).toBe(true);
+    // With it set, nothing is said.
+    expect(runCliWith(['accounts', 'list'], env).stderr).toBe('');
+    fs.rmSync(cwd, { recursive: true, force: true });
   });
 
   it('backs up the live database, scans still in the write-ahead log included', async () => {
