@@ -12,6 +12,7 @@ export function loggerOptions(
 ): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
   if (config.logFormat === 'json') return { level: config.logLevel, serializers };
-  const stream = pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  // Colours only on a terminal: LOG_FORMAT=pretty with stdout sent to a file wrote escape codes into it.
+  const stream = pretty({ sync: true, colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
   return { level: config.logLevel, serializers, stream };
 }

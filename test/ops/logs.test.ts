@@ -31,6 +31,8 @@ describe('server logs', () => {
     await expect.poll(() => server!.output(), { timeout: 10_000 }).toContain('Server listening');
     expect(server.output()).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*Server listening at http:\/\/127\.0\.0\.1:\d+/m);
     expect(() => JSON.parse(server!.output().split('\n')[0]!)).toThrow();
+    // Not a terminal (a pipe, as to a log file): no colour codes in the text.
+    expect(server.output()).not.toContain('\u001b[');
   });
 
   it.skipIf(!hasScript)('are readable, coloured lines by default on a terminal', async () => {
