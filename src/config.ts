@@ -2,7 +2,7 @@
 // fails with one clear line, so a typo in deployment never becomes a 5xx later.
 import os from 'node:os';
 import path from 'node:path';
-import { type TrustProxy, checkProxyList } from './http/client-address.ts';
+import proxyAddr from '@fastify/proxy-addr';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string } // file ':memory:' for an in-memory database
@@ -11,6 +11,9 @@ export type DatabaseConfig =
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 /** `pretty`: one readable, coloured line per entry (for people); `json`: one JSON object per line (for machines). */
 export type LogFormat = 'pretty' | 'json';
+
+/** false: no proxy; a number: that many proxies in front; a list: the proxies' addresses or CIDR ranges. */
+export type TrustProxy = false | number | string[];
 
 export interface Config {
   port: number;
@@ -98,7 +101,7 @@ function parseTrustProxy(raw: string | undefined): TrustProxy {
   }
   const list = raw.split(',').map((v) => v.trim());
   try {
-    checkProxyList(list);
+    proxyAddr.compile(list); // throws on an entry that is no address, range or named range
   } catch {
     throw refuse();
   }

@@ -6,9 +6,9 @@
 // the per-address limits.) Fastify and the short links' fast path both ask this module.
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
+import type { TrustProxy } from '../config.ts';
 
-/** false: no proxy; a number: that many proxies in front; a list: the proxies' addresses or CIDR ranges. */
-export type TrustProxy = false | number | string[];
+export type { TrustProxy };
 
 export type TrustFunction = (address: string, hop: number) => boolean;
 
@@ -21,9 +21,4 @@ export function trustFunction(trust: TrustProxy): TrustFunction | false {
 export function clientAddress(req: IncomingMessage, trust: TrustFunction | false): string {
   if (trust === false) return req.socket.remoteAddress ?? '';
   return proxyAddr(req, trust);
-}
-
-/** Checks a list for TRUST_PROXY: throws on an entry that is no address, range or named range. */
-export function checkProxyList(list: string[]): void {
-  proxyAddr.compile(list);
 }
