@@ -30,7 +30,7 @@ import { shortLinkRoutes } from './http/routes/short-links.ts';
 import { trustFunction } from './http/client-address.ts';
 import { parseQueryString, refuseBadlyEncodedQuery } from './http/query-string.ts';
 import { FailureWatch, type ShortLinkHealth } from './http/failure-watch.ts';
-import { openedFileOf, readinessProblems } from './http/readiness.ts';
+import { openedFileOf, readinessProblems, sharedReadiness } from './http/readiness.ts';
 import { createShortLinkHandler, rawShortLinkResponder } from './http/short-link-handler.ts';
 import { statsRoutes } from './http/routes/stats.ts';
 import { webAccountRoutes } from './http/routes/web-accounts.ts';
@@ -132,15 +132,17 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
 
   const stopSaltPurge = startSaltPurge(services.salts, (err) => app.log.warn({ err }, 'could not purge expired salts'));
   const stopQuarterPrune = startQuarterDimsPrune(services.db, (err) => app.log.warn({ err }, 'could not prune old quarter-hour breakdowns'));
+  let drain: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     closing = true;
     // A connection whose answer began before closing goes idle after it, kept alive: close
     // such ones as they come (once was not enough; they waited for the grace period's cut).
     app.server.closeIdleConnections();
-    setInterval(() => app.server.closeIdleConnections(), 50).unref();
+    drain = setInterval(() => app.server.closeIdleConnections(), 50).unref();
   });
   // Scans still queued are committed before the process lets go of the database.
   app.addHook('onClose', async () => {
+    clearInterval(drain);
     await stopSaltPurge();
     await stopQuarterPrune();
     await services.tracker.drain();
@@ -155,8 +157,10 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   // Liveness: the process serves. Readiness: it can also read and write its database.
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   const openedFile = openedFileOf(services.db);
+  const readinessErrors = new FailureWatch(app.log, 'readiness: the database is not usable');
+  const readiness = sharedReadiness(() => readinessProblems(services.db, health, openedFile, (err) => readinessErrors.failed(err)));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    const problems = await readinessProblems(services.db, health, openedFile);
+    const problems = await readiness();
     return reply.code(problems.length === 0 ? 200 : 503).send(problems.length === 0 ? { ok: true } : { ok: false, problems });
   });
   await app.register(webAppRoutes);

@@ -47,12 +47,14 @@ export class DesignsRepository {
 
   /**
    * Saves a design unless the account already has `max`; null then. The count and the insert
-   * are one transaction, with the account's row locked on PostgreSQL: creates sent at once
+   * are one transaction, with the account's row locked on PostgreSQL (FOR NO KEY UPDATE): creates sent at once
    * each counted 199 and together went past the limit.
    */
   async create(accountId: string, name: string, design: QrDesign, max: number): Promise<SavedDesignRecord | null> {
     return this.db.kysely.transaction().execute(async (trx) => {
-      if (this.db.codec.dialect === 'postgres') await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+      // FOR NO KEY UPDATE: serialises design creates of the account without holding up the
+      // inserts that reference the account (codes, sessions), which FOR UPDATE blocked.
+      if (this.db.codec.dialect === 'postgres') await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forNoKeyUpdate().execute();
       const row = await trx.selectFrom('designs').select(sql<number>`count(*)`.as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
       if (Number(row.n) >= max) return null;
       const now = this.db.codec.time(new Date().toISOString());

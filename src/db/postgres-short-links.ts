@@ -85,11 +85,11 @@ export class PostgresShortLinks implements ShortLinkResolver {
     const tag = `~${process.pid}.${++this.announced}`;
     const payloads = packCodes(codes).map((p) => `${p}${SEPARATOR}${tag}`);
     const echoes = this.listening ? payloads.map((p) => this.echoOf(p)) : [];
-    try {
-      await this.pool.query('select pg_notify($1, p) from unnest($2::text[]) p', [LINKS_CHANNEL, payloads]);
-    } catch {
-      this.reset();
-    }
+    const announce = () => this.pool.query('select pg_notify($1, p) from unnest($2::text[]) p', [LINKS_CHANNEL, payloads]);
+    // Tried twice. A failed announcement no longer turns this process's cache off for good (it
+    // set `listening` false while the listener stayed connected, so nothing turned it on again);
+    // the codes were dropped here above, and the listener's own health decides the rest.
+    await announce().catch(announce).catch(() => {});
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(echoes.map((e) => e.heard)), new Promise<void>((resolve) => (timer = setTimeout(resolve, ECHO_WAIT_MS)))]);
     clearTimeout(timer);

@@ -2,59 +2,35 @@
 // changes only from its own API, so a second server on the same file kept redirecting a code
 // deleted through the first (still 302 thirty seconds later). The CLI may still open the file
 // beside a running server: it serves no short links.
+//
+// The claim is a lock the kernel holds for this process: an exclusive SQLite transaction on a
+// small file beside the database, open until the process ends. It goes with the process
+// however it ends (no stale claim after kill -9), and a server in another container, whose pid
+// means nothing here, meets it too (a pid file was taken over from another PID namespace).
 import fs from 'node:fs';
 import path from 'node:path';
+import { SQLite } from './sqlite-driver.ts';
 
 export class SqliteInUseError extends Error {}
 
-/**
- * Claims `<file>.server.pid` for this process, or throws SqliteInUseError when a live server
- * holds it. A file left by a process that died is taken over. Returns the release.
- */
-export function claimSqliteFile(file: string): () => void {
-  const lock = `${file}.server.pid`;
+/** Claims `<file>.server-lock` for this process, or throws SqliteInUseError when another server holds it. */
+export function claimSqliteFile(file: string): void {
+  const lockFile = `${file}.server-lock`;
+  const holderFile = `${file}.server-pid`;
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
-      const release = () => {
-        if (readPid(lock) === process.pid) fs.rmSync(lock, { force: true });
-      };
-      process.once('exit', release);
-      return release;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = readPid(lock);
-      if (holder !== null && holder !== process.pid && isNodeProcess(holder)) {
-        throw new SqliteInUseError(
-          `another qrtrack server (pid ${holder}) serves ${file}; SQLite is served by one process (run several on PostgreSQL), or remove ${lock} if that process is not qrtrack`,
-        );
-      }
-      fs.rmSync(lock, { force: true }); // left by a process that is gone
-    }
-  }
-  throw new SqliteInUseError(`could not claim ${lock}: another server is starting on ${file}`);
-}
-
-function readPid(lock: string): number | null {
+  const lock = new SQLite(lockFile, { timeout: 0 });
   try {
-    const pid = Number.parseInt(fs.readFileSync(lock, 'utf8'), 10);
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Alive, and (where /proc tells) a Node process: a reused pid of anything else is no holder. */
-function isNodeProcess(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.exec('begin exclusive');
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    lock.close();
+    if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+    const holder = fs.readFileSync(holderFile, { encoding: 'utf8', flag: 'a+' }).trim();
+    throw new SqliteInUseError(`another qrtrack server${holder ? ` (pid ${holder})` : ''} serves ${file}; SQLite is served by one process (run several on PostgreSQL)`);
   }
-  try {
-    return /node/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1'));
-  } catch {
-    return true; // no /proc: alive is all we can tell
-  }
+  // Kept open, and so locked, for the life of the process; the pid only names the holder.
+  held.push(lock);
+  fs.writeFileSync(holderFile, `${process.pid}\n`);
 }
+
+const held: InstanceType<typeof SQLite>[] = [];

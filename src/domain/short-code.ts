@@ -45,8 +45,17 @@ function sameHost(a: string, b: string): boolean {
   return plain(a) === plain(b) || (isLoopback(plain(a)) && isLoopback(plain(b)));
 }
 
+/** This machine by any name: localhost, 127/8, ::1, the IPv4-mapped 127/8, and the unspecified 0.0.0.0 and :: (which reach it too). */
 function isLoopback(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === '0.0.0.0' ||
+    host === '[::1]' ||
+    host === '[::]' ||
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host)
+  );
 }
 
 function decodeURIComponentSafe(s: string): string {

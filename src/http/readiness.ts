@@ -22,16 +22,27 @@ export function openedFileOf(db: Db): OpenedFile | null {
   return { path: db.sqlite.name, ino: fs.statSync(db.sqlite.name).ino };
 }
 
-export async function readinessProblems(db: Db, health: ShortLinkHealth, file: OpenedFile | null = null): Promise<string[]> {
+/**
+ * What keeps this process from its work, in words safe to show anyone: /readyz needs no key,
+ * so the database's own error (its address, its user) and the file's path go to `onError`,
+ * for the log, and not into the answer.
+ */
+export async function readinessProblems(db: Db, health: ShortLinkHealth, file: OpenedFile | null, onError: (err: unknown) => void): Promise<string[]> {
   const problems: string[] = [];
   if (file) {
     const now = fs.statSync(file.path, { throwIfNoEntry: false });
-    if (now?.ino !== file.ino) problems.push(`database: ${file.path} was deleted or replaced while the server ran; what it writes now is lost at the next start`);
+    if (now?.ino !== file.ino) {
+      problems.push('database: its file was deleted or replaced while the server ran; what it writes now is lost at the next start');
+      onError(new Error(`${file.path} was deleted or replaced while the server ran`));
+    }
   }
   let timer: NodeJS.Timeout | undefined;
   const ping = sql`select 1`.execute(db.kysely).then(
     () => null,
-    (err: unknown) => `database: cannot be read (${err instanceof Error ? err.message : String(err)})`,
+    (err: unknown) => {
+      onError(err);
+      return 'database: cannot be read';
+    },
   );
   const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`database: did not answer within ${PING_TIMEOUT_MS} ms`), PING_TIMEOUT_MS)));
   const pinged = await Promise.race([ping, late]);
@@ -40,4 +51,17 @@ export async function readinessProblems(db: Db, health: ShortLinkHealth, file: O
   if (health.lookups.failedWithin(RECENT_MS)) problems.push('shortLinks: some could not be looked up in the last minute');
   if (health.scans.failedWithin(RECENT_MS)) problems.push('scans: some were answered but not stored in the last minute (is the disk full?)');
   return problems;
+}
+
+/**
+ * readinessProblems at most once a second, shared by the requests that ask meanwhile: the
+ * route needs no key and is not rate limited, and each answer queries the database.
+ */
+export function sharedReadiness(check: () => Promise<string[]>, everyMs = 1_000): () => Promise<string[]> {
+  let last: { at: number; result: Promise<string[]> } | null = null;
+  return () => {
+    const now = Date.now();
+    if (last === null || now - last.at >= everyMs) last = { at: now, result: check() };
+    return last.result;
+  };
 }

@@ -57,7 +57,10 @@ async function unpack(file: string): Promise<void> {
 /** Makes every font file drawing `text` readable without blocking (see the top of this file). */
 export async function warmFontsFor(text: string): Promise<void> {
   const pending: Promise<void>[] = [];
-  for (const file of frameFontFilesFor(text)) {
+  // Each word too: a line broken before digits or punctuation draws them in the first font
+  // that has them, where in the whole text they stayed in the font before them.
+  const files = new Set([text, ...text.split(/\s+/u)].flatMap((part) => frameFontFilesFor(part)));
+  for (const file of files) {
     if (settled.has(file)) continue;
     let p = warming.get(file);
     if (!p) {

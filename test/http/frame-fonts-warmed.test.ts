@@ -30,7 +30,8 @@ describe('frame text fonts on the thread answering the short links', () => {
       method: 'POST',
       url: '/v1/qr/batch',
       key,
-      payload: { items: ['امسح الرمز', 'स्कैन करें', '😀 scan', '扫码点餐'].map((text, i) => ({ title: text, url: `https://example.com/${i}`, ...framed(text) })) },
+      // The Arabic line is long enough to wrap before its digits, which then take the Latin font.
+      payload: { items: ['امسح الرمز', 'स्कैन करें', '😀 scan', '扫码点餐', 'امسح الرمز الموجود هنا للحصول على 1234567890 خصم'].map((text, i) => ({ title: text, url: `https://example.com/${i}`, ...framed(text) })) },
     });
     expect(batch.statusCode, batch.body).toBe(201);
     expect(blockingFontReads()).toBe(0);

@@ -181,7 +181,7 @@ describe('redirects to our own short links', () => {
     const local = await makeTestApp({ PUBLIC_BASE_URL: 'http://localhost:3000' });
     try {
       const k = await local.key('loopback');
-      for (const url of ['http://localhost./r/AbCdE12', 'http://127.0.0.1:3000/r/AbCdE12', 'http://127.1.2.3/r/AbCdE12', 'http://[::1]:3000/r/AbCdE12', 'http://0x7f000001/r/AbCdE12', 'http://app.localhost/r/AbCdE12']) {
+      for (const url of ['http://localhost./r/AbCdE12', 'http://127.0.0.1:3000/r/AbCdE12', 'http://127.1.2.3/r/AbCdE12', 'http://[::1]:3000/r/AbCdE12', 'http://0x7f000001/r/AbCdE12', 'http://app.localhost/r/AbCdE12', 'http://0/r/AbCdE12', 'http://0.0.0.0:3000/r/AbCdE12', 'http://[::]/r/AbCdE12', 'http://[::ffff:127.0.0.1]/r/AbCdE12', 'http://[0:0:0:0:0:0:0:1]/r/AbCdE12']) {
         const res = await local.request({ method: 'POST', url: '/v1/qr', key: k, payload: { title: 'loop', url } });
         expect(res.statusCode, url).toBe(400);
         expect(res.json().error, url).toMatch(/^url: must not point at a short link of this service/);
