@@ -11,7 +11,7 @@ import { ensureWebBuild, DIST_WEB } from '../scripts/build-web.ts';
 import { DOT_STYLES } from '../src/domain/design.ts';
 import { startServer } from '../test/support/processes.ts';
 import { tempDir } from '../test/support/test-app.ts';
-import { HAVE_CHROMIUM, launch } from '../test/web/browser.ts';
+import { HAVE_CHROMIUM, launch } from '../test/support/chromium.ts';
 import { BUILT_IN_DESIGNS } from '../web/pages/studio/design-file.ts';
 import { type ResultRow, printResults } from './result-row.ts';
 

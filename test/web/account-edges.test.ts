@@ -1,63 +1,34 @@
 // The account pages at their edges, through a real browser: a key name of 80 characters
 // with no space, an editor who opens the keys page by its address, the last owner's role,
 // and a used invite opened by someone signed in.
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../support/processes.ts';
-import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, VIEWER, type TestAccount, checkPage, launch, setUpAccount, signedInPage } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, OWNER, VIEWER, acceptInvite, checkPage, useBrowserSuite } from '../support/browser.ts';
 
 const EDITOR = { email: 'editor@example.com', password: 'editor password 1' };
 // A loaded machine can starve a page past its waits and the project retries the test on the
 // same server: what a test creates is named afresh on each try.
 let tries = 0;
 
-let server: RunningServer;
-let browser: Browser;
-let account: TestAccount;
-
-/** The owner's session over HTTP, as the web app sends it. */
-async function asOwner(method: string, p: string, body?: object): Promise<Response> {
-  const res = await fetch(`${server.url}/v1${p}`, {
-    method,
-    headers: { 'content-type': 'application/json', cookie: account.ownerCookie, 'x-csrf-token': account.ownerCsrf },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-  return res;
-}
+// Open sign-up: a member who owns an account of their own is one of the edges.
+const suite = useBrowserSuite({
+  db: 'account-edges.db',
+  env: { SIGNUP: 'open' },
+  seed: async () => acceptInvite(suite.url, await inviteUrl('editor'), EDITOR),
+});
 
 async function inviteUrl(role: 'owner' | 'editor' | 'viewer'): Promise<string> {
-  return ((await (await asOwner('POST', '/account/invites', { role })).json()) as { url: string }).url;
-}
-
-async function accept(url: string, who: { email: string; password: string }): Promise<void> {
-  const res = await fetch(`${server.url}/v1/invites/${url.split('/').pop()}/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) });
-  if (res.status >= 300) throw new Error(`accepting the invite: ${res.status} ${await res.text()}`);
+  return ((await (await suite.asOwner('POST', '/account/invites', { role })).json()) as { url: string }).url;
 }
 
 /** The page is no wider than the window: nothing scrolls sideways. */
 const scrollWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
 describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
-  beforeAll(async () => {
-    // Open sign-up: a member who owns an account of their own is one of the edges.
-    server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'account-edges.db')}`, SIGNUP: 'open' });
-    account = await setUpAccount(server);
-    await accept(await inviteUrl('editor'), EDITOR);
-    browser = await launch();
-    console.log(`screenshots in ${SHOTS_DIR}`);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it('a key name of 80 characters without a space wraps: no sideways scrolling, and the key prefix stays on one line', { timeout: 180_000 }, async () => {
     const name = `${String(++tries)}${'A'.repeat(79)}`;
-    const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
-    await page.goto(`${server.url}/app/account/keys`);
+    const { context, page, problems } = await suite.signIn(OWNER);
+    await page.goto(`${suite.url}/app/account/keys`);
     await page.getByLabel('Name').fill(name);
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByLabel('Your new API key').waitFor();
@@ -88,8 +59,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
   });
 
   it('an editor who opens the keys page by its address sees why, and no form', { timeout: 120_000 }, async () => {
-    const { context, page, problems } = await signedInPage(browser, server.url, EDITOR);
-    await page.goto(`${server.url}/app/account/keys`);
+    const { context, page, problems } = await suite.signIn(EDITOR);
+    await page.goto(`${suite.url}/app/account/keys`);
     await page.getByText('Only an owner of the account can see and create API keys (your role is editor).').waitFor();
     expect(await page.getByRole('heading', { name: 'Create an API key' }).count()).toBe(0);
     expect(await page.locator('form, input').count()).toBe(0);
@@ -99,8 +70,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
   });
 
   it("the last owner's role cannot be lowered, and says why; with a second owner it can", { timeout: 120_000 }, async () => {
-    const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
-    await page.goto(`${server.url}/app/account/members`);
+    const { context, page, problems } = await suite.signIn(OWNER);
+    await page.goto(`${suite.url}/app/account/members`);
     const mine = page.getByLabel(`Role of ${OWNER.email}`, { exact: true });
     await expect.poll(() => mine.isDisabled()).toBe(true);
     const hint = page.locator(`[id="${await mine.getAttribute('aria-describedby')}"]`);
@@ -123,11 +94,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
 
   it('a reset link for a member who owns another account is refused, and the page says why in plain words', { timeout: 120_000 }, async () => {
     const other = { email: `founder${++tries}@example.com`, password: 'founder password 1' };
-    const signup = await fetch(`${server.url}/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountName: `Founder Co ${tries}`, ...other }) });
+    const signup = await fetch(`${suite.url}/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountName: `Founder Co ${tries}`, ...other }) });
     expect(signup.status).toBe(201);
-    await accept(await inviteUrl('viewer'), other);
-    const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
-    await page.goto(`${server.url}/app/account/members`);
+    await acceptInvite(suite.url, await inviteUrl('viewer'), other);
+    const { context, page, problems } = await suite.signIn(OWNER);
+    await page.goto(`${suite.url}/app/account/members`);
     await page.getByRole('button', { name: `Make a password reset link for ${other.email}` }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'also belongs to an account you do not own' });
     await alert.waitFor();
@@ -144,8 +115,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
 
   it('a used invite opened while signed in does not offer to sign in', { timeout: 120_000 }, async () => {
     const url = await inviteUrl('viewer');
-    await accept(url, { email: `joined${++tries}@example.com`, password: 'joined password 1' });
-    const { context, page, problems } = await signedInPage(browser, server.url, VIEWER);
+    await acceptInvite(suite.url, url, { email: `joined${++tries}@example.com`, password: 'joined password 1' });
+    const { context, page, problems } = await suite.signIn(VIEWER);
     await page.goto(url);
     await page.getByRole('heading', { name: 'This invite cannot be used' }).waitFor();
     await page.getByRole('link', { name: 'go to your codes' }).waitFor();

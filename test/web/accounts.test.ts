@@ -1,11 +1,8 @@
 // The web app through a real browser on a real server: first run, keys, members,
 // roles, sign in and out. Every page is checked with axe-core and photographed.
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../support/processes.ts';
-import { tempDir } from '../support/test-app.ts';
-import { CHROMIUM, HAVE_CHROMIUM, SHOTS_DIR, checkPage, launch, newContext } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM, HAVE_CHROMIUM, checkPage, newContext, useBrowserSuite } from '../support/browser.ts';
 
 if (!HAVE_CHROMIUM) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
@@ -15,30 +12,25 @@ const VIEWER_PASSWORD = 'viewer password 1';
 // same server, so a test that creates something names it afresh on each try.
 let tries = 0;
 
-let server: RunningServer;
-let browser: Browser;
 let setupUrl: string;
+const suite = useBrowserSuite({
+  db: 'web.db',
+  account: false,
+  seed: async ({ server }) => {
+    for (let i = 0; i < 100 && !/first run/.test(server.output()); i++) await new Promise((r) => setTimeout(r, 50));
+    setupUrl = /(http:\S+\/app\/setup\/\S+)/.exec(server.output())?.[1] as string;
+  },
+  timeout: 120_000,
+});
 
 /** axe-core finds nothing serious or critical, nothing broke the CSP, and the page is photographed. */
 const api = (p: string, init: RequestInit & { key?: string } = {}) =>
-  fetch(`${server.url}${p}`, { ...init, headers: { 'content-type': 'application/json', ...(init.key ? { authorization: `Bearer ${init.key}` } : {}) } });
+  fetch(`${suite.url}${p}`, { ...init, headers: { 'content-type': 'application/json', ...(init.key ? { authorization: `Bearer ${init.key}` } : {}) } });
 
 describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
-  beforeAll(async () => {
-    server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'web.db')}` });
-    for (let i = 0; i < 100 && !/first run/.test(server.output()); i++) await new Promise((r) => setTimeout(r, 50));
-    setupUrl = /(http:\S+\/app\/setup\/\S+)/.exec(server.output())?.[1] as string;
-    browser = await launch();
-    console.log(`screenshots in ${SHOTS_DIR}`);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it('first run: the setup link creates the owner; bad input is named next to each field', { timeout: 240_000 }, async () => {
-    const { context, page, problems } = await newContext(browser);
-    await page.goto(`${server.url}/`);
+    const { context, page, problems } = await newContext(suite.browser);
+    await page.goto(`${suite.url}/`);
     await page.waitForURL(/\/app\/sign-in$/);
     await page.getByText('This instance is not set up yet').waitFor();
     await checkPage(page, problems, 'sign-in-first-run');
@@ -69,8 +61,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
   });
 
   it('a wrong password is said next to the password field; the right one signs in', { timeout: 180_000 }, async () => {
-    const { context, page, problems } = await newContext(browser, { dark: true });
-    await page.goto(`${server.url}/app/sign-in`);
+    const { context, page, problems } = await newContext(suite.browser, { dark: true });
+    await page.goto(`${suite.url}/app/sign-in`);
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill('wrong password!!');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -87,9 +79,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
 
   it('the owner creates a key in the UI, it works against /v1, and revoking it makes it 401', { timeout: 180_000 }, async () => {
     const keyName = `Website ${++tries}`;
-    const { context, page, problems } = await newContext(browser);
+    const { context, page, problems } = await newContext(suite.browser);
     await signIn(page, OWNER);
-    await page.goto(`${server.url}/app/account/keys`);
+    await page.goto(`${suite.url}/app/account/keys`);
     await page.getByRole('heading', { name: 'Create an API key' }).waitFor();
     await page.getByRole('checkbox', { name: /qr:read/ }).uncheck();
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -125,9 +117,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
 
   it('the owner invites a viewer, who signs in with the link and cannot create or manage keys', { timeout: 240_000 }, async () => {
     const VIEWER = { email: `viewer${++tries}@example.com`, password: VIEWER_PASSWORD };
-    const owner = await newContext(browser);
+    const owner = await newContext(suite.browser);
     await signIn(owner.page, OWNER);
-    await owner.page.goto(`${server.url}/app/account/members`);
+    await owner.page.goto(`${suite.url}/app/account/members`);
     await owner.page.getByLabel('Role', { exact: true }).selectOption('viewer', { timeout: 10_000 }).catch(async (err: unknown) => {
       throw new Error(`${String(err)}\nat ${owner.page.url()}: ${await owner.page.locator('body').innerText()} ${owner.problems.join('; ')}`);
     });
@@ -136,7 +128,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     expect(inviteUrl).toMatch(/\/app\/invite\/[A-Za-z0-9_-]{43}$/);
     await checkPage(owner.page, owner.problems, 'members-invite');
 
-    const viewer = await newContext(browser);
+    const viewer = await newContext(suite.browser);
     await viewer.page.goto(inviteUrl);
     await viewer.page.getByRole('heading', { name: 'Join Acme' }).waitFor();
     await checkPage(viewer.page, viewer.problems, 'invite');
@@ -158,7 +150,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     expect(await viewer.page.getByRole('link', { name: 'API keys' }).count()).toBe(0);
     expect(await viewer.page.getByRole('button', { name: 'Create invite link' }).count()).toBe(0);
     await checkPage(viewer.page, viewer.problems, 'members-as-viewer');
-    await viewer.page.goto(`${server.url}/app/account/keys`);
+    await viewer.page.goto(`${suite.url}/app/account/keys`);
     await expect.poll(() => viewer.page.locator('.form-error').textContent()).toMatch(/Only an owner/);
 
     // The owner sees the new member with the viewer role.
@@ -171,22 +163,22 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
   });
 
   it('signs out: the app returns to the sign-in page and the session no longer works', { timeout: 180_000 }, async () => {
-    const { context, page, problems } = await newContext(browser);
+    const { context, page, problems } = await newContext(suite.browser);
     await signIn(page, OWNER);
-    await page.goto(`${server.url}/app/account/profile`);
+    await page.goto(`${suite.url}/app/account/profile`);
     await page.getByRole('heading', { name: 'Change password' }).waitFor();
     await checkPage(page, problems, 'profile');
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(/\/app\/sign-in$/);
     expect(await page.evaluate(async () => (await fetch('/v1/session')).status)).toBe(401);
-    await page.goto(`${server.url}/app/account/keys`);
+    await page.goto(`${suite.url}/app/account/keys`);
     await page.waitForURL(/\/app\/sign-in\?next=/);
     await context.close();
   });
 });
 
 async function signIn(page: Page, who: { email: string; password: string }): Promise<void> {
-  await page.goto(`${server.url}/app/sign-in`);
+  await page.goto(`${suite.url}/app/sign-in`);
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -2,38 +2,42 @@
 // against the API's (total and the 14-day sparkline), paging past the first page, search
 // and filters kept in the address, pause/resume and delete of a selection (the short links
 // follow: 404 while paused, 410 once deleted), and a viewer who gets no edit control.
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { createScanWriter } from '../../src/db/scan-writer.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
-import { type RunningServer, startServer } from '../support/processes.ts';
-import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, VIEWER, checkPage, launch, setUpAccount, signedInPage } from './browser.ts';
+import { HAVE_CHROMIUM, OWNER, VIEWER, checkPage, useBrowserSuite } from '../support/browser.ts';
 
 const TZ = 'America/New_York';
 const DAY = 86_400_000;
 const FILLERS = 52;
 
-let server: RunningServer;
-let browser: Browser;
-let dbUrl: string;
-let key: string;
-let ownerCookie: string;
-let ownerCsrf: string;
-let accountId: string;
+let menu: Item;
+let wifi: Item;
+const suite = useBrowserSuite({
+  db: 'codes.db',
+  seed: async () => {
+    await batch(Array.from({ length: FILLERS }, (_, i) => ({ title: `Flyer ${String(i + 1).padStart(2, '0')}`, url: `https://example.com/flyer/${i + 1}`, tags: ['flyers'] })));
+    [wifi, menu] = (await batch([
+      { title: 'Guest Wi-Fi', contentType: 'wifi', wifiSsid: 'Cafe', wifiPass: 'secret', tags: ['office'], color1: '#0b6e4f' },
+      { title: 'Spring menu', url: 'https://example.com/menu', tags: ['menu'], dotsStyle: 'rounded', color1: '#1a73e8' },
+    ])) as [Item, Item];
+    await pastScans(menu, [3, 5, 0, 2, 7, 1, 0, 4, 6, 2, 0, 3, 5, 8, 2, 2, 9]);
+    await pastScans(wifi, [1, 0, 0, 2, 0, 0, 1]);
+  },
+});
 
 interface Item { id: string; code: string; title: string; scanCount: number; active: boolean }
 interface ListPage { items: Item[]; nextCursor: string | null; sparklines: { series: { id: string; scans: number[] }[] } }
 
 const v1 = async <T>(p: string, init: RequestInit = {}): Promise<T> => {
-  const res = await fetch(`${server.url}/v1${p}`, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...init.headers } });
+  const res = await fetch(`${suite.url}/v1${p}`, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${suite.account.key}`, ...init.headers } });
   expect(res.status, `${p}: ${await res.clone().text()}`).toBeLessThan(300);
   return (await res.json()) as T;
 };
-const shortLink = async (code: string) => (await fetch(`${server.url}/r/${code}`, { redirect: 'manual' })).status;
+const shortLink = async (code: string) => (await fetch(`${suite.url}/r/${code}`, { redirect: 'manual' })).status;
 
 async function batch(items: object[]): Promise<Item[]> {
   const r = await v1<{ items: { item: Item }[] }>('/qr/batch', { method: 'POST', body: JSON.stringify({ items }) });
@@ -42,12 +46,12 @@ async function batch(items: object[]): Promise<Item[]> {
 
 /** Scans of the last 20 days written straight into the server's database (the short link counts only "now"). */
 async function pastScans(item: Item, perDay: number[]): Promise<void> {
-  const db = await openDatabase(loadConfig({ DATABASE_URL: dbUrl }).database);
+  const db = await openDatabase(loadConfig({ DATABASE_URL: suite.dbUrl }).database);
   const writer = createScanWriter(db);
   const scans: ScanEvent[] = perDay.flatMap((n, daysAgo) =>
     Array.from({ length: n }, (_, i) => ({
       itemId: item.id,
-      accountId,
+      accountId: suite.account.accountId,
       scannedAt: new Date(Date.now() - daysAgo * DAY - (i + 1) * 60_000).toISOString(),
       isBot: false,
       device: 'mobile',
@@ -64,7 +68,7 @@ async function pastScans(item: Item, perDay: number[]): Promise<void> {
 }
 
 async function signedIn(who = OWNER, opts: { dark?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const signed = await signedInPage(browser, server.url, who, { timezoneId: TZ, dark: opts.dark });
+  const signed = await suite.signIn(who, { timezoneId: TZ, dark: opts.dark });
   await signed.page.locator('.code-row').first().waitFor();
   return signed;
 }
@@ -75,31 +79,10 @@ const row = (page: Page, title: string) => page.locator('.code-row', { has: page
 const fresh = (title: string) => `${title} ${Date.now().toString(36)}`;
 
 describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
-  let menu: Item;
-  let wifi: Item;
-
-  beforeAll(async () => {
-    dbUrl = `sqlite:${path.join(tempDir(), 'codes.db')}`;
-    server = await startServer({ DATABASE_URL: dbUrl });
-    ({ key, accountId, ownerCookie, ownerCsrf } = await setUpAccount(server));
-    await batch(Array.from({ length: FILLERS }, (_, i) => ({ title: `Flyer ${String(i + 1).padStart(2, '0')}`, url: `https://example.com/flyer/${i + 1}`, tags: ['flyers'] })));
-    [wifi, menu] = (await batch([
-      { title: 'Guest Wi-Fi', contentType: 'wifi', wifiSsid: 'Cafe', wifiPass: 'secret', tags: ['office'], color1: '#0b6e4f' },
-      { title: 'Spring menu', url: 'https://example.com/menu', tags: ['menu'], dotsStyle: 'rounded', color1: '#1a73e8' },
-    ])) as [Item, Item];
-    await pastScans(menu, [3, 5, 0, 2, 7, 1, 0, 4, 6, 2, 0, 3, 5, 8, 2, 2, 9]);
-    await pastScans(wifi, [1, 0, 0, 2, 0, 0, 1]);
-    browser = await launch();
-    console.log(`screenshots in ${SHOTS_DIR}`);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it("shows each code's thumbnail, kind, short link, status, total and sparkline as the API counts them, and pages on", { timeout: 120_000 }, async () => {
     const { context, page, problems } = await signedIn();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.url });
     expect(await page.locator('.code-row').count()).toBe(50);
     const api = await v1<ListPage>(`/qr?limit=50&include=sparkline&tz=${encodeURIComponent(TZ)}`);
     const shown = await page.locator('.code-row').evaluateAll((rows) =>
@@ -112,19 +95,24 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
     expect(shown).toEqual(api.items.map((it, i) => ({ id: it.id, total: it.scanCount, spark: api.sparklines.series[i]!.scans.join(',') })));
     expect(shown[0]!.spark).not.toMatch(/^[0,]+$/);
     // The numbers are the stats page's numbers in the browser's own zone.
-    const stats = await v1<{ daily: { scans: number }[] }>(`/qr/${menu.id}/stats?days=14&tz=${encodeURIComponent(TZ)}`);
+    const stats = await v1<{ daily: { date: string; scans: number }[] }>(`/qr/${menu.id}/stats?days=14&tz=${encodeURIComponent(TZ)}`);
     expect(shown[0]!.spark).toBe(stats.daily.map((d) => d.scans).join(','));
+    // Read aloud, a sparkline is one sentence, not 14 numbers.
+    const busiest = stats.daily.reduce((best, d) => (d.scans >= best.scans ? d : best));
+    const on = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${busiest.date}T00:00:00Z`));
+    const sum = stats.daily.reduce((a, d) => a + d.scans, 0);
+    expect(await page.locator(`.code-row[data-id="${menu.id}"] .spark`).getAttribute('aria-label')).toBe(`${sum} scans in 14 days, busiest ${busiest.scans} on ${on}`);
 
     const first = row(page, 'Spring menu');
     expect(await first.locator('.code-row__kind').textContent()).toBe('Link');
     expect(await row(page, 'Guest Wi-Fi').locator('.code-row__kind').textContent()).toBe('Wi-Fi');
     expect(await first.locator('.status').textContent()).toBe('Active');
-    expect(await first.locator('code').textContent()).toBe(`${new URL(server.url).host}/r/${menu.code}`);
+    expect(await first.locator('code').textContent()).toBe(`${new URL(suite.url).host}/r/${menu.code}`);
     const thumb = first.locator('img');
     expect(await thumb.getAttribute('loading')).toBe('lazy');
     await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), { timeout: 20_000 }).toBe(true);
     await first.getByRole('button', { name: 'Copy the short link of Spring menu' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/r/${menu.code}`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${suite.url}/r/${menu.code}`);
     expect(await first.getByRole('link', { name: 'Spring menu', exact: true }).getAttribute('href')).toBe(`/app/codes/${menu.id}`);
     expect(await first.getByRole('link', { name: 'Edit Spring menu' }).getAttribute('href')).toBe(`/app/codes/${menu.id}/edit`);
     expect(await page.getByRole('link', { name: 'New code' }).getAttribute('href')).toBe('/app/codes/new');
@@ -150,15 +138,22 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
     await page.getByLabel('Kind').selectOption('wifi');
     await page.waitForURL(/kind=wifi/);
     await expect.poll(() => rowTitles(page)).toEqual(['Guest Wi-Fi']);
-    // Each chosen filter is a step Back returns to.
+    // Chosen filters rewrite the history entry of the list they narrow: Back leaves them all
+    // for the list before them (here the search "menu"), not one filter at a time.
     await page.getByLabel('Status').selectOption('paused');
     await page.waitForURL(/kind=wifi&status=paused$/);
     await page.getByText('No codes match these filters.').waitFor();
     await page.goBack();
+    await page.waitForURL(/\/app\/codes\?q=menu$/);
+    await expect.poll(() => rowTitles(page)).toEqual(['Spring menu']);
+    expect(await page.getByLabel('Kind').inputValue()).toBe('');
+    expect(await page.getByLabel('Status').inputValue()).toBe('');
+    await page.goForward();
+    await page.waitForURL(/kind=wifi&status=paused$/);
+    await page.getByText('No codes match these filters.').waitFor();
+    await page.getByLabel('Status').selectOption('');
     await page.waitForURL(/\/app\/codes\?kind=wifi$/);
     await expect.poll(() => rowTitles(page)).toEqual(['Guest Wi-Fi']);
-    expect(await page.getByLabel('Kind').inputValue()).toBe('wifi');
-    expect(await page.getByLabel('Status').inputValue()).toBe('');
 
     await page.getByLabel('Kind').selectOption('');
     await page.getByLabel('Tag').selectOption('flyers');
@@ -168,7 +163,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
     await expect.poll(() => rowTitles(page)).toEqual(['Flyer 09', 'Flyer 08', 'Flyer 07', 'Flyer 06', 'Flyer 05', 'Flyer 04', 'Flyer 03', 'Flyer 02', 'Flyer 01']);
     await checkPage(page, problems, 'codelist-filtered');
 
-    await page.goto(`${server.url}/app/codes?status=paused&q=nothing-like-this`);
+    await page.goto(`${suite.url}/app/codes?status=paused&q=nothing-like-this`);
     await page.getByText('No codes match these filters.').waitFor();
     expect(await page.getByLabel('Status').inputValue()).toBe('paused');
     await context.close();
@@ -176,7 +171,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
 
   it('a filter chosen right after "Clear filters" does not bring the cleared search back', { timeout: 120_000 }, async () => {
     const { context, page } = await signedIn();
-    await page.goto(`${server.url}/app/codes?q=menu`);
+    await page.goto(`${suite.url}/app/codes?q=menu`);
     await expect.poll(() => rowTitles(page)).toEqual(['Spring menu']);
     // As a quick person (or a slow machine) does it: the kind is chosen once the page has
     // rendered the cleared address but before its effects ran, which is when the search box

@@ -4,11 +4,9 @@
 // coloured countries, CSV downloads), the range changed, recent scans refreshed live.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../support/processes.ts';
-import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, axeViolations, checkPage, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, OWNER, axeViolations, checkPage, screenshots, useBrowserSuite } from '../support/browser.ts';
 
 const TZ = 'Europe/Berlin';
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -18,11 +16,25 @@ const IPAD = 'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15
 const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 Edg/125.0.0.0';
 const WHATSAPP = 'WhatsApp/2.23.20.0 A';
 
-let server: RunningServer;
-let browser: Browser;
-let key: string;
 let menu: { id: string; code: string };
 let poster: { id: string; code: string };
+const suite = useBrowserSuite({
+  db: 'dash.db',
+  env: { COUNTRY_HEADER: 'cf-ipcountry', TRUST_PROXY: 'true' },
+  account: { viewer: false },
+  seed: async () => {
+    menu = await create('Spring menu');
+    poster = await create('Poster');
+    await scan(menu.code, IPHONE, '198.51.100.1', 'DE');
+    await scan(menu.code, IPHONE, '198.51.100.1', 'DE'); // the same visitor again: a scan, not a unique one
+    await scan(menu.code, IPHONE, '198.51.100.2', 'DE', 'https://www.instagram.com/p/x');
+    await scan(menu.code, ANDROID, '198.51.100.3', 'US');
+    await scan(menu.code, SAMSUNG, '198.51.100.4', 'US', 'https://t.co/abc');
+    await scan(menu.code, DESKTOP, '198.51.100.5', 'FR');
+    await scan(menu.code, WHATSAPP, '198.51.100.6', 'DE'); // a link preview: a bot scan
+    await scan(poster.code, IPAD, '198.51.100.7', 'GB');
+  },
+});
 
 interface Breakdown { value: string; scans: number }
 interface CodeStats {
@@ -39,13 +51,13 @@ interface AccountStats extends Omit<CodeStats, 'totals' | 'recent'> {
 }
 
 const v1 = async <T>(p: string): Promise<T> => {
-  const res = await fetch(`${server.url}/v1${p}`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${suite.url}/v1${p}`, { headers: { authorization: `Bearer ${suite.account.key}` } });
   expect(res.status, p).toBe(200);
   return (p.includes('.csv') ? await res.text() : await res.json()) as T;
 };
 
 async function scan(code: string, ua: string, ip: string, country: string, referer?: string): Promise<void> {
-  const res = await fetch(`${server.url}/r/${code}`, {
+  const res = await fetch(`${suite.url}/r/${code}`, {
     redirect: 'manual',
     headers: { 'user-agent': ua, 'x-forwarded-for': ip, 'cf-ipcountry': country, ...(referer ? { referer } : {}) },
   });
@@ -54,9 +66,9 @@ async function scan(code: string, ua: string, ip: string, country: string, refer
 
 /** Sets the instance up through its first-run link and returns an API key made with the session. */
 async function create(title: string): Promise<{ id: string; code: string }> {
-  const res = await fetch(`${server.url}/v1/qr`, {
+  const res = await fetch(`${suite.url}/v1/qr`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${suite.account.key}` },
     body: JSON.stringify({ title, url: `https://example.com/${encodeURIComponent(title)}` }),
   });
   expect(res.status).toBe(201);
@@ -64,7 +76,7 @@ async function create(title: string): Promise<{ id: string; code: string }> {
 }
 
 function newPage(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  return signedInPage(browser, server.url, OWNER, { timezoneId: TZ, acceptDownloads: true });
+  return suite.signIn(OWNER, { timezoneId: TZ, acceptDownloads: true });
 }
 
 const numberIn = async (page: Page, selector: string) => Number(((await page.locator(selector).textContent()) ?? '').replace(/[^\d]/g, ''));
@@ -76,28 +88,36 @@ async function barRows(page: Page, panel: string): Promise<Breakdown[]> {
   );
 }
 
-describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
-  beforeAll(async () => {
-    server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'dash.db')}`, COUNTRY_HEADER: 'cf-ipcountry', TRUST_PROXY: 'true' });
-    key = (await setUpAccount(server, { viewer: false })).key;
-    menu = await create('Spring menu');
-    poster = await create('Poster');
-    await scan(menu.code, IPHONE, '198.51.100.1', 'DE');
-    await scan(menu.code, IPHONE, '198.51.100.1', 'DE'); // the same visitor again: a scan, not a unique one
-    await scan(menu.code, IPHONE, '198.51.100.2', 'DE', 'https://www.instagram.com/p/x');
-    await scan(menu.code, ANDROID, '198.51.100.3', 'US');
-    await scan(menu.code, SAMSUNG, '198.51.100.4', 'US', 'https://t.co/abc');
-    await scan(menu.code, DESKTOP, '198.51.100.5', 'FR');
-    await scan(menu.code, WHATSAPP, '198.51.100.6', 'DE'); // a link preview: a bot scan
-    await scan(poster.code, IPAD, '198.51.100.7', 'GB');
-    browser = await launch();
-    console.log(`screenshots in ${SHOTS_DIR}`);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+/**
+ * What Chromium's accessibility tree says of an element: its role and name, and every node it
+ * exposes inside it (an image's insides should be none: they would be read or browsed).
+ */
+async function accessible(page: Page, selector: string): Promise<{ role: string; name: string; inside: string[] }> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: `document.querySelector(${JSON.stringify(selector)})` });
+    const { node } = await cdp.send('DOM.describeNode', { objectId: result.objectId });
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    const root = nodes.find((n) => n.backendDOMNodeId === node.backendNodeId);
+    if (!root) throw new Error(`${selector} is not in the accessibility tree`);
+    const inside: string[] = [];
+    const walk = (ids: string[] | undefined) => {
+      for (const id of ids ?? []) {
+        const n = byId.get(id);
+        if (!n) continue;
+        if (!n.ignored) inside.push(`${String(n.role?.value)}: ${String(n.name?.value ?? '')}`);
+        walk(n.childIds);
+      }
+    };
+    walk(root.childIds);
+    return { role: String(root.role?.value), name: String(root.name?.value ?? ''), inside };
+  } finally {
+    await cdp.detach();
+  }
+}
 
+describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
   it("shows a code's totals, chart, breakdowns and map as the API counts them, for each range", { timeout: 120_000 }, async () => {
     const { context, page, problems } = await newPage();
     await page.getByRole('link', { name: 'Spring menu', exact: true }).click();
@@ -153,9 +173,30 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
     await context.close();
   });
 
+  it('the map and the chart are each one image with a one-sentence summary, their insides hidden from screen readers', { timeout: 120_000 }, async () => {
+    const { context, page, problems } = await newPage();
+    await page.goto(`${suite.url}/app/codes/${menu.id}`);
+    await page.locator('.map path[data-country="DE"]').waitFor();
+    await page.locator('.chart .u-legend').waitFor();
+    const map = await accessible(page, '.map');
+    const chart = await accessible(page, '.chart');
+    expect(map.role).toBe('image');
+    expect(chart.role).toBe('image');
+    expect(map.inside.length, 'nodes exposed inside the map').toBe(0);
+    expect(chart.inside, 'nodes exposed inside the chart').toEqual([]);
+    // Human scans only (the WhatsApp preview is a bot): Germany 3, the United States 2, France 1.
+    expect(map.name).toBe('World map of scans: most from Germany (3), then United States (2) and France (1). Every country is in the Countries list.');
+    expect(chart.name).toMatch(/^Scans per day, \w+ \d+ to \w+ \d+: 6 scans, busiest \w+ \d+ with 6\. The numbers are in the table below\.$/);
+    // The mouse still gets each country's tooltip.
+    expect(await page.locator('.map path[data-country="DE"] title').textContent()).toBe('Germany: 3 scans');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('downloads the CSV the API gives', { timeout: 60_000 }, async () => {
     const { context, page } = await newPage();
-    await page.goto(`${server.url}/app/codes/${menu.id}`);
+    await page.goto(`${suite.url}/app/codes/${menu.id}`);
     for (const [label, part] of [[/Daily scans/, 'daily'], [/Breakdowns/, 'breakdown']] as const) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: label }).click()]);
       const text = fs.readFileSync((await download.path())!, 'utf8');
@@ -167,7 +208,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
 
   it('adds a new scan to recent scans and the totals while the page is open', { timeout: 60_000 }, async () => {
     const { context, page } = await newPage();
-    await page.goto(`${server.url}/app/codes/${poster.id}`);
+    await page.goto(`${suite.url}/app/codes/${poster.id}`);
     await page.locator('.recent-table tbody tr').first().waitFor();
     expect(await page.locator('.recent-table tbody tr').count()).toBe(1);
     await scan(poster.code, ANDROID, '198.51.100.8', 'NL');
@@ -213,14 +254,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
   });
 
   it('stays readable in dark mode', { timeout: 60_000 }, async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, timezoneId: TZ, colorScheme: 'dark' });
-    const page = await context.newPage();
-    await page.goto(`${server.url}/app/sign-in`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/app\/codes$/);
-    await page.goto(`${server.url}/app/codes/${menu.id}`);
+    const { context, page } = await suite.signIn(OWNER, { timezoneId: TZ, dark: true });
+    await page.goto(`${suite.url}/app/codes/${menu.id}`);
     await page.locator('.map path[data-country="DE"]').waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await screenshots(page, 'code-stats-dark');

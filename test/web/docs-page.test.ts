@@ -1,11 +1,8 @@
 // /docs (Swagger UI) in a real browser at phone width: laid out for 390 px, and not one
 // Content-Security-Policy violation or console error while it renders the whole reference.
-import fs from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, useBrowserSuite } from '../support/browser.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
-
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => fs.existsSync(p));
 
 let t: TestApp;
 let baseUrl: string;
@@ -27,19 +24,12 @@ describe('/docs', () => {
     expect(csp).not.toMatch(/https:|upgrade-insecure-requests|script-src[^;]*unsafe-inline/);
   });
 
-  describe.skipIf(!CHROMIUM)('in Chromium at 390 px', () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-      });
-    });
-    afterAll(() => browser?.close());
+  describe.skipIf(!HAVE_CHROMIUM)('in Chromium at 390 px', () => {
+    // The app under test is the in-process one above (no server process): the suite gives only the browser.
+    const suite = useBrowserSuite({});
 
     it('fits the phone and renders every operation without a console error or CSP violation', async () => {
-      const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+      const page = await suite.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
       const problems: string[] = [];
       page.on('console', (m) => {
         if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);

@@ -1,16 +1,12 @@
 // Sessions under the web app, through a real browser: a session that ends mid-edit sends the
 // user to sign in with a word of why, and the studio's unsaved edits come back after it; two
 // tabs of one user in two accounts each act in the account they show.
-import path from 'node:path';
-import type { BrowserContext, Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../support/processes.ts';
-import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, type TestAccount, checkPage, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, OWNER, checkPage, screenshots, useBrowserSuite } from '../support/browser.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let account: TestAccount;
+// Open sign-up: the owner is also a member of an account someone else signed up for.
+const suite = useBrowserSuite({ db: 'sessions.db', env: { SIGNUP: 'open' }, account: { viewer: false } });
 // A loaded machine can starve a page and the project retries the test on the same server:
 // what a test creates is named afresh on each try.
 let tries = 0;
@@ -18,13 +14,13 @@ let tries = 0;
 const json = { 'content-type': 'application/json' };
 
 async function createCode(title: string): Promise<string> {
-  const res = await fetch(`${server.url}/v1/qr`, { method: 'POST', headers: { ...json, authorization: `Bearer ${account.key}` }, body: JSON.stringify({ title, contentType: 'url', url: 'https://example.com/menu' }) });
+  const res = await fetch(`${suite.url}/v1/qr`, { method: 'POST', headers: { ...json, authorization: `Bearer ${suite.account.key}` }, body: JSON.stringify({ title, contentType: 'url', url: 'https://example.com/menu' }) });
   expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { item: { id: string } }).item.id;
 }
 
 async function codeById(id: string): Promise<{ status: number; title?: string }> {
-  const res = await fetch(`${server.url}/v1/qr/${id}`, { headers: { authorization: `Bearer ${account.key}` } });
+  const res = await fetch(`${suite.url}/v1/qr/${id}`, { headers: { authorization: `Bearer ${suite.account.key}` } });
   return { status: res.status, title: res.ok ? ((await res.json()) as { item: { title: string } }).item.title : undefined };
 }
 
@@ -33,8 +29,8 @@ async function endSession(context: BrowserContext): Promise<void> {
   const cookie = (await context.cookies()).find((c) => c.name === 'qrtrack_session');
   if (!cookie) throw new Error('no session cookie in the browser');
   const headers = { cookie: `${cookie.name}=${cookie.value}` };
-  const session = (await (await fetch(`${server.url}/v1/session`, { headers })).json()) as { csrfToken: string };
-  const res = await fetch(`${server.url}/v1/session`, { method: 'DELETE', headers: { ...headers, 'x-csrf-token': session.csrfToken } });
+  const session = (await (await fetch(`${suite.url}/v1/session`, { headers })).json()) as { csrfToken: string };
+  const res = await fetch(`${suite.url}/v1/session`, { method: 'DELETE', headers: { ...headers, 'x-csrf-token': session.csrfToken } });
   expect(res.status).toBe(200);
 }
 
@@ -48,23 +44,11 @@ async function signInHere(page: Page): Promise<void> {
 const besides401 = (problems: string[]) => problems.filter((p) => !/status of 401/.test(p));
 
 describe.skipIf(!HAVE_CHROMIUM)('sessions in the web app', () => {
-  beforeAll(async () => {
-    // Open sign-up: the owner is also a member of an account someone else signed up for.
-    server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'sessions.db')}`, SIGNUP: 'open' });
-    account = await setUpAccount(server, { viewer: false });
-    browser = await launch();
-    console.log(`screenshots in ${SHOTS_DIR}`);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it('a session ended while a code is edited: the sign-in page says so, and the edit is offered back after signing in', { timeout: 180_000 }, async () => {
     const title = `Menu card ${++tries}`;
     const id = await createCode(title);
-    const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
-    await page.goto(`${server.url}/app/codes/${id}/edit`);
+    const { context, page, problems } = await suite.signIn(OWNER);
+    await page.goto(`${suite.url}/app/codes/${id}/edit`);
     const titleField = page.getByLabel('Title', { exact: true });
     await expect.poll(() => titleField.inputValue()).toBe(title);
     await titleField.fill(`${title} (spring)`);
@@ -101,8 +85,8 @@ describe.skipIf(!HAVE_CHROMIUM)('sessions in the web app', () => {
   });
 
   it('a new code not yet created survives its session ending too; Discard forgets it', { timeout: 180_000 }, async () => {
-    const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
-    await page.goto(`${server.url}/app/codes/new`);
+    const { context, page, problems } = await suite.signIn(OWNER);
+    await page.goto(`${suite.url}/app/codes/new`);
     await page.locator('.preview__img').waitFor();
     await page.getByLabel('Title', { exact: true }).fill('Opening hours');
     await page.getByRole('tab', { name: 'Text' }).click();
@@ -135,7 +119,7 @@ describe.skipIf(!HAVE_CHROMIUM)('sessions in the web app', () => {
   });
 
   it('"Sign out" says nothing of an ended session, and says (and shows) that the user is signed out', { timeout: 120_000 }, async () => {
-    const { context, page } = await signedInPage(browser, server.url, OWNER);
+    const { context, page } = await suite.signIn(OWNER);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/app\/sign-in$/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -150,16 +134,16 @@ describe.skipIf(!HAVE_CHROMIUM)('sessions in the web app', () => {
     // The owner of Acme also joins Beta, an account someone else signed up for.
     const n = ++tries;
     const founder = { email: `beta${n}@example.com`, password: 'beta founder pass 1' };
-    const signup = await fetch(`${server.url}/v1/signup`, { method: 'POST', headers: json, body: JSON.stringify({ accountName: `Beta ${n}`, ...founder }) });
+    const signup = await fetch(`${suite.url}/v1/signup`, { method: 'POST', headers: json, body: JSON.stringify({ accountName: `Beta ${n}`, ...founder }) });
     expect(signup.status).toBe(201);
     const beta = (await signup.json()) as { csrfToken: string; account: { id: string } };
     const betaCookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] as string;
-    const invite = await fetch(`${server.url}/v1/account/invites`, { method: 'POST', headers: { ...json, cookie: betaCookie, 'x-csrf-token': beta.csrfToken }, body: JSON.stringify({ role: 'editor' }) });
+    const invite = await fetch(`${suite.url}/v1/account/invites`, { method: 'POST', headers: { ...json, cookie: betaCookie, 'x-csrf-token': beta.csrfToken }, body: JSON.stringify({ role: 'editor' }) });
     const token = ((await invite.json()) as { url: string }).url.split('/').pop();
-    const joined = await fetch(`${server.url}/v1/invites/${token}/accept`, { method: 'POST', headers: json, body: JSON.stringify(OWNER) });
+    const joined = await fetch(`${suite.url}/v1/invites/${token}/accept`, { method: 'POST', headers: json, body: JSON.stringify(OWNER) });
     expect(joined.status).toBe(201);
 
-    const { context, page: tabA, problems } = await signedInPage(browser, server.url, OWNER);
+    const { context, page: tabA, problems } = await suite.signIn(OWNER);
     const picker = (page: Page) => page.getByRole('combobox', { name: 'Account', exact: true });
     const accountOf = (page: Page) => picker(page).evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent ?? '');
     // Picking an account in the list is not switching: Switch (or Enter) is.
@@ -173,13 +157,13 @@ describe.skipIf(!HAVE_CHROMIUM)('sessions in the web app', () => {
       await expect.poll(() => accountOf(tabA)).toBe('Acme');
     }
     const tabB = await context.newPage();
-    await tabB.goto(`${server.url}/app/codes`);
+    await tabB.goto(`${suite.url}/app/codes`);
     await picker(tabB).waitFor();
     await switchTo(tabB, `Beta ${n}`);
     await expect.poll(() => accountOf(tabB)).toBe(`Beta ${n}`);
     // The session itself is now in Beta.
     const cookie = (await context.cookies()).find((c) => c.name === 'qrtrack_session');
-    const sessionNow = (await (await fetch(`${server.url}/v1/session`, { headers: { cookie: `qrtrack_session=${cookie?.value}` } })).json()) as { account: { id: string } };
+    const sessionNow = (await (await fetch(`${suite.url}/v1/session`, { headers: { cookie: `qrtrack_session=${cookie?.value}` } })).json()) as { account: { id: string } };
     expect(sessionNow.account.id).toBe(beta.account.id);
 
     // Tab A, untouched since, still shows Acme and creates a code there.
@@ -194,7 +178,7 @@ describe.skipIf(!HAVE_CHROMIUM)('sessions in the web app', () => {
     const id = /codes\/([0-9a-f-]{36})\/edit/.exec(tabA.url())?.[1] as string;
     // In Acme (its key finds it), not in Beta (its owner does not).
     expect(await codeById(id)).toEqual({ status: 200, title });
-    expect((await fetch(`${server.url}/v1/qr/${id}`, { headers: { cookie: betaCookie } })).status).toBe(404);
+    expect((await fetch(`${suite.url}/v1/qr/${id}`, { headers: { cookie: betaCookie } })).status).toBe(404);
 
     // Tab A's downloads load: the PNG and SVG links name its account.
     for (const link of ['#download-png', '#download-svg']) {

@@ -1,13 +1,13 @@
 // The first-run setup page through a real browser: what it says about who joins after the
 // owner follows the server's SIGNUP setting.
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, SHOTS_DIR, checkPage, launch, newContext } from './browser.ts';
+import { HAVE_CHROMIUM, checkPage, newContext, useBrowserSuite } from '../support/browser.ts';
 
-let browser: Browser;
+// A server of its own per SIGNUP setting, started by each test: the suite gives only the browser.
+const suite = useBrowserSuite({});
 const servers: RunningServer[] = [];
 
 /** The setup link a fresh server printed at start. */
@@ -19,12 +19,7 @@ async function setupLink(server: RunningServer): Promise<string> {
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the setup page', () => {
-  beforeAll(async () => {
-    browser = await launch();
-    console.log(`screenshots in ${SHOTS_DIR}`);
-  }, 180_000);
   afterAll(async () => {
-    await browser?.close();
     for (const s of servers) await s.stop();
   });
 
@@ -35,7 +30,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the setup page', () => {
     it(`says who joins after the owner when SIGNUP=${signup}`, { timeout: 120_000 }, async () => {
       const server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), `setup-${signup}.db`)}`, SIGNUP: signup });
       servers.push(server);
-      const { context, page, problems } = await newContext(browser);
+      const { context, page, problems } = await newContext(suite.browser);
       await page.goto(await setupLink(server));
       await page.getByRole('heading', { name: 'Set up qrtrack' }).waitFor();
       const intro = page.locator('.public__intro');

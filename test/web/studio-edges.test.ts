@@ -1,19 +1,14 @@
 // The studio at its edges, through a real browser: an invalid field of every input type gets
 // the same red border, and on a phone the selected content tab is in view (and the tab row
 // shows that it scrolls) when an existing code opens and when the kind changes.
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../support/processes.ts';
-import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, checkPage, launch, setUpAccount, signedInPage } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, OWNER, checkPage, useBrowserSuite } from '../support/browser.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let key: string;
+const suite = useBrowserSuite({ db: 'studio-edges.db', account: { viewer: false } });
 
 async function createCode(body: object): Promise<string> {
-  const res = await fetch(`${server.url}/v1/qr`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${suite.url}/v1/qr`, { method: 'POST', headers: { authorization: `Bearer ${suite.account.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { item: { id: string } }).item.id;
 }
@@ -43,20 +38,9 @@ function hiddenEdges(page: Page): Promise<string | null> {
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the studio at its edges', () => {
-  beforeAll(async () => {
-    server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'studio-edges.db')}` });
-    key = (await setUpAccount(server, { viewer: false })).key;
-    browser = await launch();
-    console.log(`screenshots in ${SHOTS_DIR}`);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it('draws the same red border around an invalid web address, phone number and number as around an invalid text field', { timeout: 120_000 }, async () => {
-    const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
-    await page.goto(`${server.url}/app/codes/new`);
+    const { context, page, problems } = await suite.signIn(OWNER);
+    await page.goto(`${suite.url}/app/codes/new`);
     await page.locator('.preview__img').waitFor();
     await page.getByRole('button', { name: 'Create code' }).first().click();
     // The empty title (type=text) and the empty web address (type=url) are both marked.
@@ -81,8 +65,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio at its edges', () => {
 
   it('on a phone, the selected content tab of an existing code is in view, follows a change of kind, and the row shows it scrolls', { timeout: 120_000 }, async () => {
     const id = await createCode({ title: 'Write to us', contentType: 'email', emailTo: 'hello@example.com', emailSubject: 'Hi' });
-    const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
-    await page.goto(`${server.url}/app/codes/${id}/edit`);
+    const { context, page, problems } = await suite.signIn(OWNER);
+    await page.goto(`${suite.url}/app/codes/${id}/edit`);
     await page.getByRole('tab', { name: 'Email', selected: true }).waitFor();
     await expect.poll(() => selectedTabInView(page)).toBe(true);
     // Tabs are hidden before the row's start: the row says so.

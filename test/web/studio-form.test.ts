@@ -2,20 +2,15 @@
 // field (the payload's length limit too, and all invalid vCard fields at once), the save
 // button is also where the form ends and behaves as the header's, and Wi-Fi messages speak
 // the user's words.
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../support/processes.ts';
-import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, OWNER, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, OWNER, screenshots, useBrowserSuite } from '../support/browser.ts';
 
-let server: RunningServer;
-let browser: Browser;
-let key: string;
+const suite = useBrowserSuite({ db: 'studio-form.db', account: { viewer: false } });
 
 async function newCodePage(): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
-  const { context, page, problems } = await signedInPage(browser, server.url, OWNER);
-  await page.goto(`${server.url}/app/codes/new`);
+  const { context, page, problems } = await suite.signIn(OWNER);
+  await page.goto(`${suite.url}/app/codes/new`);
   await page.locator('.preview__img').waitFor();
   return { page, problems, close: () => context.close() };
 }
@@ -34,22 +29,12 @@ function inViewport(page: Page, selector: string): Promise<boolean> {
 }
 
 async function codeTitled(title: string): Promise<{ id: string; title: string; payload: string } | undefined> {
-  const res = await fetch(`${server.url}/v1/qr?limit=100`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${suite.url}/v1/qr?limit=100`, { headers: { authorization: `Bearer ${suite.account.key}` } });
   const body = (await res.json()) as { items: Array<{ id: string; title: string; payload: string }> };
   return body.items.find((i) => i.title === title);
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the studio form in a browser', () => {
-  beforeAll(async () => {
-    server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'studio-form.db')}` });
-    key = (await setUpAccount(server, { viewer: false })).key;
-    browser = await launch();
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it('names the 4,000-character limit under the text that is too long, and creates the code once it fits', { timeout: 120_000 }, async () => {
     const { page, problems, close } = await newCodePage();
     const title = `Long note ${Date.now()}`;

@@ -5,19 +5,16 @@
 // the unsaved-changes question, and a viewer without edit controls.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { CORNER_STYLES, DOT_STYLES, FRAME_STYLES, PRESET_LOGOS, type QrDesign } from '../../src/domain/design.ts';
 import { decodePng } from '../render/decode.ts';
 import { mulberry32 } from '../render/scan-matrix.ts';
-import { type RunningServer, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
-import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, VIEWER, checkPage, launch, screenshots, setUpAccount, signedInPage } from './browser.ts';
+import { HAVE_CHROMIUM, OWNER, VIEWER, checkPage, screenshots, useBrowserSuite } from '../support/browser.ts';
 
 
-let server: RunningServer;
-let browser: Browser;
-let key: string;
+const suite = useBrowserSuite({ db: 'studio.db' });
 
 interface Item {
   id: string;
@@ -30,9 +27,9 @@ interface Item {
 }
 
 async function v1<T>(method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.url}/v1${p}`, {
+  const res = await fetch(`${suite.url}/v1${p}`, {
     method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { authorization: `Bearer ${suite.account.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   expect(res.status, `${method} ${p}: ${await res.clone().text()}`).toBeLessThan(300);
@@ -41,7 +38,7 @@ async function v1<T>(method: string, p: string, body?: unknown): Promise<T> {
 
 /** First-run setup of the owner, an API key, and a viewer who accepted an invite. */
 function signedIn(who = OWNER): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  return signedInPage(browser, server.url, who, { acceptDownloads: true });
+  return suite.signIn(who, { acceptDownloads: true });
 }
 
 /** The SVG text the preview shows (its data: URL, decoded here). */
@@ -92,17 +89,6 @@ function sampleDesigns(n: number): Partial<QrDesign>[] {
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
-  beforeAll(async () => {
-    server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'studio.db')}` });
-    key = (await setUpAccount(server)).key;
-    browser = await launch();
-    console.log(`screenshots in ${SHOTS_DIR}`);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it('creates a code of each kind, with the API’s messages inline first', { timeout: 240_000 }, async () => {
     const { context, page, problems } = await signedIn();
     await page.getByRole('link', { name: 'New code' }).first().click();
@@ -120,13 +106,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     ];
     for (const k of kinds) {
       if (!page.url().endsWith('/codes/new')) {
-        await page.goto(`${server.url}/app/codes/new`);
+        await page.goto(`${suite.url}/app/codes/new`);
       }
       await page.getByLabel('Title', { exact: true }).fill(k.title);
       await page.getByRole('tab', { name: k.tab, exact: true }).click();
       if (k.bad) {
         const [label, value, message] = k.bad;
         await page.getByRole('textbox', { name: label, exact: true }).fill(value);
+        // A field's error shows once the field is left, not while it is typed in.
+        await page.getByRole('textbox', { name: label, exact: true }).blur();
         await expect.poll(() => page.locator('#content-panel .error').first().textContent()).toContain(message);
       }
       for (const [label, value] of Object.entries(k.fill)) await page.getByRole('textbox', { name: label, exact: true }).fill(value);
@@ -140,7 +128,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
       expect(item.payload.startsWith(k.payload), item.payload).toBe(true);
       // The short link and the destination are shown plainly.
       expect(await page.locator('#short-url').textContent()).toBe(item.shortUrl);
-      await page.goto(`${server.url}/app/codes/new`);
+      await page.goto(`${suite.url}/app/codes/new`);
     }
     expect(problems).toEqual([]);
     await context.close();
@@ -148,7 +136,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
 
   it('redraws the preview for a change in every design group', { timeout: 180_000 }, async () => {
     const { context, page, problems } = await signedIn();
-    await page.goto(`${server.url}/app/codes/new`);
+    await page.goto(`${suite.url}/app/codes/new`);
     let svg = await previewSvg(page);
     const open = async (group: string) => {
       const d = page.locator(`#group-${group}`);
@@ -209,9 +197,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     const { context, page, problems } = await signedIn();
     for (const [i, design] of sampleDesigns(8).entries()) {
       const { item } = await v1<{ item: Item }>('POST', '/qr', { title: `Sample ${i}`, url: `https://example.com/s/${i}`, design });
-      await page.goto(`${server.url}/app/codes/${item.id}/edit`);
+      await page.goto(`${suite.url}/app/codes/${item.id}/edit`);
       const browserSvg = await previewSvg(page, problems);
-      const serverSvg = await (await fetch(`${server.url}/v1/qr/${item.id}/image.svg`, { headers: { authorization: `Bearer ${key}` } })).text();
+      const serverSvg = await (await fetch(`${suite.url}/v1/qr/${item.id}/image.svg`, { headers: { authorization: `Bearer ${suite.account.key}` } })).text();
       expect(browserSvg.length, `design ${i}`).toBe(serverSvg.length);
       expect(browserSvg === serverSvg, `design ${i}: ${JSON.stringify(design)}`).toBe(true);
     }
@@ -221,7 +209,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
   it('downloads a PNG named after the title that decodes to the short link', { timeout: 120_000 }, async () => {
     const { context, page, problems } = await signedIn();
     const { item } = await v1<{ item: Item }>('POST', '/qr', { title: 'Spring Menü 2026', url: 'https://example.com/spring', design: { dotsStyle: 'rounded', frameStyle: 'badge' } });
-    await page.goto(`${server.url}/app/codes/${item.id}/edit`);
+    await page.goto(`${suite.url}/app/codes/${item.id}/edit`);
     await page.getByLabel('PNG width').selectOption('500');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download PNG' }).click()]);
     expect(download.suggestedFilename()).toBe('spring-menu-2026.png');
@@ -236,17 +224,17 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await checkPage(page, problems, 'studio-edit');
     // A title with no letter a file name can keep: named after the code, as the server names it.
     const { item: cjk } = await v1<{ item: Item }>('POST', '/qr', { title: '春のメニュー', url: 'https://example.com/haru' });
-    await page.goto(`${server.url}/app/codes/${cjk.id}/edit`);
+    await page.goto(`${suite.url}/app/codes/${cjk.id}/edit`);
     const [cjkDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download PNG' }).click()]);
     expect(cjkDownload.suggestedFilename()).toBe(`qr-${cjk.code}.png`);
-    const served = await fetch(`${server.url}/v1/qr/${cjk.id}/image.png?download=1`, { headers: { authorization: `Bearer ${key}` } });
+    const served = await fetch(`${suite.url}/v1/qr/${cjk.id}/image.png?download=1`, { headers: { authorization: `Bearer ${suite.account.key}` } });
     expect(served.headers.get('content-disposition')).toContain(`filename="qr-${cjk.code}.png"`);
     await context.close();
   });
 
   it('warns about a low-contrast design and its scan check fails', { timeout: 120_000 }, async () => {
     const { context, page } = await signedIn();
-    await page.goto(`${server.url}/app/codes/new`);
+    await page.goto(`${suite.url}/app/codes/new`);
     await expect.poll(() => page.locator('#scan-check').getAttribute('data-state'), { timeout: 30_000 }).toBe('ok');
     await page.locator('#group-colours summary').click();
     await page.getByLabel('Code colour', { exact: true }).fill('#f2f2f2');
@@ -262,7 +250,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
 
   it('saves the current design, starts a new code from it, and exports it as JSON', { timeout: 120_000 }, async () => {
     const { context, page } = await signedIn();
-    await page.goto(`${server.url}/app/codes/new`);
+    await page.goto(`${suite.url}/app/codes/new`);
     await page.locator('#group-dots').locator('summary').waitFor();
     await page.getByLabel('Dot style', { exact: true }).selectOption('classy');
     // Named afresh on each try: a retried test runs against the same server.
@@ -294,13 +282,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
   it('shows a viewer the code without edit controls', { timeout: 120_000 }, async () => {
     const { item } = await v1<{ item: Item }>('POST', '/qr', { title: 'Read only', url: 'https://example.com/ro' });
     const { context, page, problems } = await signedIn(VIEWER);
-    await page.goto(`${server.url}/app/codes/${item.id}/edit`);
+    await page.goto(`${suite.url}/app/codes/${item.id}/edit`);
     await page.locator('.preview__img').waitFor();
     expect(await page.locator('#short-url').textContent()).toBe(item.shortUrl);
     expect(await page.locator('.studio__edit').locator('input, textarea, select, button').count()).toBe(0);
     expect(await page.getByRole('button', { name: /Save|Create/ }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Download PNG' }).count()).toBe(1);
-    await page.goto(`${server.url}/app/codes/new`);
+    await page.goto(`${suite.url}/app/codes/new`);
     await expect.poll(() => page.locator('.notice').textContent()).toContain('not create them');
     expect(problems).toEqual([]);
     await context.close();

@@ -13,7 +13,7 @@ import { announce } from './announce.ts';
  * A title that changes on the same page (a code renamed by a save) leaves the focus where the
  * user is, unless what held it is gone (a form replaced by its result), so it is never lost.
  */
-function useTitle(title: string) {
+function useTitle(title: string, section?: string) {
   const h1 = useRef<HTMLHeadingElement>(null);
   const path = usePath();
   const first = useRef(true);
@@ -21,13 +21,13 @@ function useTitle(title: string) {
     h1.current?.focus({ preventScroll: true });
   }, [path]);
   useEffect(() => {
-    document.title = `${title} · qrtrack`;
+    document.title = [title, section, 'qrtrack'].filter(Boolean).join(' · ');
     if (first.current) {
       first.current = false;
       return;
     }
     if (document.activeElement === null || document.activeElement === document.body) h1.current?.focus({ preventScroll: true });
-  }, [title]);
+  }, [title, section]);
   return h1;
 }
 
@@ -48,10 +48,11 @@ const NAV = [
   { href: '/account', label: 'Account' },
 ];
 
-export function AppLayout({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+/** `section` (e.g. "Account") joins the document title after the page's own, so each tab of a section has a title of its own. */
+export function AppLayout({ title, section, children, actions }: { title: string; section?: string; children: ComponentChildren; actions?: ComponentChildren }) {
   const { session } = useAppState();
   const path = usePath();
-  const h1 = useTitle(title);
+  const h1 = useTitle(title, section);
   const signOut = async () => {
     await api.signOut().catch(() => undefined);
     signedOut();

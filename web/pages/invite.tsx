@@ -1,5 +1,9 @@
 // Accepting an invite: a new person picks a password; someone with a user here gives theirs.
+// Someone already signed in joins as themselves with their password alone (the API still
+// asks for the password: a session left open on a shared computer must not be enough).
+import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
+import { byId, useFocusLater } from '../components/announce.ts';
 import { Field } from '../components/field.tsx';
 import { checks, useForm } from '../components/form.ts';
 import { PublicLayout } from '../components/layout.tsx';
@@ -16,6 +20,9 @@ export function InvitePage({ token }: { token: string }) {
   const { session } = useAppState();
   const link = useLinkCheck(() => api.invitePreview(token), [token]);
   const form = useForm({ email: '', password: '' });
+  /** Signed in, but joining with another user's email and password. */
+  const [asOther, setAsOther] = useState(false);
+  const focusLater = useFocusLater();
   if (link.status === 'loading') return <PublicLayout title="Join an account"><Spinner /></PublicLayout>;
   if (link.status === 'bad') {
     return (
@@ -27,17 +34,54 @@ export function InvitePage({ token }: { token: string }) {
       </PublicLayout>
     );
   }
+  const me = session && !asOther ? session.user.email : null;
   const onSubmit = (e: Event) => {
     e.preventDefault();
     void form.submit(
-      (v) => ({ email: checks.email(v.email), password: checks.required('a password')(v.password) }),
+      (v) => ({ email: me === null ? checks.email(v.email) : undefined, password: checks.required(me === null ? 'a password' : 'your password')(v.password) }),
       async (v) => {
-        setSession(await api.acceptInvite(token, v.email, v.password));
+        setSession(await api.acceptInvite(token, me ?? v.email, v.password));
         navigate('/codes', { replace: true });
       },
     );
   };
   const { accountName, role } = link.data;
+  if (me !== null) {
+    return (
+      <PublicLayout
+        title={`Join ${accountName}`}
+        intro={
+          <p>
+            You are invited as {ROLE_TEXT[role]}. You are signed in as <strong>{me}</strong>: give your password to join with this user.
+          </p>
+        }
+      >
+        <form onSubmit={onSubmit} noValidate>
+          <FormError message={form.errors.form} />
+          {/* For password managers: the user the password belongs to (hidden, it is said above). */}
+          <input type="email" name="username" autoComplete="username" value={me} readOnly hidden />
+          <Field label="Your password" type="password" autocomplete="current-password" required {...form.bind('password')} />
+          <Button type="submit" busy={form.busy}>
+            Join as {me}
+          </Button>
+        </form>
+        <p>
+          <button
+            type="button"
+            class="btn btn--link"
+            onClick={() => {
+              form.setErrors({});
+              setAsOther(true);
+              // The button goes with this form: the focus goes to the field that starts the other one.
+              focusLater(byId('f-email'));
+            }}
+          >
+            Join with another email instead
+          </button>
+        </p>
+      </PublicLayout>
+    );
+  }
   return (
     <PublicLayout
       title={`Join ${accountName}`}

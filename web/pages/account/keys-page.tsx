@@ -20,7 +20,7 @@ export default function KeysPage() {
   // the server would refuse.
   if (role !== 'owner') {
     return (
-      <AppLayout title="Account">
+      <AppLayout title="API keys" section="Account">
         <AccountTabs />
         <p class="form-error">Only an owner of the account can see and create API keys{role ? ` (your role is ${role})` : ''}.</p>
       </AppLayout>
@@ -62,7 +62,7 @@ function OwnerKeys() {
   const origin = location.origin;
 
   return (
-    <AppLayout title="Account">
+    <AppLayout title="API keys" section="Account">
       <AccountTabs />
       <section aria-labelledby="new-key" class="card">
         <h2 id="new-key">Create an API key</h2>

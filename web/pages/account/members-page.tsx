@@ -97,7 +97,7 @@ export default function MembersPage() {
   const openInvites = invites.length > 0 || done?.where === 'invites';
 
   return (
-    <AppLayout title="Account">
+    <AppLayout title="Members" section="Account">
       <AccountTabs />
       {owner ? (
         <section aria-labelledby="invite" class="card">

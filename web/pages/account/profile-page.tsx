@@ -34,7 +34,7 @@ export default function ProfilePage() {
     announce('You are signed out everywhere, this browser included.');
   };
   return (
-    <AppLayout title="Account">
+    <AppLayout title="Profile" section="Account">
       <AccountTabs />
       <section aria-labelledby="profile" class="card">
         <h2 id="profile">Profile</h2>

@@ -20,7 +20,10 @@ export function CodeRow({ item, scans, days, actions }: { item: QrItem; scans: n
     <tr class={`code-row${item.active ? '' : ' code-row--paused'}`} data-id={item.id} data-code={item.code}>
       {actions ? (
         <td class="code-row__sel">
-          <input type="checkbox" checked={actions.selected} onChange={(e) => actions.onSelect(e.currentTarget.checked)} aria-label={`Select ${item.title}`} />
+          {/* The label around the box is its finger-sized hit area on a phone (codes.css). */}
+          <label class="code-row__hit">
+            <input type="checkbox" checked={actions.selected} onChange={(e) => actions.onSelect(e.currentTarget.checked)} aria-label={`Select ${item.title}`} />
+          </label>
         </td>
       ) : null}
       <td class="code-row__thumb">
@@ -40,7 +43,7 @@ export function CodeRow({ item, scans, days, actions }: { item: QrItem; scans: n
         </span>
       </td>
       <td class="code-row__link">
-        <CopyLink url={item.shortUrl} title={item.title} />
+        <CopyLink url={item.shortUrl} title={item.title} id={item.id} />
       </td>
       <td class="code-row__status">
         <span class={`status status--${item.active ? 'active' : 'paused'}`}>{item.active ? 'Active' : 'Paused'}</span>

@@ -55,7 +55,7 @@ export function toFilter(q: CodesQuery): CodesFilter {
   };
 }
 
-/** A new address for changed filters: a chosen filter adds a history entry; `replace` (a search still being typed) rewrites it. */
+/** A new address for changed filters: a new search or "Clear filters" adds a history entry; `replace` (a search still being typed, a filter chosen) rewrites it. */
 export function showQuery(q: CodesQuery, opts: { replace?: boolean } = {}): void {
   navigate(`/codes${queryString(q)}`, opts);
 }

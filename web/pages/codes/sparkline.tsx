@@ -1,6 +1,8 @@
 // A code's last 14 days as a tiny line: drawn as SVG in the page (no chart library in the
-// list's chunk), with the numbers in its accessible name and in data-scans for the tests.
-import { formatCount } from '../stats/format.ts';
+// list's chunk). Its accessible name sums it up in one sentence (a row read aloud must not
+// list 14 numbers; the day by day numbers are on the code's dashboard); data-scans holds
+// them for the tests.
+import { formatCount, shortDate } from '../stats/format.ts';
 
 const W = 112;
 const H = 28;
@@ -22,7 +24,7 @@ export function Sparkline({ scans, from, to }: { scans: number[] | undefined; fr
       width={W}
       height={H}
       role="img"
-      aria-label={`${formatCount(sum)} scans from ${from} to ${to}; per day: ${scans.join(', ')}`}
+      aria-label={sparklineSummary(scans, from, to)}
       data-scans={scans.join(',')}
     >
       <polygon class="spark__area" points={area} />
@@ -30,4 +32,25 @@ export function Sparkline({ scans, from, to }: { scans: number[] | undefined; fr
       <circle class="spark__now" cx={last[0]} cy={last[1]} r="2" />
     </svg>
   );
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * "42 scans in 14 days, busiest 9 on Nov 20", "1 scan in 14 days, on Nov 20", "5 scans in
+ * 14 days, all on Nov 20", "No scans in
+ * 14 days". `from` and `to` are the first and last day (YYYY-MM-DD) of `scans`.
+ */
+export function sparklineSummary(scans: number[], from: string, to: string): string {
+  const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS) + 1;
+  const span = `in ${days} ${days === 1 ? 'day' : 'days'}`;
+  const sum = scans.reduce((a, b) => a + b, 0);
+  if (sum === 0) return `No scans ${span}`;
+  const max = Math.max(...scans);
+  // The latest of equally busy days: the most recent is what a reader wants to know about.
+  const busiest = scans.lastIndexOf(max);
+  const on = shortDate(new Date(Date.parse(from) + busiest * DAY_MS).toISOString().slice(0, 10));
+  if (sum === 1) return `1 scan ${span}, on ${on}`;
+  if (sum === max) return `${formatCount(sum)} scans ${span}, all on ${on}`;
+  return `${formatCount(sum)} scans ${span}, busiest ${formatCount(max)} on ${on}`;
 }

@@ -1,6 +1,8 @@
 // Scans and unique scans per day, drawn by uPlot (small and fast). The days are already
 // local to the chosen zone, so the x axis shows them as dates without shifting them again.
-// The same numbers are in a table below the chart for screen readers and for copying.
+// The same numbers are in a table below the chart for screen readers and for copying; to a
+// screen reader the chart itself is one image with a one-sentence summary (uPlot's legend
+// and canvas inside it are hidden).
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -56,6 +58,8 @@ export function DailyChart({ daily, title = 'Scans per day' }: { daily: DailyPoi
     };
     plot.current?.destroy();
     plot.current = new uPlot(opts, data, el);
+    // The legend table ("Day: –", "Scans: –") and the axes mean nothing read out of the picture.
+    plot.current.root.setAttribute('aria-hidden', 'true');
     const resize = new ResizeObserver(() => plot.current?.setSize({ width: Math.max(el.clientWidth, 280), height: 240 }));
     resize.observe(el);
     // uPlot keeps the plot's position from when it was drawn; panels that load later move it.
@@ -72,7 +76,7 @@ export function DailyChart({ daily, title = 'Scans per day' }: { daily: DailyPoi
   return (
     <section class="card panel" aria-labelledby="chart-title">
       <h2 id="chart-title">{title}</h2>
-      <div ref={box} class="chart" role="img" aria-label={`${title}: line chart of scans and unique scans, the numbers are in the table below`} />
+      <div ref={box} class="chart" role="img" aria-label={chartSummary(title, daily)} />
       <details class="chart__table">
         <summary>Show the numbers</summary>
         <table class="table daily-table">
@@ -97,4 +101,17 @@ export function DailyChart({ daily, title = 'Scans per day' }: { daily: DailyPoi
       </details>
     </section>
   );
+}
+
+/** "Scans per day, Nov 1 to Nov 30: 42 scans, busiest Nov 20 with 9. The numbers are in the table below." */
+export function chartSummary(title: string, daily: DailyPoint[]): string {
+  const first = daily[0];
+  const last = daily.at(-1);
+  if (!first || !last) return `${title}: no days to show.`;
+  const span = `${title}, ${shortDate(first.date)} to ${shortDate(last.date)}`;
+  const sum = daily.reduce((a, d) => a + d.scans, 0);
+  if (sum === 0) return `${span}: no scans.`;
+  // The latest of equally busy days, as in the codes list.
+  const busiest = daily.reduce((best, d) => (d.scans >= best.scans ? d : best), first);
+  return `${span}: ${formatCount(sum)} ${sum === 1 ? 'scan' : 'scans'}, busiest ${shortDate(busiest.date)} with ${formatCount(busiest.scans)}. The numbers are in the table below.`;
 }

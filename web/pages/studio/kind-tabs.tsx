@@ -36,11 +36,17 @@ export function KindTabs({ kind, onSelect, readOnly }: { kind: ContentType; onSe
   }, []);
 
   const onKey = (e: KeyboardEvent, i: number) => {
-    // Arrow keys move between tabs; Tab goes into the panel.
-    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
-    if (!step) return;
+    // The WAI-ARIA tabs pattern: the arrows move to the next or previous tab (round the
+    // ends), Home and End to the first and last; Tab goes into the panel.
+    const to =
+      e.key === 'ArrowRight' ? (i + 1) % KINDS.length
+      : e.key === 'ArrowLeft' ? (i - 1 + KINDS.length) % KINDS.length
+      : e.key === 'Home' ? 0
+      : e.key === 'End' ? KINDS.length - 1
+      : null;
+    if (to === null || readOnly) return;
     e.preventDefault();
-    const next = KINDS[(i + step + KINDS.length) % KINDS.length]!;
+    const next = KINDS[to]!;
     onSelect(next.kind);
     document.getElementById(`tab-${next.kind}`)?.focus({ preventScroll: true });
   };

@@ -37,7 +37,14 @@ export default function StudioPage({ id }: { id?: string }) {
   const [saved, setSaved] = useState<string | null>(() => (id === undefined ? snapshot(newDraft()) : null));
   const [loadError, setLoadError] = useState<string | null>(null);
   const [checker, setChecker] = useState<Checker | null>(null);
+  /** Fields edited so far. */
   const [touched, setTouched] = useState<Set<string>>(new Set());
+  /**
+   * Edited fields the focus has left: their errors show, and follow each keystroke from then
+   * on, so a fix clears the error at once. A field still being typed in for the first time
+   * shows none ("htt" is not yet a wrong address).
+   */
+  const [left, setLeft] = useState<Set<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   /** Counts failed saves: each one moves the focus to what has to be fixed. */
   const [failures, setFailures] = useState(0);
@@ -159,7 +166,13 @@ export default function StudioPage({ id }: { id?: string }) {
     if (f !== null && !touched.has(f)) setTouched(new Set(touched).add(f));
   };
   const titleError = draft.title.trim() === '' ? 'Give the code a title' : [...draft.title].length > TITLE_MAX ? `Must be at most ${TITLE_MAX} characters` : undefined;
-  const shown = (f: string) => submitted || touched.has(f);
+  const shown = (f: string) => submitted || left.has(f);
+  // The form's fields have ids f-<field> (Field, ContentPanel): one listener finds which was left.
+  const leave = (e: FocusEvent) => {
+    const id = e.target instanceof HTMLElement ? e.target.id : '';
+    const f = id.startsWith('f-') ? id.slice(2) : null;
+    if (f !== null && touched.has(f) && !left.has(f)) setLeft(new Set(left).add(f));
+  };
   const contentCheck = { ...check, errors: { ...check.errors, ...(serverField && !(serverField.field in DEFAULT_DESIGN) ? { [serverField.field]: serverField.message } : {}) } };
   const designBlocked = Object.keys(designErrors).length > 0;
   const previewData = item ? item.shortUrl : `${location.origin}/r/${SAMPLE_CODE}`;
@@ -178,6 +191,7 @@ export default function StudioPage({ id }: { id?: string }) {
     if (keep && stashed) {
       setDraft(stashed.draft);
       setTouched(new Set());
+      setLeft(new Set());
       setSubmitted(false);
     }
     dropStashedDraft();
@@ -219,6 +233,7 @@ export default function StudioPage({ id }: { id?: string }) {
       announce(savedMessage('Saved', out.warnings));
       setSubmitted(false);
       setTouched(new Set());
+      setLeft(new Set());
     } catch (err) {
       if (err instanceof ApiError && err.field) setServerField({ field: err.field, message: err.message });
       setFormError(err instanceof ApiError ? err.message : 'The code could not be saved.');
@@ -253,7 +268,7 @@ export default function StudioPage({ id }: { id?: string }) {
           under the heading, not below the preview, 1,400 px down. It is said aloud by announce. */}
       {warnings !== null ? <SaveResult warnings={warnings} /> : null}
       <div class="studio">
-        <div class="studio__edit">
+        <div class="studio__edit" onFocusOut={leave}>
           <FormError message={formError ?? (blockedMessage || undefined)} />
           <LinkSummary item={item} payload={check.payload} />
           {mayEdit ? (

@@ -1,25 +1,22 @@
-// Browser-test support: Debian's Chromium driven by playwright-core, axe-core injected
-// into each page, screenshots at phone and desktop widths into a temp folder.
+// Browser-test support, shared by every file of test/web: Debian's Chromium driven by
+// playwright-core, a real server per file with the account set up over HTTP, sign-in through
+// the sign-in page, axe-core injected into each page, screenshots at phone and desktop widths
+// into a temp folder. `useBrowserSuite` is the set-up and tear-down each file used to write out.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { type Browser, type BrowserContext, type Page, type Request, chromium } from 'playwright-core';
-import { expect } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type RunningServer, startServer } from './processes.ts';
+import { tempDir } from './test-app.ts';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
+import { HAVE_CHROMIUM, launch } from './chromium.ts';
+
+export { CHROMIUM, HAVE_CHROMIUM, launch } from './chromium.ts';
 export const SHOTS_DIR = path.join(os.tmpdir(), 'qrtrack-web-shots');
 
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-export async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
-}
 
 /** A fresh browser profile at phone width; console CSP errors are collected in `problems`. */
 export async function newContext(browser: Browser, opts: { dark?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
@@ -128,7 +125,7 @@ export async function setUpAccount(server: { url: string; output(): string }, op
   const key = ((await made.json()) as { secret: string }).secret;
   if (opts.viewer !== false) {
     const invite = (await (await asOwner('/account/invites', { role: 'viewer' })).json()) as { url: string };
-    await expectOk(await fetch(`${server.url}/v1/invites/${invite.url.split('/').pop()}/accept`, { method: 'POST', headers: json, body: JSON.stringify(VIEWER) }), 'accepting the invite');
+    await acceptInvite(server.url, invite.url, VIEWER);
   }
   return { key, accountId: session.account.id, ownerCookie, ownerCsrf: session.csrfToken };
 }
@@ -169,4 +166,108 @@ export async function signedInPage(
   // Reading the session before signing in answers 401 by design: only what follows counts.
   problems.length = 0;
   return { context, page, problems };
+}
+
+/** Screenshots of the window (not the whole page) at 390 px and 1280 px, `target` scrolled into view: for a state deep in a long page. */
+export async function viewportShots(page: Page, name: string, target?: Locator): Promise<string[]> {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  const files: string[] = [];
+  for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+    await page.setViewportSize({ width, height });
+    await target?.scrollIntoViewIfNeeded();
+    const file = path.join(SHOTS_DIR, `${name}-${width}.png`);
+    await page.screenshot({ path: file });
+    files.push(file);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  return files;
+}
+
+/** An invite link accepted over HTTP, as a new user or an existing one (with their password). */
+export async function acceptInvite(serverUrl: string, inviteUrl: string, who: { email: string; password: string }): Promise<void> {
+  const token = inviteUrl.split('/').pop() ?? '';
+  await expectOk(await fetch(`${serverUrl}/v1/invites/${token}/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) }), 'accepting the invite');
+}
+
+export interface SuiteOptions {
+  /** The SQLite file's name, in a temp folder of this run; without it, no server (the tests start their own). */
+  db?: string;
+  /** More of the server's environment (SIGNUP, COUNTRY_HEADER, ...). */
+  env?: Record<string, string>;
+  /** The account 'Acme' set up over HTTP (setUpAccount; by default with VIEWER), or `false` for a server left at its first run. */
+  account?: { viewer?: boolean } | false;
+  /** Data made once the account exists and before the browser starts. */
+  seed?: (suite: BrowserSuite) => Promise<void>;
+  /** Let beforeAll take this long (a seed that writes many scans); 180 s by default. */
+  timeout?: number;
+}
+
+export interface BrowserSuite {
+  readonly server: RunningServer;
+  readonly url: string;
+  readonly dbUrl: string;
+  readonly browser: Browser;
+  /** The account of `setUpAccount`; absent with `account: false`. */
+  readonly account: TestAccount;
+  /** The owner's session of the set-up sends a /v1 request; a status of 300 or more throws. */
+  asOwner(method: string, p: string, body?: object): Promise<Response>;
+  /** A fresh profile signed in through the sign-in page (signedInPage). */
+  signIn(who: { email: string; password: string }, opts?: Parameters<typeof signedInPage>[3]): ReturnType<typeof signedInPage>;
+}
+
+/**
+ * Registers a file's beforeAll and afterAll: a server on its own SQLite file, the account set
+ * up, `seed`, then Chromium; both closed at the end. What it returns is read inside tests and
+ * hooks (it throws when read before the set-up ran).
+ */
+export function useBrowserSuite(opts: SuiteOptions): BrowserSuite {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let account: TestAccount | undefined;
+  const dbUrl = opts.db === undefined ? '' : `sqlite:${path.join(tempDir(), opts.db)}`;
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the browser suite's ${what} is read before its set-up ran (or it has none)`);
+    return value;
+  };
+  const suite: BrowserSuite = {
+    get server() {
+      return ready(server, 'server');
+    },
+    get url() {
+      return ready(server, 'server').url;
+    },
+    dbUrl,
+    get browser() {
+      return ready(browser, 'browser');
+    },
+    get account() {
+      return ready(account, 'account');
+    },
+    async asOwner(method, p, body) {
+      const { ownerCookie, ownerCsrf } = suite.account;
+      const res = await fetch(`${suite.url}/v1${p}`, {
+        method,
+        headers: { 'content-type': 'application/json', cookie: ownerCookie, 'x-csrf-token': ownerCsrf },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return expectOk(res, `${method} ${p}`);
+    },
+    signIn: (who, signInOpts) => signedInPage(suite.browser, suite.url, who, signInOpts),
+  };
+  // Without Chromium the file's describe.skipIf skips every test: nothing to start.
+  if (!HAVE_CHROMIUM) return suite;
+  beforeAll(async () => {
+    if (opts.db !== undefined) {
+      server = await startServer({ DATABASE_URL: dbUrl, ...opts.env });
+      if (opts.account !== false) account = await setUpAccount(server, opts.account);
+    }
+    await opts.seed?.(suite);
+    browser = await launch();
+    console.log(`screenshots in ${SHOTS_DIR}`);
+  }, opts.timeout ?? 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return suite;
 }
