@@ -53,13 +53,12 @@ export interface AppServices {
    * or a delete, so no process still redirects once the client has the answer.
    */
   onItemsChanged(codes: readonly string[]): Promise<void>;
-  /** Scan warnings for a design drawn over `data`, the text its code encodes (the short link). */
-  warningsFor(design: QrDesign, data: string): string[];
   /**
-   * Reads the fonts `design`'s frame text needs without blocking, so warningsFor does not load
-   * them on the thread answering the short links. Call it before warningsFor, outside transactions.
+   * Scan warnings for a design drawn over `data`, the text its code encodes (the short link;
+   * only its length matters). The fonts its frame text needs are read off the thread answering
+   * the short links first, so call it outside transactions.
    */
-  warmFrameFonts(design: QrDesign): Promise<void>;
+  warningsFor(design: QrDesign, data: string): Promise<string[]>;
 }
 
 export function createServices(config: Config, db: Db, redis: Redis | null = null): AppServices {
@@ -89,7 +88,9 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     onboarding: new OnboardingRepository(db),
     signInLimiter: redis ? new SharedAttemptLimiter(redis, new AttemptLimiter()) : localAttempts(new AttemptLimiter()),
     onItemsChanged: (codes) => links.invalidate(codes),
-    warningsFor: designWarnings,
-    warmFrameFonts: (design) => (design.frameStyle === 'none' ? Promise.resolve() : warmFontsFor(design.frameText)),
+    warningsFor: async (design, data) => {
+      if (design.frameStyle !== 'none') await warmFontsFor(design.frameText);
+      return designWarnings(design, data);
+    },
   };
 }

@@ -13,6 +13,9 @@ import { SQLite } from './sqlite-driver.ts';
 
 export class SqliteInUseError extends Error {}
 
+/** The lock connections of this process: open, so held, until it ends. */
+const held: InstanceType<typeof SQLite>[] = [];
+
 /** Claims `<file>.server-lock` for this process, or throws SqliteInUseError when another server holds it. */
 export function claimSqliteFile(file: string): void {
   const lockFile = `${file}.server-lock`;
@@ -33,4 +36,3 @@ export function claimSqliteFile(file: string): void {
   fs.writeFileSync(holderFile, `${process.pid}\n`);
 }
 
-const held: InstanceType<typeof SQLite>[] = [];

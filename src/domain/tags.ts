@@ -23,7 +23,7 @@ export function normalizeTag(raw: string, field = 'tag'): string {
  * Orders by code point, as both databases order tags (SQLite's bytes, PostgreSQL's "C"):
  * JavaScript's default sort compares UTF-16 units and puts an emoji before "Ａ" (U+FF21).
  */
-export function byCodePoint(a: string, b: string): number {
+function byCodePoint(a: string, b: string): number {
   for (let i = 0, j = 0; i < a.length && j < b.length; ) {
     const x = a.codePointAt(i) as number;
     const y = b.codePointAt(j) as number;

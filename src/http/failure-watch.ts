@@ -4,7 +4,7 @@
 // logged when the period ends. The readiness check reads how lately each failed.
 import type { FastifyBaseLogger } from 'fastify';
 
-export const LOG_EVERY_MS = 10_000;
+const LOG_EVERY_MS = 10_000;
 
 export class FailureWatch {
   private lastLoggedAt = -Infinity;

@@ -93,6 +93,7 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
     },
     async (req) => {
       const account = accountOf(req);
+      // A missing id is a 404 before any logo of the body is parsed in the render pool.
       if (!(await designs.find(account, req.params.id))) throw new NotFoundError('design not found');
       const name = req.body.name === undefined ? undefined : checkDesignName(req.body.name);
       const patch = req.body.design === undefined ? undefined : await patchOf(req.body.design as DesignPatch);

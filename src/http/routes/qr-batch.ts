@@ -67,8 +67,7 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const sampleShortUrl = shortUrlFor(config.publicBaseUrl, 'x'.repeat(CODE_LENGTH));
       const designWarnings: string[][] = [];
       for (const content of contents) {
-        await services.warmFrameFonts(content.design);
-        designWarnings.push(warningsFor(content.design, sampleShortUrl));
+        designWarnings.push(await warningsFor(content.design, sampleShortUrl));
         await turn();
       }
       const answer = await answerOnce(services.db, req, reply, 201, async (db) => {

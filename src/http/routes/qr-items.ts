@@ -8,6 +8,7 @@ import { checkTimeZone } from '../../domain/stats/time-zones.ts';
 import { normalizeTag } from '../../domain/tags.ts';
 import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-item.ts';
 import { QrItemsRepository } from '../../db/qr-items-repository.ts';
+import { CODE_LENGTH, shortUrlFor } from '../../domain/short-code.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
@@ -57,11 +58,13 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const body = req.body as QrItemRequest;
       await parseLogos(body);
       const content = planCreate(body, services.config);
-      await services.warmFrameFonts(content.design);
+      // Laid out before the transaction (fonts are read on first use); a code's warnings depend
+      // on its short link only through the length every code shares.
+      const designWarnings = await warningsFor(content.design, shortUrlFor(config.publicBaseUrl, 'x'.repeat(CODE_LENGTH)));
       const answer = await answerOnce(services.db, req, reply, 201, async (db) => {
         const item = await new QrItemsRepository(db).create(account, content);
         const shown = view(item);
-        return { item: shown, warnings: [...requestWarnings(body, item.contentType), ...warningsFor(item.design, shown.shortUrl)] };
+        return { item: shown, warnings: [...requestWarnings(body, item.contentType), ...designWarnings] };
       });
       void onItemsChanged([answer.item.code]); // a new code: the answer is already sent
       return reply;
@@ -139,6 +142,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req) => {
       const account = accountOf(req);
+      // A missing id is a 404 before any logo of the body is parsed in the render pool.
       if (!(await items.find(account, req.params.id))) throw new NotFoundError('QR item not found');
       const body = req.body as QrItemRequest;
       await parseLogos(body);
@@ -154,8 +158,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (!updated) throw new NotFoundError('QR item not found');
       await onItemsChanged([updated.code]);
       const shown = view(updated);
-      await services.warmFrameFonts(updated.design);
-      return { item: shown, warnings: [...requestWarnings(body, updated.contentType), ...warningsFor(updated.design, shown.shortUrl)] };
+      return { item: shown, warnings: [...requestWarnings(body, updated.contentType), ...(await warningsFor(updated.design, shown.shortUrl))] };
     },
   );
 
