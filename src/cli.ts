@@ -2,14 +2,14 @@
 // module each under src/cli/commands/; the key commands, setup-link, users reset-link and
 // `serve` still run here.
 import { ConfigError, loadConfig } from './config.ts';
-import { ApiKeysRepository } from './db/api-keys-repository.ts';
+import { ApiKeysRepository } from './db/accounts/api-keys-repository.ts';
 import { openDatabase } from './db/database.ts';
-import { generateApiKey, parseScopes } from './domain/api-key.ts';
+import { generateApiKey, parseScopes } from './domain/accounts/api-key.ts';
 import { DomainError } from './domain/errors.ts';
 import { normaliseEmail } from './domain/accounts/identity.ts';
 import { RESET_TTL_MS } from './domain/accounts/session-policy.ts';
-import { OneTimeLinksRepository } from './db/one-time-links-repository.ts';
-import { UsersRepository } from './db/users-repository.ts';
+import { OneTimeLinksRepository } from './db/accounts/one-time-links-repository.ts';
+import { UsersRepository } from './db/accounts/users-repository.ts';
 import { makeResetLink, makeSetupLink } from './first-run.ts';
 import { BulkUsageError } from './cli/bulk-usage.ts';
 import type { CliCommand, Options } from './cli/command.ts';

@@ -2,8 +2,8 @@
 // Each call makes a new link; every open one works until the first setup succeeds.
 import { oneTimeLinkUrl } from './domain/accounts/links.ts';
 import { hashSecretToken, newSecretToken } from './domain/accounts/secret-token.ts';
-import type { OneTimeLinksRepository } from './db/one-time-links-repository.ts';
-import type { UsersRepository } from './db/users-repository.ts';
+import type { OneTimeLinksRepository } from './db/accounts/one-time-links-repository.ts';
+import type { UsersRepository } from './db/accounts/users-repository.ts';
 
 /** A fresh setup link, or null when the instance already has users. */
 export async function makeSetupLink(users: UsersRepository, links: OneTimeLinksRepository, publicBaseUrl: string): Promise<string | null> {

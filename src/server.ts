@@ -2,7 +2,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { SqliteInUseError, claimSqliteFile } from './db/sqlite-server-lock.ts';
+import { SqliteInUseError, claimSqliteFile } from './db/sqlite/sqlite-server-lock.ts';
 import { makeSetupLink } from './first-run.ts';
 
 async function main(): Promise<void> {

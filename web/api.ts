@@ -18,7 +18,7 @@ import type { BulkActionResponse, CreateQrBody, ItemWithWarningsResponse, ListRe
 import type { AccountStatsResponse, RecentResponse } from '../src/http/stats-schemas.ts';
 import type { SavedDesign as SavedDesignSchema } from '../src/http/design-schemas.ts';
 import type { QrDesign } from '../src/domain/design-options.ts';
-import type { ContentType } from '../src/domain/payload.ts';
+import type { ContentType } from '../src/domain/payload/index.ts';
 
 export type { ContentType };
 export type { ApiKeyListItem, CreatedInvite, CreatedKey, InstanceView, InvitePreview, InviteView, LinkView, MemberView, ResetPreview, SessionView };

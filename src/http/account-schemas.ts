@@ -5,7 +5,7 @@ import { type Static, Type } from 'typebox';
 import { ACCOUNT_NAME_MAX, EMAIL_MAX } from '../domain/accounts/identity.ts';
 import { PASSWORD_MAX } from '../domain/accounts/password.ts';
 import { ROLES, type Role } from '../domain/accounts/roles.ts';
-import { SCOPES, type Scope } from '../domain/api-key.ts';
+import { SCOPES, type Scope } from '../domain/accounts/api-key.ts';
 import { named } from './openapi-components.ts';
 
 const Email = Type.String({ minLength: 1, maxLength: EMAIL_MAX, rule: 'must be an email address such as ada@example.com', examples: ['ada@example.com'] });

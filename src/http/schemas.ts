@@ -13,12 +13,12 @@ import {
   LIMITS,
   PRESET_LOGOS,
 } from '../domain/design.ts';
-import { CONTENT_TYPES } from '../domain/payload.ts';
-import { BATCH_MAX_ITEMS } from '../domain/qr-batch.ts';
-import { BULK_ACTIONS, BULK_MAX_IDS } from '../domain/qr-bulk.ts';
+import { CONTENT_TYPES } from '../domain/payload/index.ts';
+import { BATCH_MAX_ITEMS } from '../domain/qr-items/qr-batch.ts';
+import { BULK_ACTIONS, BULK_MAX_IDS } from '../domain/qr-items/qr-bulk.ts';
 import { SPARKLINE_DAYS } from '../domain/stats/sparklines.ts';
-import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../domain/tags.ts';
-import { TITLE_MAX } from '../domain/qr-item.ts';
+import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../domain/qr-items/tags.ts';
+import { TITLE_MAX } from '../domain/qr-items/qr-item.ts';
 import { named } from './openapi-components.ts';
 
 export const PAYLOAD_MAX = 4000;

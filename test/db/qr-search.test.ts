@@ -4,14 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeysRepository } from '../../src/db/api-keys-repository.ts';
+import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
 import { type Db, openDatabase } from '../../src/db/database.ts';
-import { type ListQuery, QrItemsRepository } from '../../src/db/qr-items-repository.ts';
+import { type ListQuery, QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
 import { parseDatabaseUrl } from '../../src/config.ts';
 import { resolveDesign } from '../../src/domain/design.ts';
-import type { ContentType } from '../../src/domain/payload.ts';
-import type { QrItemRecord } from '../../src/domain/qr-item.ts';
-import { foldForSearch } from '../../src/domain/search-text.ts';
+import type { ContentType } from '../../src/domain/payload/index.ts';
+import type { QrItemRecord } from '../../src/domain/qr-items/qr-item.ts';
+import { foldForSearch } from '../../src/domain/qr-items/search-text.ts';
 import { TEST_DATABASE_URL, freshDatabaseUrl } from '../support/databases.ts';
 
 // Mixed case, accents composed and decomposed, final sigma, dotted I, ligatures, CJK,

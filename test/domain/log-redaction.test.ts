@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from '../../src/http/log-redaction.ts';
+import { redactUrl } from '../../src/http/logging/log-redaction.ts';
 
 describe('log redaction', () => {
   it('hides one-time link tokens in logged request paths and keeps everything else', () => {

@@ -1,9 +1,9 @@
 // Failed sign-in attempts per address and per email, counted in fixed windows. A guesser is
 // slowed to a handful of tries per window per email whatever its address, and to a few dozen
 // per address whatever the emails. AttemptLimiter counts in this process; with REDIS_URL the
-// counts are shared by every process (db/shared-attempt-limiter.ts), so N processes do not
+// counts are shared by every process (db/accounts/shared-attempt-limiter.ts), so N processes do not
 // give a guesser N times the tries.
-import { FailureWindows } from '../failure-windows.ts';
+import { FailureWindows } from './failure-windows.ts';
 
 export interface AttemptLimits {
   perEmail: number;

@@ -5,7 +5,7 @@ import { oneTimeLinkUrl } from '../../domain/accounts/links.ts';
 import { type Role, resetLinkRefusal } from '../../domain/accounts/roles.ts';
 import { newSecretToken, hashSecretToken } from '../../domain/accounts/secret-token.ts';
 import { INVITE_TTL_MS, RESET_TTL_MS } from '../../domain/accounts/session-policy.ts';
-import { generateApiKey, type Scope } from '../../domain/api-key.ts';
+import { generateApiKey, type Scope } from '../../domain/accounts/api-key.ts';
 import { ForbiddenError, NotFoundError } from '../../domain/errors.ts';
 import type { AppServices } from '../../services.ts';
 import {
@@ -25,8 +25,8 @@ import {
   UserIdParams,
 } from '../account-schemas.ts';
 import { ErrorResponse, OkResponse, authErrors } from '../schemas.ts';
-import { accountOf } from '../auth.ts';
-import { memberOf } from '../session-auth.ts';
+import { accountOf } from '../auth/api-key-auth.ts';
+import { memberOf } from '../auth/session-auth.ts';
 
 const errors = { ...authErrors, 404: ErrorResponse, 409: ErrorResponse };
 

@@ -7,12 +7,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type DesignPatch, type QrDesign, LIMITS, resolveDesign } from '../../domain/design.ts';
 import { NotFoundError } from '../../domain/errors.ts';
-import { designPatchOf } from '../../domain/qr-item.ts';
+import { designPatchOf } from '../../domain/qr-items/qr-item.ts';
 import { LruCache } from '../../domain/scans/lru-cache.ts';
-import { shortUrlFor } from '../../domain/short-code.ts';
+import { shortUrlFor } from '../../domain/qr-items/short-code.ts';
 import type { AppServices } from '../../services.ts';
-import { accountOf } from '../auth.ts';
-import { attachment } from '../content-disposition.ts';
+import { accountOf } from '../auth/api-key-auth.ts';
+import { attachment } from '../downloads/content-disposition.ts';
 import { parseLogosInPool } from '../logo-prepass.ts';
 import { ErrorResponse, IdParams, PreviewBody, TabAccountQuery, authErrors } from '../schemas.ts';
 

@@ -19,7 +19,7 @@ import {
 } from '../account-schemas.ts';
 import { ErrorResponse, OkResponse } from '../schemas.ts';
 import { refuseCrossSite, signInAs } from './session.ts';
-import { attemptKeys } from '../trusted-device.ts';
+import { attemptKeys } from '../auth/trusted-device.ts';
 
 /** Open sign-ups one address may make an hour. */
 export const SIGNUPS_PER_HOUR = 10;

@@ -13,7 +13,7 @@ import {
   PRESET_LOGOS,
   type QrDesign,
 } from '../../../src/domain/design-options.ts';
-import { titleSlug } from '../../../src/domain/title-slug.ts';
+import { titleSlug } from '../../../src/domain/qr-items/title-slug.ts';
 
 export type DesignErrors = Partial<Record<keyof QrDesign, string>>;
 
