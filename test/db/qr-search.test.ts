@@ -189,8 +189,8 @@ describe('text search and filters on the project database', () => {
     const repo = new QrItemsRepository(db, { window: 3, windows: 20 });
     // Just before the first window's end is looked up, another request deletes a code of it.
     // (When the matches were read before the end, that moved the end past the match unread.)
-    const hooked = repo as unknown as { tagEdge: (...args: unknown[]) => Promise<unknown> };
-    const edgeOf = hooked.tagEdge.bind(repo);
+    const hooked = (repo as unknown as { planner: { tagEdge: (...args: unknown[]) => Promise<unknown> } }).planner;
+    const edgeOf = hooked.tagEdge.bind(hooked);
     let first = true;
     hooked.tagEdge = async (...args: unknown[]) => {
       if (first) {
