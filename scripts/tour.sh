@@ -24,7 +24,8 @@ trap cleanup EXIT
 
 # The tour's commands run in a folder of their own (they write item.json, menu.png, …) that
 # still looks like the project to `npm run`.
-for f in package.json node_modules src tsconfig.json; do ln -s "$ROOT/$f" "$WORK/$f"; done
+# (`npm run qrtrack` runs bin/qrtrack.js, which finds the build from its real location.)
+for f in package.json node_modules src tsconfig.json bin; do ln -s "$ROOT/$f" "$WORK/$f"; done
 
 # Extract the marked blocks.
 awk '

@@ -42,9 +42,7 @@ async function run(argv: string[]): Promise<void> {
   const argsOf = <O extends Options>(c: CliCommand<O>) => parseCommandArgs(c, argv.slice(c.words.length));
   if (group === 'serve') {
     argsOf(serve);
-    // Like `npm start`: the web app is built first when web/ changed.
-    const { ensureWebBuild } = await import('../scripts/build-web.ts');
-    await ensureWebBuild();
+    // The bin (bin/qrtrack.js) has built the web app first when its sources changed, as `npm start` does.
     await import('./server.ts');
     return;
   }

@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { PROJECT_ROOT } from '../../project-root.ts';
 
-export const DEFAULT_WEB_DIR = path.resolve(import.meta.dirname, '../../../dist/web');
+export const DEFAULT_WEB_DIR = path.join(PROJECT_ROOT, 'dist', 'web');
 
 export const APP_CSP = [
   "default-src 'none'",
@@ -30,7 +31,7 @@ export async function webAppRoutes(app: FastifyInstance, opts: { dir?: string } 
   const page = (_req: unknown, reply: FastifyReply) => {
     const index = readIndex();
     if (index === null) {
-      return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built yet: run `npm start` (or `npm run build:web`).\n');
+      return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built yet: run `npm run build` (`npm start` builds it when needed).\n');
     }
     return reply
       .header('Content-Security-Policy', APP_CSP)
