@@ -30,6 +30,8 @@ import { memberOf } from '../auth/session-auth.ts';
 
 const errors = { ...authErrors, 404: ErrorResponse, 409: ErrorResponse };
 
+const SELF_RESET_REFUSAL = 'userId: you cannot make a reset link for yourself; change your password under Account → Profile → Change password (PUT /v1/me/password), which asks for the current one';
+
 export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   const { keys, members, oneTimeLinks, config } = services;
 
@@ -80,18 +82,19 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     '/account/members/:userId/reset-link',
     {
       config: { session: 'owner' },
-      schema: { summary: 'Make a one-time password-reset link for a member (valid 24 h)', tags: ['members'], params: UserIdParams, response: { 201: LinkResponse, ...errors } },
+      schema: { summary: 'Make a one-time password-reset link for another member (valid 24 h; for yourself: PUT /v1/me/password)', tags: ['members'], params: UserIdParams, response: { 201: LinkResponse, ...errors } },
     },
     async (req, reply) => {
       const accountId = accountOf(req);
       if ((await members.roleOf(accountId, req.params.userId)) === null) throw new NotFoundError('member not found');
       const callerId = memberOf(req).userId;
-      if (req.params.userId !== callerId) {
-        const [theirs, mine] = await Promise.all([members.accountsOf(req.params.userId), members.accountsOf(callerId)]);
-        const owned = new Set(mine.filter((m) => m.role === 'owner').map((m) => m.accountId));
-        const refusal = resetLinkRefusal(theirs.map((m) => m.accountId), owned);
-        if (refusal) throw new ForbiddenError(refusal);
-      }
+      // A session alone must not set its user's password: that needs the current one, or a
+      // stolen session would keep the account (and the reset would sign the owner out).
+      if (req.params.userId === callerId) throw new ForbiddenError(SELF_RESET_REFUSAL);
+      const [theirs, mine] = await Promise.all([members.accountsOf(req.params.userId), members.accountsOf(callerId)]);
+      const owned = new Set(mine.filter((m) => m.role === 'owner').map((m) => m.accountId));
+      const refusal = resetLinkRefusal(theirs.map((m) => m.accountId), owned);
+      if (refusal) throw new ForbiddenError(refusal);
       const token = newSecretToken();
       const now = Date.now();
       const expiresAt = new Date(now + RESET_TTL_MS).toISOString();

@@ -5,6 +5,7 @@ import { ApiError, type InviteView, type LinkView, type MemberView, type Role, a
 import { announce, byId, useFocusLater } from '../../components/announce.ts';
 import { AppLayout } from '../../components/layout.tsx';
 import { Button, ConfirmButton, CopyField, FormError, Notice, Spinner, When } from '../../components/ui.tsx';
+import { Link } from '../../router.ts';
 import { setSession, useAppState } from '../../store.ts';
 import { AccountTabs } from './account-tabs.tsx';
 import './account.css';
@@ -199,18 +200,25 @@ export default function MembersPage() {
                     </td>
                     {owner ? (
                       <td data-label="Actions" class="actions">
-                        <Button
-                          variant="secondary"
-                          id={`reset-${m.userId}`}
-                          aria-label={`Make a password reset link for ${m.email}`}
-                          onClick={() =>
-                            void act(async () => setResetFor({ userId: m.userId, email: m.email, link: await api.resetLink(m.userId) }), `No reset link for ${m.email}`).then((ok) => {
-                              if (ok) focusLater(byId('reset-url'));
-                            })
-                          }
-                        >
-                          Reset link
-                        </Button>
+                        {m.userId === session?.user.id ? (
+                          // A reset link for oneself is refused: a new password needs the current one.
+                          <Link href="/account/profile#password" class="btn btn--secondary">
+                            Change password
+                          </Link>
+                        ) : (
+                          <Button
+                            variant="secondary"
+                            id={`reset-${m.userId}`}
+                            aria-label={`Make a password reset link for ${m.email}`}
+                            onClick={() =>
+                              void act(async () => setResetFor({ userId: m.userId, email: m.email, link: await api.resetLink(m.userId) }), `No reset link for ${m.email}`).then((ok) => {
+                                if (ok) focusLater(byId('reset-url'));
+                              })
+                            }
+                          >
+                            Reset link
+                          </Button>
+                        )}
                         {m.userId === session?.user.id ? null : (
                           <ConfirmButton
                             label="Remove"
