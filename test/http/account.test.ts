@@ -357,6 +357,7 @@ describe('sign-up modes', () => {
     for (let i = 0; i < SIGNUPS_PER_HOUR; i++) expect((await signUp(i, '198.51.100.7')).statusCode).toBe(201);
     const limited = await signUp(99, '198.51.100.7');
     expect(limited.statusCode).toBe(429);
+    expect(limited.json().error).toMatch(/^too many sign-ups from this address: 10 an hour/);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(60);
     expect(await t.services.keys.findAccountId('Spam 99')).toBeNull();
     expect((await signUp(100, '198.51.100.8')).statusCode).toBe(201);
