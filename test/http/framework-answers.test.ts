@@ -1,4 +1,4 @@
-// A refused body names the limit of the route it was sent to: imports and batches take 16 MiB.
+// Answers the framework and its plugins give, in our words: body limits per route, the docs page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
@@ -21,5 +21,14 @@ describe('body limits', () => {
     expect(csv.json()).toEqual({ error: 'body: must be at most 16 MiB' });
     const one = await t.request({ method: 'POST', url: '/v1/qr', key, payload: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'application/json' } });
     expect(one.json()).toEqual({ error: 'body: must be at most 1 MiB' });
+  });
+});
+
+describe('the API reference', () => {
+  it('sends /docs/static/index.html with a query to /docs/, not to itself', async () => {
+    const res = await t.request({ method: 'GET', url: '/docs/static/index.html?x' });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/docs/?x');
+    expect((await t.request({ method: 'GET', url: '/docs/static/index.html' })).headers.location).toBe('/docs/');
   });
 });
