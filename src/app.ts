@@ -18,11 +18,18 @@ import { type FastPath, shortLinks } from './http/plugins/short-links.ts';
 import { v1Api } from './http/plugins/v1-api.ts';
 import { webAppRoutes } from './http/plugins/web-app.ts';
 import { trustFunction } from './http/request/client-address.ts';
+import { ConnectionLimiter, bodyDeadline } from './http/request/connection-limits.ts';
+import { isHttps } from './http/auth/session-auth.ts';
 import { parseQueryString } from './http/request/query-string.ts';
 import { FailureWatch, type ShortLinkHealth } from './http/short-links/failure-watch.ts';
 import { type AppServices, createServices } from './services.ts';
 
 registerAjvFormats();
+
+/** A year; subdomains are not ours to decide. */
+const HSTS = 'max-age=31536000';
+/** Bodies of every route but imports and batches (16 MiB). */
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -40,14 +47,31 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   // /r/* answers before Fastify, which would otherwise have said 503 and closed.
   let closing = false;
   const trust = trustFunction(config.trustProxy);
+  const connections = new ConnectionLimiter(config.connections.maxPerAddress, trust);
+  // A browser that once reached us over https keeps to https (every answer, /r/* too).
+  const hsts = isHttps(config);
   const app = Fastify({
-    serverFactory: (handler) =>
-      http.createServer((req, res) => {
-        if (closing) res.setHeader('connection', 'close');
-        if (!fastPath?.(req, res)) handler(req, res);
-      }),
+    serverFactory: (handler) => {
+      const server = http.createServer(
+        {
+          headersTimeout: config.connections.headersTimeoutMs,
+          // One value for the whole server: the large-body routes'; the others are held to less (bodyDeadline).
+          requestTimeout: config.connections.largeBodyTimeoutMs,
+          // Node checks these timeouts every 30 s by default: half-open connections lived 80-125 s.
+          connectionsCheckingInterval: 1000,
+        },
+        (req, res) => {
+          connections.requestBegan(req, res);
+          if (closing) res.setHeader('connection', 'close');
+          if (hsts) res.setHeader('strict-transport-security', HSTS);
+          if (!fastPath?.(req, res)) handler(req, res);
+        },
+      );
+      connections.attach(server);
+      return server;
+    },
     logger: loggerOptions(config, { req: requestSerializer }),
-    bodyLimit: 1024 * 1024,
+    bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: trust,
     // Errors are logged by the error handler; a log line per request would cost the redirect more than its scan.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
@@ -66,6 +90,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   // The order matters: a parser, hook or handler applies to what is registered after it.
   await app.register(requestParsing);
   installErrorHandlers(app);
+  app.addHook('onRequest', bodyDeadline(config.connections.requestTimeoutMs, DEFAULT_BODY_LIMIT));
   // No answer of ours is meant to be sniffed into another type (JSON as HTML, say).
   app.addHook('onRequest', (_req, reply, done) => {
     reply.header('x-content-type-options', 'nosniff');

@@ -18,7 +18,7 @@ import { SessionsRepository } from './db/accounts/sessions-repository.ts';
 import { TrustedDevicesRepository } from './db/accounts/trusted-devices-repository.ts';
 import { UsersRepository } from './db/accounts/users-repository.ts';
 import type { Redis } from 'ioredis';
-import { type AttemptCounter, AttemptLimiter, localAttempts } from './domain/accounts/attempt-limiter.ts';
+import { type AttemptCounter, AttemptLimiter, SIGN_UP_LIMITS, localAttempts } from './domain/accounts/attempt-limiter.ts';
 import { SharedAttemptLimiter } from './db/accounts/shared-attempt-limiter.ts';
 import type { QrDesign } from './domain/design.ts';
 import { createCountryLookup } from './domain/scans/country.ts';
@@ -47,6 +47,8 @@ export interface AppServices {
   onboarding: OnboardingRepository;
   /** Failed sign-ins per address and per email, in this process. */
   signInLimiter: AttemptCounter;
+  /** Open sign-ups that created an account, per address: refused attempts (a typo, a taken name) do not count. */
+  signUpLimiter: AttemptCounter;
   /**
    * Called after items were created, changed, paused, resumed or deleted, so their cached short
    * links are dropped; resolves when every process was told. Await it before answering a pause
@@ -87,6 +89,7 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     oneTimeLinks: new OneTimeLinksRepository(db),
     onboarding: new OnboardingRepository(db),
     signInLimiter: redis ? new SharedAttemptLimiter(redis, new AttemptLimiter()) : localAttempts(new AttemptLimiter()),
+    signUpLimiter: redis ? new SharedAttemptLimiter(redis, new AttemptLimiter(SIGN_UP_LIMITS), 'qrtrack-signup:') : localAttempts(new AttemptLimiter(SIGN_UP_LIMITS)),
     onItemsChanged: (codes) => links.invalidate(codes),
     warningsFor: async (design, data) => {
       if (design.frameStyle !== 'none') await warmFontsFor(design.frameText);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../domain/accounts/api-key.ts';
 import { isUniqueViolation, readTime, readTimeOrNull } from '../codec.ts';
 import type { Db } from '../database.ts';
+import { ConflictError } from '../../domain/errors.ts';
 
 export interface ApiKeyRecord {
   id: string;
@@ -53,24 +54,40 @@ export class ApiKeysRepository {
     return row?.id ?? null;
   }
 
-  async createKey(input: { accountId: string; name: string; prefix: string; hash: string; scopes: Scope[]; createdBy?: { id: string; email: string } }): Promise<ApiKeyRecord> {
+  /** `maxActive`: refuse (409) when the account already holds that many unrevoked keys; checked in the insert's transaction. */
+  async createKey(input: { accountId: string; name: string; prefix: string; hash: string; scopes: Scope[]; createdBy?: { id: string; email: string }; maxActive?: number }): Promise<ApiKeyRecord> {
     const now = new Date().toISOString();
     const id = randomUUID();
-    await this.db.kysely
-      .insertInto('api_keys')
-      .values({
-        id,
-        account_id: input.accountId,
-        name: input.name,
-        prefix: input.prefix,
-        secret_hash: input.hash,
-        scopes: input.scopes.join(','),
-        created_at: this.db.codec.time(now),
-        last_used_at: null,
-        revoked_at: null,
-        created_by: input.createdBy?.id ?? null,
-      })
-      .execute();
+    await this.db.kysely.transaction().execute(async (trx) => {
+      if (input.maxActive !== undefined) {
+        // The account's row is locked on PostgreSQL, so concurrent creates cannot both pass the count.
+        let account = trx.selectFrom('accounts').select('id').where('id', '=', input.accountId);
+        if (this.db.codec.dialect === 'postgres') account = account.forUpdate();
+        await account.execute();
+        const { n } = await trx
+          .selectFrom('api_keys')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('account_id', '=', input.accountId)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        if (Number(n) >= input.maxActive) throw new ConflictError(`keys: an account may hold at most ${input.maxActive} active API keys; revoke one you no longer use first`);
+      }
+      await trx
+        .insertInto('api_keys')
+        .values({
+          id,
+          account_id: input.accountId,
+          name: input.name,
+          prefix: input.prefix,
+          secret_hash: input.hash,
+          scopes: input.scopes.join(','),
+          created_at: this.db.codec.time(now),
+          last_used_at: null,
+          revoked_at: null,
+          created_by: input.createdBy?.id ?? null,
+        })
+        .execute();
+    });
     const createdBy = input.createdBy ?? null;
     return { id, accountId: input.accountId, name: input.name, prefix: input.prefix, scopes: input.scopes, createdAt: now, lastUsedAt: null, revokedAt: null, createdBy };
   }

@@ -72,14 +72,28 @@ export class MembersRepository {
     });
   }
 
-  /** Removes the member, ends their sessions in this account and withdraws the links they made or that reset them here. */
-  async remove(accountId: string, userId: string): Promise<void> {
+  /**
+   * Removes the member, ends their sessions in this account and withdraws the links they made or
+   * that reset them here; unless told otherwise, revokes the account's API keys they made (a
+   * removed member could have copied them).
+   */
+  async remove(accountId: string, userId: string, { revokeKeys = true }: { revokeKeys?: boolean } = {}): Promise<void> {
     await this.db.kysely.transaction().execute(async (trx) => {
       const current = await this.lockedRole(trx, accountId, userId);
       if (current === 'owner') await this.assertAnotherOwner(trx, accountId, userId);
       await trx.deleteFrom('memberships').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
       await trx.deleteFrom('sessions').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
-      await withdrawLinksOf(trx, this.db, accountId, userId, new Date().toISOString(), true);
+      const now = new Date().toISOString();
+      await withdrawLinksOf(trx, this.db, accountId, userId, now, true);
+      if (revokeKeys) {
+        await trx
+          .updateTable('api_keys')
+          .set({ revoked_at: this.db.codec.time(now) })
+          .where('account_id', '=', accountId)
+          .where('created_by', '=', userId)
+          .where('revoked_at', 'is', null)
+          .execute();
+      }
     });
   }
 

@@ -77,6 +77,11 @@ export class OneTimeLinksRepository {
     return rows.map((r) => ({ id: r.id, role: r.role as Role, createdBy: r.created_by, createdAt: readTime(r.created_at), expiresAt: readTime(r.expires_at ?? r.created_at) }));
   }
 
+  /** Withdraws every open setup link (a new one replaces them). */
+  async withdrawSetupLinks(now: string): Promise<void> {
+    await this.db.kysely.updateTable('one_time_links').set({ used_at: this.db.codec.time(now) }).where('kind', '=', 'setup').where('used_at', 'is', null).execute();
+  }
+
   /** Withdraws an open invite of this account; false when there is none with that id. */
   async revokeInvite(accountId: string, id: string, now: string): Promise<boolean> {
     const res = await this.db.kysely

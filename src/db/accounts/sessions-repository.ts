@@ -25,6 +25,24 @@ export class SessionsRepository {
     await this.db.kysely.insertInto('sessions').values({ id_hash: idHash, user_id: userId, account_id: accountId, created_at: t, last_seen_at: t }).execute();
   }
 
+  /** Ends the user's oldest sessions beyond `max`, never `keepIdHash` (the one just started). */
+  async keepNewest(userId: string, max: number, keepIdHash: string): Promise<void> {
+    const newest = await this.db.kysely
+      .selectFrom('sessions')
+      .select('id_hash')
+      .where('user_id', '=', userId)
+      .where('id_hash', '!=', keepIdHash)
+      .orderBy('created_at', 'desc')
+      .orderBy('id_hash')
+      .limit(Math.max(0, max - 1))
+      .execute();
+    await this.db.kysely
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('id_hash', 'not in', [keepIdHash, ...newest.map((r) => r.id_hash)])
+      .execute();
+  }
+
   async find(idHash: string): Promise<SessionRecord | null> {
     const row = await this.db.kysely
       .selectFrom('sessions as s')

@@ -12,6 +12,8 @@ export class SharedAttemptLimiter implements AttemptCounter {
   constructor(
     private readonly redis: Redis,
     private readonly local: AttemptLimiter,
+    /** Keeps two counters' keys apart (sign-ins, sign-ups). */
+    private readonly prefix = PREFIX,
   ) {}
 
   /**
@@ -40,7 +42,7 @@ export class SharedAttemptLimiter implements AttemptCounter {
   private async sharedWait(address: string, email: string): Promise<number> {
     const { perAddress, perEmail } = this.local.limits;
     try {
-      const [a, e] = keysOf(address, email);
+      const [a, e] = keysOf(this.prefix, address, email);
       const res = await this.redis.multi().get(a).pttl(a).get(e).pttl(e).exec();
       if (res === null || res.some(([err]) => err !== null)) return 0;
       const [count, ttl, emailCount, emailTtl] = res.map(([, v]) => Number(v ?? 0)) as [number, number, number, number];
@@ -52,7 +54,7 @@ export class SharedAttemptLimiter implements AttemptCounter {
 
   private async recordShared(address: string, email: string): Promise<void> {
     const ms = this.local.limits.windowMs;
-    const [a, e] = keysOf(address, email);
+    const [a, e] = keysOf(this.prefix, address, email);
     try {
       await this.redis.multi().set(a, 0, 'PX', ms, 'NX').incr(a).set(e, 0, 'PX', ms, 'NX').incr(e).exec();
     } catch {
@@ -61,8 +63,8 @@ export class SharedAttemptLimiter implements AttemptCounter {
   }
 }
 
-function keysOf(address: string, email: string): [string, string] {
-  return [`${PREFIX}a:${address}`, `${PREFIX}e:${createHash('sha256').update(email).digest('base64url')}`];
+function keysOf(prefix: string, address: string, email: string): [string, string] {
+  return [`${prefix}a:${address}`, `${prefix}e:${createHash('sha256').update(email).digest('base64url')}`];
 }
 
 /** Seconds left in a window that holds `max` failures or more, else 0. */

@@ -13,6 +13,11 @@ export interface AttemptLimits {
 
 export const SIGN_IN_LIMITS: AttemptLimits = { perEmail: 5, perAddress: 20, windowMs: 15 * 60_000 };
 
+/** Open sign-ups that created an account, per address (an IPv6 /64) and hour. */
+export const SIGNUPS_PER_HOUR = 10;
+/** Sign-ups are counted as the "failures" of this limiter, by address only (the email key is the address again). */
+export const SIGN_UP_LIMITS: AttemptLimits = { perEmail: SIGNUPS_PER_HOUR, perAddress: SIGNUPS_PER_HOUR, windowMs: 3_600_000 };
+
 const MAX_KEYS = 100_000;
 
 /** An attempt let through: done() says how it went and ends it. */

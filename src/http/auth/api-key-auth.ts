@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import { type Scope, hashApiKey, looksLikeApiKey } from '../../domain/accounts/api-key.ts';
 import type { ApiKeysRepository } from '../../db/accounts/api-keys-repository.ts';
 import type { AuthThrottle } from './auth-throttle.ts';
+import { addressKey } from '../../domain/address-key.ts';
 import type { SessionMember } from './session-auth.ts';
 
 export interface AuthContext {
@@ -91,7 +92,7 @@ export function tooManyFailures(reply: FastifyReply, retryAfter: number) {
 export function rateLimitKey(req: FastifyRequest): string {
   if (req.auth?.keyId) return `key:${req.auth.keyId}`;
   if (req.auth?.member) return `user:${req.auth.member.userId}`;
-  return `ip:${req.ip}`;
+  return `ip:${addressKey(req.ip)}`;
 }
 
 /** The authenticated account; routes with a scope can rely on it. */

@@ -1,4 +1,4 @@
-// Failed authentication is limited per client address: without it, anyone can try keys
+// Failed authentication is limited per client address (an IPv6 /64): without it, anyone can try keys
 // as fast as the server answers, each try a database lookup. A one-minute window per
 // address (each process counts its own; the per-key limit behind it is the shared one).
 // Lookups still running count against the address as if they had failed: on PostgreSQL a
@@ -6,6 +6,7 @@
 // of them had failed (the limit only held for guesses sent one after another).
 import { FailureWindows } from '../../domain/accounts/failure-windows.ts';
 import { LruCache } from '../../domain/scans/lru-cache.ts';
+import { addressKey } from '../../domain/address-key.ts';
 
 const WINDOW_MS = 60_000;
 const MAX_ADDRESSES = 50_000;
@@ -32,8 +33,9 @@ export class AuthThrottle {
   ) {}
 
   /** Seconds until `address` may try again, or 0 when it may try now (always 0 for a secret seen valid lately). */
-  retryAfter(address: string, secretHash?: string): number {
+  retryAfter(ip: string, secretHash?: string): number {
     if (secretHash !== undefined && this.vouched.get(secretHash) !== undefined) return 0;
+    const address = addressKey(ip);
     const inFlight = this.pending.get(address) ?? 0;
     const wait = this.failures.retryAfter(address, this.maxFailuresPerMinute - inFlight, this.now());
     if (wait > 0) return wait;
@@ -45,15 +47,16 @@ export class AuthThrottle {
     this.vouched.set(secretHash, true);
   }
 
-  recordFailure(address: string): void {
-    this.failures.record(address, this.now());
+  recordFailure(ip: string): void {
+    this.failures.record(addressKey(ip), this.now());
   }
 
   /**
    * Runs the lookup of `secretHash` for `address`, counted as in flight until it settles. A
    * lookup of the same secret already running is joined instead, and not counted again.
    */
-  lookup<T>(address: string, secretHash: string, find: () => Promise<T>): Promise<T> {
+  lookup<T>(ip: string, secretHash: string, find: () => Promise<T>): Promise<T> {
+    const address = addressKey(ip);
     const running = this.shared.get(secretHash);
     if (running !== undefined) return running as Promise<T>;
     // A secret seen valid lately is no guess: its lookup does not count against the address

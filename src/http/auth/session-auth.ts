@@ -11,6 +11,7 @@ import { hashSecretToken, looksLikeSecretToken, newSecretToken } from '../../dom
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS, csrfTokenFor, sessionAlive } from '../../domain/accounts/session-policy.ts';
 import type { AppServices } from '../../services.ts';
 import { tooManyFailures } from './api-key-auth.ts';
+import { SESSIONS_PER_USER } from '../../domain/accounts/account-limits.ts';
 import type { AuthThrottle } from './auth-throttle.ts';
 
 declare module 'fastify' {
@@ -168,7 +169,9 @@ export function crossSiteRefusal(req: FastifyRequest, config: Config): string | 
 export async function startSession(reply: FastifyReply, services: AppServices, userId: string, accountId: string): Promise<string> {
   const token = newSecretToken();
   const now = Date.now();
-  await services.sessions.create(hashSecretToken(token), userId, accountId, new Date(now).toISOString());
+  const idHash = hashSecretToken(token);
+  await services.sessions.create(idHash, userId, accountId, new Date(now).toISOString());
+  await services.sessions.keepNewest(userId, SESSIONS_PER_USER, idHash);
   // Expired sessions of anyone are dropped now and then; signing in is a fine moment.
   await services.sessions.purgeExpired(new Date(now - SESSION_IDLE_MS).toISOString(), new Date(now - SESSION_ABSOLUTE_MS).toISOString());
   void reply.setCookie(cookieName(services.config), token, {

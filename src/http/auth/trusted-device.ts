@@ -6,6 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecretToken, looksLikeSecretToken, newSecretToken } from '../../domain/accounts/secret-token.ts';
 import type { AppServices } from '../../services.ts';
+import { addressKey } from '../../domain/address-key.ts';
 import { isHttps } from './session-auth.ts';
 
 const DEVICE_MAX_AGE_S = 365 * 24 * 3600;
@@ -28,7 +29,7 @@ async function trustedHash(req: FastifyRequest, services: AppServices, userId: s
  */
 export async function attemptKeys(req: FastifyRequest, services: AppServices, email: string, userId: string | null): Promise<{ address: string; email: string }> {
   const hash = await trustedHash(req, services, userId);
-  return hash === null ? { address: req.ip, email } : { address: `device:${hash}`, email: `${email}#device:${hash}` };
+  return hash === null ? { address: addressKey(req.ip), email } : { address: `device:${hash}`, email: `${email}#device:${hash}` };
 }
 
 /** After a successful sign-in: trusts this browser for the user (a new token unless it holds theirs). */

@@ -5,7 +5,6 @@ import { DomainError, ServiceBusyError } from '../../domain/errors.ts';
 import { SHORT_LINK_HEADERS } from '../short-links/short-link-handler.ts';
 
 const FRAMEWORK_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'body: must be at most 1 MiB',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Content-Type: must be application/json',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'body: must not be empty when Content-Type is application/json',
   FST_ERR_CTP_INVALID_JSON_BODY: 'body: is not valid JSON',
@@ -26,7 +25,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const bodyType = req.routeOptions.config?.bodyType;
-      const known = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && bodyType ? `Content-Type: must be ${bodyType}` : FRAMEWORK_MESSAGES[err.code];
+      const known =
+        err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && bodyType
+          ? `Content-Type: must be ${bodyType}`
+          : err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? `body: must be at most ${formatBytes(req.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 0)}` // the route's own limit (imports and batches take 16 MiB)
+            : FRAMEWORK_MESSAGES[err.code];
       const message = known ?? (err instanceof SyntaxError ? 'body: is not valid JSON' : err.message);
       return reply.code(status).send({ error: message || 'bad request' });
     }
@@ -44,4 +48,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
     }
     return reply.code(404).send({ error: `no route for ${req.method} ${path}` });
   });
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
 }

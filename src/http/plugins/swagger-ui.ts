@@ -47,6 +47,12 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       if (typeof payload !== 'string' || !String(reply.getHeader('content-type')).startsWith('text/html')) return payload;
       return payload.replace(/<meta charset="UTF-8">/i, (m) => `${m}\n      ${VIEWPORT}`);
     });
+    // The plugin sends /docs/static/index.html to /docs/ by rewriting the URL's end, which a
+    // query string (…/index.html?x) defeats: it redirected to itself, forever.
+    docs.addHook('onRequest', async (req, reply) => {
+      const [path = '', query] = req.url.split('?');
+      if (query !== undefined && path === '/docs/static/index.html') return reply.redirect(`/docs/?${query}`);
+    });
     await docs.register(swaggerUi, {
       routePrefix: '/docs',
       staticCSP: DOCS_CSP,

@@ -118,13 +118,16 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     const size = image.size ?? (format === 'pdf' ? PDF_WIDTH_MM.default : design.resolution);
     const etag = `"${createHash('sha256').update(JSON.stringify([RENDERER_VERSION, format, data, size, design])).digest('base64url').slice(0, 27)}"`;
     const fresh = matches(req.headers['if-none-match'], etag);
-    let body = fresh ? undefined : rendered.get(etag);
+    // Per account: a shared entry answered another tenant's identical image at once, which told
+    // them (by timing) that someone had drawn it.
+    const cacheKey = `${req.auth?.accountId ?? ''}:${etag}`;
+    let body = fresh ? undefined : rendered.get(cacheKey);
     if (!fresh && !body) {
       // In a worker, within the render budget: a costly design never holds up the event loop.
       const job = format === 'pdf' ? { kind: format, data, design, widthMm: size } : { kind: format, data, design, width: size };
       const out = await services.renderer.render(job);
       body = typeof out === 'string' ? Buffer.from(out, 'utf8') : out;
-      rendered.set(etag, body);
+      rendered.set(cacheKey, body);
     }
     reply
       .header('etag', etag)

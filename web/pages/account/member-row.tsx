@@ -1,6 +1,7 @@
 import { type MemberView, type Role, api } from '../../api.ts';
 import { announce, useFocusLater } from '../../components/announce.ts';
 import { Button, ConfirmButton, When } from '../../components/ui.tsx';
+import { Link } from '../../router.ts';
 import { setSession } from '../../store.ts';
 import { RoleControl } from './role-control.tsx';
 import { ROLE_NAME } from './roles.ts';
@@ -45,9 +46,16 @@ export function MemberRow({ member: m, self, owner, lastOwner, act, report, onRe
       </td>
       {owner ? (
         <td data-label="Actions" class="actions">
-          <Button variant="secondary" id={`reset-${m.userId}`} aria-label={`Make a password reset link for ${m.email}`} onClick={onResetLink}>
-            Reset link
-          </Button>
+          {self ? (
+            // A reset link for oneself is refused: a new password needs the current one.
+            <Link href="/account/profile#password" class="btn btn--secondary">
+              Change password
+            </Link>
+          ) : (
+            <Button variant="secondary" id={`reset-${m.userId}`} aria-label={`Make a password reset link for ${m.email}`} onClick={onResetLink}>
+              Reset link
+            </Button>
+          )}
           {self ? null : (
             <ConfirmButton
               label="Remove"
