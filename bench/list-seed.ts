@@ -39,6 +39,7 @@ export async function seedCodes(db: Db, accountId: string, count: number, tag: s
         strftime('%Y-%m-%dT%H:%M:%fZ', (@start + n) / 1000.0, 'unixepoch'), strftime('%Y-%m-%dT%H:%M:%fZ', (@start + n) / 1000.0, 'unixepoch')
       from r`;
     sqlite.prepare(row).run({ count, tag, account: accountId, design, start });
+    await countLive(db, accountId, count);
     return;
   }
   await sql`
@@ -58,6 +59,12 @@ export async function seedCodes(db: Db, accountId: string, count: number, tag: s
       ) g
     ) r`.execute(db.kysely);
   await sql`analyze qr_items`.execute(db.kysely);
+  await countLive(db, accountId, count);
+}
+
+/** The account's count of live codes, which the repository keeps when codes are made through it. */
+async function countLive(db: Db, accountId: string, count: number): Promise<void> {
+  await sql`update accounts set live_codes = live_codes + ${count} where id = ${accountId}`.execute(db.kysely);
 }
 
 /**

@@ -1,24 +1,25 @@
-// npm run bench [-- --db postgres] [-- --quick] [-- --only redirect,stats,overview,lists,batch,render,mixed,studio]
+// npm run bench [-- --db postgres] [-- --quick] [-- --big] [-- --only redirect,stats,overview,lists,batch,render,mixed,studio,neighbours]
 // One run measures every hot path against a baseline taken in the same run:
 // the redirect against a bare http server, stats at 10k against 1M scans, the account
 // overview at 10k codes / 1M scans against 100 codes / 10k scans, rendering against
 // the plain qrcode package, the redirect while images
 // render against the redirect alone, lists at 10k against 1M codes, and bulk
 // create against one-at-a-time create, and the studio's in-browser preview against the
-// server's preview route.
+// server's preview route, and the short links of one account while another account's
+// requests run beside them (neighbours: 200k codes, 1M with --big) against the idle probe.
 import { parseArgs } from 'node:util';
 import { type RedirectTarget, runRedirectBench } from './redirect-bench.ts';
 import { type ResultRow, printResults } from './result-row.ts';
 import { runStatsBench, tempSqlite } from './stats-bench.ts';
 import { freshPostgres } from './postgres.ts';
 
-const BENCHES = ['redirect', 'stats', 'overview', 'lists', 'batch', 'render', 'mixed', 'studio'];
-const USAGE = `usage: npm run bench [-- --db sqlite|postgres|both] [--quick] [--only ${BENCHES.join(',')}]
+const BENCHES = ['redirect', 'stats', 'overview', 'lists', 'batch', 'render', 'mixed', 'studio', 'neighbours'];
+const USAGE = `usage: npm run bench [-- --db sqlite|postgres|both] [--quick] [--big] [--only ${BENCHES.join(',')}]
 PostgreSQL runs use BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); each run makes a throw-away database there.`;
 
 function options() {
   try {
-    const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, quick: { type: 'boolean', default: false }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, quick: { type: 'boolean', default: false }, big: { type: 'boolean', default: false }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
     if (values.help) {
       console.log(USAGE);
       process.exit(0);
@@ -115,6 +116,19 @@ if (only.includes('mixed')) {
 if (only.includes('studio')) {
   const { runStudioBench } = await import('./studio-bench.ts');
   rows.push(...(await runStudioBench()));
+}
+
+if (only.includes('neighbours')) {
+  const { runNeighboursBench } = await import('./neighbours-bench.ts');
+  const opts = { codes: values.big ? 1_000_000 : 200_000, importRows: quick ? 20_000 : 200_000, seconds: quick ? 2 : 5 };
+  const sqlite = tempSqlite();
+  rows.push(...(await runNeighboursBench({ label: 'SQLite', database: sqlite.config, databaseUrl: `sqlite:${sqlite.file}` }, opts)));
+  sqlite.dispose();
+  if (withPostgres) {
+    const pg = await freshPostgres();
+    rows.push(...(await runNeighboursBench({ label: 'PostgreSQL', database: { kind: 'postgres', url: pg.url }, databaseUrl: pg.url }, opts)));
+    await pg.dispose();
+  }
 }
 
 printResults(rows);

@@ -9,6 +9,8 @@ import { itemScanTotals } from './migrations/0006-item-scan-totals.ts';
 import { runningTotalsRepair } from './migrations/0007-running-totals-repair.ts';
 import { quarterDims } from './migrations/0008-quarter-dims.ts';
 import { trustedDevices } from './migrations/0009-trusted-devices.ts';
+import { accountSearch } from './migrations/0010-account-search.ts';
+import { liveCodeCounts } from './migrations/0011-live-code-counts.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -179,6 +181,8 @@ export class InCodeMigrations implements MigrationProvider {
       '0007_running_totals_repair': runningTotalsRepair(this.dialect),
       '0008_quarter_dims': quarterDims(this.dialect),
       '0009_trusted_devices': trustedDevices(this.dialect),
+      '0010_account_search': accountSearch(this.dialect),
+      '0011_live_code_counts': liveCodeCounts(this.dialect),
     };
   }
 }

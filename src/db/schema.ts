@@ -10,6 +10,8 @@ export interface AccountsTable {
   id: string;
   name: string;
   created_at: DbTime;
+  /** Live (not deleted) codes, kept by the items repository with each create and delete. */
+  live_codes: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -234,6 +236,12 @@ export interface QrTagsTable {
   item_created_at: DbTime;
 }
 
+/** SQLite only (migration 0010): each account's key, whose token scopes the text index to it. */
+export interface SearchAccountsTable {
+  key: Generated<number>;
+  account_id: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -257,4 +265,5 @@ export interface Database {
   item_running_totals: ItemRunningTotalsTable;
   designs: DesignsTable;
   item_scan_totals: ItemScanTotalsTable;
+  search_accounts: SearchAccountsTable;
 }

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { ContentType } from '../../domain/payload/index.ts';
 import { foldForSearch, searchableByTrigrams } from '../../domain/qr-items/search-text.ts';
 import { readTime } from '../codec.ts';
+import { accountTextMatch } from './account-text-match.ts';
 import type { Db } from '../database.ts';
 import { ITEM_COLUMNS, type ItemRow } from './item-row.ts';
 
@@ -50,6 +51,19 @@ export type ListRow = Omit<ItemRow, 'design_json'> & { design_bytes: number };
 const designBytes = sql<number>`octet_length(design_json)`.as('design_bytes');
 
 /** Windows as the server walks them; tests make them small. */
+/**
+ * A tag's walk joins each code of the tag to its item, which costs about five times a read of
+ * the list in order: its windows are this many codes (5,000 held the short links 91 ms), with
+ * as many more windows, so a request reads as far.
+ */
+export const TAG_QUERY_WINDOW = 1_000;
+
+/** The walk of a tag with q: windows of at most TAG_QUERY_WINDOW codes, reading as many codes a request as `walk`. */
+function tagWalkOf(walk: SearchWalk): SearchWalk {
+  const window = Math.min(walk.window, TAG_QUERY_WINDOW);
+  return { window, windows: Math.ceil((walk.window * walk.windows) / window) };
+}
+
 export const DEFAULT_SEARCH_WALK: SearchWalk = { window: SHORT_QUERY_WINDOW, windows: SHORT_QUERY_WINDOWS };
 
 export class ListPlanner {
@@ -70,9 +84,10 @@ export class ListPlanner {
     if (query.tag !== undefined && q !== '') {
       // The tag's codes in order, matched as read (no text index narrows a tag).
       const tag = query.tag;
-      ({ rows, walkedTo } = await walkInWindows(this.walk, query.cursor, take, {
+      const walk = tagWalkOf(this.walk);
+      ({ rows, walkedTo } = await walkInWindows(walk, query.cursor, take, {
         matches: (cursor, upTo, n) => this.pageByTag(accountId, { ...query, cursor }, tag, q, n, upTo),
-        edge: (cursor) => this.tagEdge(accountId, { ...query, cursor }, tag),
+        edge: (cursor) => this.tagEdge(accountId, { ...query, cursor }, tag, walk.window),
       }));
     } else if (query.tag !== undefined) {
       rows = await this.pageByTag(accountId, query, query.tag, q, take);
@@ -145,18 +160,18 @@ export class ListPlanner {
   }
 
   /** Where a window of the tag's walk ends: its last code, or null when the tag has no more. */
-  private async tagEdge(accountId: string, query: ListQuery, tag: string): Promise<ListCursor | null> {
-    const row = await this.tagWalk(accountId, query, tag).select(['item_created_at', 'tagged_item_id']).limit(1).offset(this.walk.window - 1).executeTakeFirst();
+  private async tagEdge(accountId: string, query: ListQuery, tag: string, window: number): Promise<ListCursor | null> {
+    const row = await this.tagWalk(accountId, query, tag).select(['item_created_at', 'tagged_item_id']).limit(1).offset(window - 1).executeTakeFirst();
     return row === undefined ? null : { createdAt: readTime(row.item_created_at), id: row.tagged_item_id };
   }
 
   private async byTextIndex(accountId: string, query: ListQuery, q: string, take: number): Promise<ListRow[]> {
     if (this.db.codec.dialect === 'sqlite') {
-      // A trigram phrase is a substring; quotes inside it are doubled.
-      const phrase = '"' + q.replaceAll('"', '""') + '"';
+      const key = await this.db.kysely.selectFrom('search_accounts').select('key').where('account_id', '=', accountId).executeTakeFirst();
+      if (key === undefined) return [];
       return this.page(accountId, query, { byText: true })
         .select([...LIST_COLUMNS, designBytes])
-        .where(sql<boolean>`qr_items.rowid in (select rowid from qr_items_search where qr_items_search match ${phrase})`)
+        .where(sql<boolean>`qr_items.rowid in (select rowid from qr_items_search where qr_items_search match ${accountTextMatch(key.key, q)})`)
         .where(this.contains(q))
         .limit(take)
         .execute();

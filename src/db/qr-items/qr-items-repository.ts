@@ -1,6 +1,6 @@
 // QR items. Every query is scoped by account: another account's item is simply not found.
 import { randomUUID } from 'node:crypto';
-import type { Insertable, Updateable } from 'kysely';
+import { type Insertable, type Updateable, sql } from 'kysely';
 import type { ContentType } from '../../domain/payload/index.ts';
 import type { NewQrItemContent, QrItemChanges, QrItemRecord } from '../../domain/qr-items/qr-item.ts';
 import { foldForSearch } from '../../domain/qr-items/search-text.ts';
@@ -73,6 +73,7 @@ export class QrItemsRepository {
    * caller's transaction on PostgreSQL.
    */
   async createMany(accountId: string, contents: readonly NewQrItemContent[]): Promise<QrItemRecord[]> {
+    if (!this.db.kysely.isTransaction) return inTransaction(this.db, (tx) => new QrItemsRepository(tx).createMany(accountId, contents));
     const rows = contents.map((content) => this.newRow(accountId, content));
     let pending = rows;
     for (let attempt = 1; pending.length > 0; attempt++) {
@@ -88,6 +89,7 @@ export class QrItemsRepository {
     }
     const records = rows.map((r, i) => ({ ...toRecord({ ...r, created_at: readTime(r.created_at), updated_at: readTime(r.updated_at) }), tags: contents[i]?.tags ?? [] }));
     await this.tags.add(accountId, records);
+    await this.countLive(accountId, records.length);
     return records;
   }
 
@@ -212,7 +214,7 @@ export class QrItemsRepository {
     const done = await this.db.kysely
       .updateTable('qr_items')
       .set({ deleted_at: now, updated_at: now, active: this.db.codec.bool(false) })
-      .where('account_id', '=', accountId)
+      .where(this.accountNotByIndex(), '=', accountId)
       .where('id', 'in', ids)
       .where('deleted_at', 'is', null)
       .returning(['id', 'code'])
@@ -221,6 +223,7 @@ export class QrItemsRepository {
     // among the top codes, which are walked from its scan total.
     await this.tags.removeAllOf(done.map((r) => r.id));
     if (done.length > 0) await this.db.kysely.deleteFrom('item_scan_totals').where('item_id', 'in', done.map((r) => r.id)).execute();
+    await this.countLive(accountId, -done.length);
     return done;
   }
 
@@ -233,7 +236,7 @@ export class QrItemsRepository {
     return this.db.kysely
       .updateTable('qr_items')
       .set({ active: this.db.codec.bool(active), updated_at: this.db.codec.time(new Date().toISOString()) })
-      .where('account_id', '=', accountId)
+      .where(this.accountNotByIndex(), '=', accountId)
       .where('id', 'in', ids)
       .where('deleted_at', 'is', null)
       .returning(['id', 'code'])
@@ -257,6 +260,21 @@ export class QrItemsRepository {
       active: readBool(row.active),
       deleted: row.deleted_at !== null,
     };
+  }
+
+  /** Keeps the account's count of live codes (read by the overview) in the transaction that changes them. */
+  private async countLive(accountId: string, change: number): Promise<void> {
+    if (change === 0) return;
+    await this.db.kysely.updateTable('accounts').set((eb) => ({ live_codes: eb('live_codes', '+', change) })).where('id', '=', accountId).execute();
+  }
+
+  /**
+   * account_id for SQLite not to choose an index by (a unary +). With ten ids or more, it priced
+   * `account_id = ? and id in (…)` as a walk of the account's list index (200 ids: 544 ms of the
+   * thread that answers the short links in a 1.4M-code account), not a primary-key lookup an id.
+   */
+  private accountNotByIndex() {
+    return this.db.codec.dialect === 'sqlite' ? sql<string>`+account_id` : sql<string>`account_id`;
   }
 
   private live(accountId: string) {
