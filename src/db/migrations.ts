@@ -9,6 +9,7 @@ import { itemScanTotals } from './migrations/0006-item-scan-totals.ts';
 import { runningTotalsRepair } from './migrations/0007-running-totals-repair.ts';
 import { quarterDims } from './migrations/0008-quarter-dims.ts';
 import { trustedDevices } from './migrations/0009-trusted-devices.ts';
+import { accountCodeCounts } from './migrations/0010-account-code-counts.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -179,6 +180,7 @@ export class InCodeMigrations implements MigrationProvider {
       '0007_running_totals_repair': runningTotalsRepair(this.dialect),
       '0008_quarter_dims': quarterDims(this.dialect),
       '0009_trusted_devices': trustedDevices(this.dialect),
+      '0010_account_code_counts': accountCodeCounts(this.dialect),
     };
   }
 }

@@ -10,6 +10,8 @@ export interface AccountsTable {
   id: string;
   name: string;
   created_at: DbTime;
+  /** Live codes of the account, kept by the writes that create and delete them (the code quota reads it). */
+  code_count: Generated<number>;
 }
 
 export interface ApiKeysTable {
