@@ -12,6 +12,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The app's address on a real port: listened on once, as a second listen throws. */
+let listening: Promise<string> | undefined;
+const address = () => (listening ??= t.app.listen({ port: 0, host: '127.0.0.1' }));
+
 /** `n` codes with tags and a frame, stored straight through the repository (a factory, not the API). */
 async function seed(account: string, n: number): Promise<void> {
   const accountId = await t.services.keys.ensureAccount(account);
@@ -34,7 +38,7 @@ describe('exports and imports beside the short links', () => {
   it('exports 10,000 codes as CSV and JSON without holding the event loop for long', async () => {
     const key = await t.key('big-export');
     await seed('big-export', 10_000);
-    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await address();
     for (const format of ['csv', 'json']) {
       // Read through a real connection as it comes, as a client would.
       const { result: res, longestGapMs } = await longestGapDuring(async () => {
@@ -72,7 +76,7 @@ describe('exports and imports beside the short links', () => {
   it('runs one export of an account at a time: a second one answers 409 naming the first, until the first is cut off', async () => {
     const key = await t.key('two-exports');
     await seed('two-exports', 20);
-    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await address();
     const stop = new AbortController();
     const zip = await fetch(`${base}/v1/qr/export.zip`, { headers: { authorization: `Bearer ${key}` }, signal: stop.signal });
     expect(zip.status).toBe(200);
