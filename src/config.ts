@@ -36,6 +36,8 @@ export interface Config {
   /** After SIGTERM/SIGINT, how long requests in flight may take before their connections are cut. */
   shutdownTimeoutMs: number;
   connections: ConnectionConfig;
+  /** Live codes one account may hold; creates, batches and imports past it are refused (400). */
+  maxCodesPerAccount: number;
 }
 
 /** How many connections a peer may hold open, and how long a request may take to arrive. */
@@ -171,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     // Under the 10 s a container runtime waits before its SIGKILL.
     shutdownTimeoutMs: parseIntRange('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 8000, 100, 3_600_000),
     connections: parseConnections(env),
+    // Generous: a million codes is some 1.4 GB of database. The quota keeps one key from filling the disk.
+    maxCodesPerAccount: parseIntRange('MAX_CODES_PER_ACCOUNT', env.MAX_CODES_PER_ACCOUNT, 1_000_000, 1, 1_000_000_000),
   };
 }
 

@@ -10,15 +10,16 @@ export const TURN_EVERY_MS = 10;
 /**
  * A function to await after each unit of work: it gives the event loop a turn once `everyMs`
  * have passed since the last one, or after `everyItems` units, whichever comes first, and
- * otherwise returns at once.
+ * otherwise returns at once. Resolves true when it gave a turn.
  */
-export function turnTaker(everyItems: number, everyMs = TURN_EVERY_MS): () => Promise<void> {
+export function turnTaker(everyItems: number, everyMs = TURN_EVERY_MS): () => Promise<boolean> {
   let since = performance.now();
   let items = 0;
   return async () => {
-    if (++items < everyItems && performance.now() - since < everyMs) return;
+    if (++items < everyItems && performance.now() - since < everyMs) return false;
     await nextTurn();
     since = performance.now();
     items = 0;
+    return true;
   };
 }

@@ -25,6 +25,7 @@ import { createCountryLookup } from './domain/scans/country.ts';
 import { ScanTracker } from './domain/scans/scan-tracker.ts';
 import { designWarnings, warmFontsFor } from './render/index.ts';
 import { RenderPool } from './render-pool/render-pool.ts';
+import { RunningJobs } from './bulk/running-jobs.ts';
 
 export interface AppServices {
   config: Config;
@@ -38,6 +39,8 @@ export interface AppServices {
   salts: SaltsRepository;
   /** Draws images in worker threads, each job within a budget. */
   renderer: RenderPool;
+  /** The imports and exports running now: one of each per account. */
+  bulkJobs: RunningJobs;
   users: UsersRepository;
   members: MembersRepository;
   sessions: SessionsRepository;
@@ -82,6 +85,7 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     tracker: new ScanTracker(writer, salts, countries),
     salts,
     renderer: new RenderPool(config.render),
+    bulkJobs: new RunningJobs(),
     users: new UsersRepository(db),
     members: new MembersRepository(db),
     sessions: new SessionsRepository(db),

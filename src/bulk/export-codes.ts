@@ -1,19 +1,18 @@
-// Export of an account's codes as CSV or JSON, produced page by page (1,000 codes at a
-// time, along the same indexes as the list, and fewer when their designs carry large logos:
-// see LIST_PAGE_DESIGN_BYTES), so memory stays flat at a million codes and the first bytes
-// leave before the last page is read.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+// Export of an account's codes as CSV or JSON, produced page by page along the same indexes
+// as the list (pages sized to a few milliseconds: paged-read.ts; fewer codes when their designs
+// carry large logos: see LIST_PAGE_DESIGN_BYTES), so memory stays flat at a million codes, the
+// first bytes leave before the last page is read, and the short links get a turn every few ms.
 import { stringify } from 'csv-stringify/sync';
 import { guardFormula } from './csv-formulas.ts';
 import type { Db } from '../db/database.ts';
-import { type ListQuery, QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
+import type { ListQuery } from '../db/qr-items/qr-items-repository.ts';
+import { turnTaker } from '../event-loop-turns.ts';
+import { PAGE_TARGET_MS, readPages } from './paged-read.ts';
 import { type QrItemRecord, toView } from '../domain/qr-items/qr-item.ts';
 import { TAG_SEPARATOR } from '../domain/qr-items/tags.ts';
 
 export type ExportFormat = 'csv' | 'json';
 export type ExportFilter = Omit<ListQuery, 'limit' | 'cursor'>;
-
-const PAGE = 1_000;
 
 /**
  * The CSV columns. An exported file imports again as is: the columns that describe a
@@ -31,30 +30,27 @@ export async function* exportCodes(
   publicBaseUrl: string,
   onProgress?: (exported: number) => void,
 ): AsyncGenerator<string> {
-  const repo = new QrItemsRepository(db);
   if (format === 'csv') yield stringify([[...EXPORT_COLUMNS]]);
   else yield '{"items":[';
   let first = true;
   let exported = 0;
-  let cursor: ListQuery['cursor'];
-  for (;;) {
-    const page = await repo.list(accountId, { ...filter, limit: PAGE, cursor });
-    if (format === 'csv') {
-      if (page.items.length > 0) yield stringify(page.items.map((item) => csvRow(item, publicBaseUrl)));
-    } else {
-      for (const item of page.items) {
-        yield (first ? '' : ',') + JSON.stringify(toView(item, publicBaseUrl));
-        first = false;
+  // Writing a page out costs about what reading it did: it is cut into pieces too.
+  const turn = turnTaker(Number.POSITIVE_INFINITY, PAGE_TARGET_MS);
+  for await (const items of readPages(db, accountId, filter)) {
+    let piece: string[] = [];
+    for (const item of items) {
+      if (format === 'csv') piece.push(stringify([csvRow(item, publicBaseUrl)]));
+      else piece.push((first ? '' : ',') + JSON.stringify(toView(item, publicBaseUrl)));
+      first = false;
+      // A piece is handed on at each turn, so memory holds a piece, not the page.
+      if (await turn()) {
+        yield piece.join('');
+        piece = [];
       }
     }
-    exported += page.items.length;
+    if (piece.length > 0) yield piece.join('');
+    exported += items.length;
     onProgress?.(exported);
-    const last = page.items.at(-1);
-    const after = page.resumeAfter ?? (last ? { createdAt: last.createdAt, id: last.id } : undefined);
-    if (!page.more || !after) break;
-    cursor = after;
-    // A page is read and written out in one go; between pages the short links get a turn.
-    await nextTurn();
   }
   if (format === 'json') yield ']}\n';
 }

@@ -1,21 +1,22 @@
 // A ZIP of the images of an account's codes (those a filter selects), streamed: codes are
-// read a page at a time along the list's indexes and drawn one at a time in the render pool,
+// read a page at a time along the list's indexes (pages of a few milliseconds: paged-read.ts) and drawn one at a time in the render pool,
 // so memory stays flat and the short links keep their core however many codes there are.
 // An image that cannot be drawn (a design over budget) does not end the download: the
 // archive closes with `errors.txt` naming each such code.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import type { Db } from '../db/database.ts';
-import { type ListQuery, QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { QrItemRecord } from '../domain/qr-items/qr-item.ts';
 import { shortUrlFor } from '../domain/qr-items/short-code.ts';
 import { titleSlug } from '../domain/qr-items/title-slug.ts';
 import type { RenderPool } from '../render-pool/render-pool.ts';
 import type { ExportFilter } from './export-codes.ts';
+import { readPages } from './paged-read.ts';
 
 export type ImageFormat = 'png' | 'svg';
 
+/** Codes read at most per page: they wait in memory while drawn one by one. */
 const PAGE = 500;
 /** A busy pool (503) is waited out this many times per image before the image is listed as failed. */
 const BUSY_RETRIES = 20;
@@ -44,11 +45,8 @@ export async function* exportImagesZip(db: Db, renderer: RenderPool, accountId: 
   const failed: string[] = [];
   let done = 0;
   const names = new Set<string>();
-  const repo = new QrItemsRepository(db);
-  let cursor: ListQuery['cursor'];
-  for (;;) {
-    const page = await repo.list(accountId, { ...opts.filter, limit: PAGE, cursor });
-    for (const item of page.items) {
+  for await (const items of readPages(db, accountId, opts.filter, PAGE)) {
+    for (const item of items) {
       const image = await draw(renderer, item, publicBaseUrl, opts);
       opts.onProgress?.(++done);
       if (!image.ok) {
@@ -62,10 +60,6 @@ export async function* exportImagesZip(db: Db, renderer: RenderPool, accountId: 
       entry.push(image.bytes, true);
       yield* drain();
     }
-    const last = page.items.at(-1);
-    const after = page.resumeAfter ?? (last ? { createdAt: last.createdAt, id: last.id } : undefined);
-    if (!page.more || !after) break;
-    cursor = after;
   }
   if (failed.length > 0) {
     const report = new ZipDeflate('errors.txt');
@@ -82,7 +76,8 @@ async function draw(renderer: RenderPool, item: QrItemRecord, publicBaseUrl: str
   const job = { kind: opts.format, data: shortUrlFor(publicBaseUrl, item.code), design: item.design, width: opts.size ?? item.design.resolution };
   for (let attempt = 0; ; attempt++) {
     try {
-      const out = await renderer.render(job);
+      // Behind every image someone is waiting for, and shared with other accounts' exports.
+      const out = await renderer.render(job, { account: item.accountId, lane: 'bulk' });
       return { ok: true, bytes: typeof out === 'string' ? new TextEncoder().encode(out) : out };
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;

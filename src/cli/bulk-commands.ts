@@ -46,6 +46,7 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
       const summary = await importCodes(db, accountId, () => fs.createReadStream(file), {
         publicBaseUrl: config.publicBaseUrl,
         defaultDesign,
+        maxCodes: config.maxCodesPerAccount,
         parseLogos: (row) => parseLogosInPool(renderer, row, LIMITS.resolution.max),
         onProgress: (stored, total) => progress(`imported ${stored.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} codes`, stored),
       }).finally(() => renderer.close());

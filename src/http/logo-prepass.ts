@@ -3,7 +3,7 @@
 // more, which the thread answering the short links must not spend. The validation then
 // finds each result already there (parsed-logos.ts).
 import { rememberParsedLogo } from '../domain/parsed-logos.ts';
-import type { RenderPool } from '../render-pool/render-pool.ts';
+import type { RenderFor, RenderPool } from '../render-pool/render-pool.ts';
 
 interface BodyWithLogos {
   customLogoUrl?: string | null;
@@ -11,9 +11,9 @@ interface BodyWithLogos {
 }
 
 /** With `trialWidth` (create and update), each logo is also drawn once at the largest size it can have. */
-export async function parseLogosInPool(renderer: RenderPool, body: BodyWithLogos | undefined, trialWidth: number | null): Promise<void> {
+export async function parseLogosInPool(renderer: RenderPool, body: BodyWithLogos | undefined, trialWidth: number | null, who?: RenderFor): Promise<void> {
   const logos = logosIn(body);
-  const parsed = await Promise.all(logos.map((logo) => renderer.parseLogo('customLogoUrl', logo, trialWidth)));
+  const parsed = await Promise.all(logos.map((logo) => renderer.parseLogo('customLogoUrl', logo, trialWidth, who)));
   // Remembered together and used at once after: no other request can push them out in between.
   logos.forEach((logo, i) => rememberParsedLogo(logo, parsed[i]!));
 }

@@ -18,6 +18,7 @@ import type { RenderConfig } from '../config.ts';
 import { DomainError, ServiceBusyError, ValidationError } from '../domain/errors.ts';
 import type { ParsedLogo } from '../domain/logo.ts';
 import { type RenderJob, type RenderOutcome, type RenderTask, SIGNAL, threadCpuNs } from './render-worker.ts';
+import { FairQueue } from './fair-queue.ts';
 import { renderWorkerFile } from './worker-bundle.ts';
 
 export type { RenderJob } from './render-worker.ts';
@@ -39,9 +40,29 @@ const WORKER_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16,
 const QUEUE_FULL = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
 
 const QUEUE_FULL_MESSAGE = 'render: the render queue is full; retry later';
+/** An account may have this fraction of a lane's queue waiting (rounded up): 1/4 of 16 is 4. */
+const ACCOUNT_SHARE_OF_QUEUE = 4;
+
+/**
+ * Whose job and how urgent: `interactive` (an image or preview someone waits for, a create's
+ * logo) goes before `bulk` (a ZIP export's images, an import's logos), and each lane is shared
+ * round-robin between accounts. One account's 17 ZIP exports used to fill every worker and the
+ * whole queue for an hour, and every other account's previews answered 503.
+ */
+export interface RenderFor {
+  account: string;
+  lane: RenderLane;
+}
+export type RenderLane = 'interactive' | 'bulk';
+
+/** Anonymous work (the CLI's, a test's): one account of its own, interactive. */
+const NOBODY: RenderFor = { account: '', lane: 'interactive' };
 
 interface PendingJob {
   job: RenderJob;
+  who: RenderFor;
+  /** Set while the job waits for a worker: hands it to piscina, or refuses it. */
+  waiting: { start(): void; refuse(err: Error): void } | null;
   /** CPU milliseconds this job may use. */
   budgetMs: number;
   signal: BigInt64Array;
@@ -61,6 +82,12 @@ export class RenderPool {
   private readonly watchEveryMs: number;
   private readonly retryAfterSeconds: number;
   private readonly wallLimitMs: number;
+  /** Jobs waiting for a worker, by lane; piscina only ever gets as many jobs as it has workers. */
+  private readonly waiting: Record<RenderLane, FairQueue<PendingJob>> = { interactive: new FairQueue(), bulk: new FairQueue() };
+  /** Jobs handed to piscina and not answered yet. */
+  private readonly started: Record<RenderLane, number> = { interactive: 0, bulk: 0 };
+  /** Jobs one account may have waiting in a lane: a share of the queue, so others find room. */
+  private readonly accountShare: number;
 
   constructor(private readonly config: RenderConfig) {
     this.pool = new Piscina({
@@ -84,11 +111,12 @@ export class RenderPool {
     this.watchEveryMs = Math.max(5, Math.min(50, Math.floor(config.timeoutMs / 10)));
     this.retryAfterSeconds = Math.max(1, Math.ceil(config.timeoutMs / 1000));
     this.wallLimitMs = Math.max(WALL_LIMIT.budgets * config.timeoutMs, WALL_LIMIT.minMs);
+    this.accountShare = Math.ceil(config.queue / ACCOUNT_SHARE_OF_QUEUE);
   }
 
   /** Renders in a worker; throws a 400 naming the cost, or a 503 when the pool is busy. */
-  async render(job: RenderJob, budgetMs = this.config.timeoutMs): Promise<Buffer | string> {
-    const outcome = await this.run(job, budgetMs);
+  async render(job: RenderJob, who: RenderFor = NOBODY, budgetMs = this.config.timeoutMs): Promise<Buffer | string> {
+    const outcome = await this.run(job, budgetMs, who);
     if (!outcome.ok) throw new DomainError(outcome.message, outcome.status);
     return typeof outcome.body === 'string' ? outcome.body : Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength);
   }
@@ -99,9 +127,9 @@ export class RenderPool {
    * gives a logo, within half the budget: a logo accepted with that headroom does not go over
    * budget later, when the image around it and a busier machine add to the cost.
    */
-  async parseLogo(field: string, logo: string, trialWidth: number | null = null): Promise<ParsedLogo> {
+  async parseLogo(field: string, logo: string, trialWidth: number | null = null, who: RenderFor = NOBODY): Promise<ParsedLogo> {
     const budget = trialWidth === null ? this.config.timeoutMs : this.config.timeoutMs / 2;
-    const dataUrl = String(await this.render({ kind: 'logo', field, logo, trialWidth }, budget));
+    const dataUrl = String(await this.render({ kind: 'logo', field, logo, trialWidth }, who, budget));
     const comma = dataUrl.indexOf(',');
     const mediaType = dataUrl.slice('data:'.length, dataUrl.indexOf(';')) as ParsedLogo['mediaType'];
     return { mediaType, bytes: Buffer.from(dataUrl.slice(comma + 1), 'base64'), dataUrl };
@@ -121,14 +149,19 @@ export class RenderPool {
     await this.pool.close({ force: true });
   }
 
-  private async run(job: RenderJob, budgetMs: number): Promise<RenderOutcome> {
+  private async run(job: RenderJob, budgetMs: number, who: RenderFor): Promise<RenderOutcome> {
     if (this.abandoned.size >= this.config.workers) throw this.busy('render: the renderer is busy; retry later');
+    const startNow = this.hasWorkerFor(who.lane);
+    const queue = this.waiting[who.lane];
     // piscina's maxQueue does not hold for tasks with an AbortSignal (5.3: they wait in a
-    // queue it does not count), so the bound is kept here: each worker's job plus `queue`.
-    if (this.pending.size >= this.config.workers + this.config.queue) throw this.busy(QUEUE_FULL_MESSAGE);
+    // queue it does not count), so jobs wait here, each lane bounded by `queue` and each
+    // account within it by its share.
+    if (!startNow && (queue.size >= this.config.queue || queue.waitingOf(who.account) >= this.accountShare)) throw this.busy(QUEUE_FULL_MESSAGE);
     const { port1, port2 } = new MessageChannel();
     const p: PendingJob = {
       job,
+      who,
+      waiting: null,
       budgetMs,
       signal: new BigInt64Array(new SharedArrayBuffer(SIGNAL.length * BigInt64Array.BYTES_PER_ELEMENT)),
       lifeline: port1,
@@ -139,14 +172,60 @@ export class RenderPool {
     this.pending.add(p);
     this.submitted[job.kind]++;
     this.startWatching();
+    // Counted as started from the moment a worker is promised to it (by startNext for a job
+    // that waited), so no worker is handed out twice.
+    let counted = startNow;
+    if (startNow) this.started[who.lane]++;
     try {
+      if (!startNow) {
+        await new Promise<void>((start, refuse) => {
+          p.waiting = {
+            start: () => {
+              counted = true;
+              start();
+            },
+            refuse,
+          };
+          queue.push(who.account, p);
+        });
+      }
       return await this.pool.run({ job, signal: p.signal, lifeline: port2 }, { signal: p.abort.signal, transferList: [port2] });
     } catch (err) {
       throw this.explain(p, err);
     } finally {
+      if (counted) this.started[who.lane]--;
       this.pending.delete(p);
       if (this.pending.size === 0) this.stopWatching();
       if (!this.abandoned.has(p)) port1.close();
+      this.startNext();
+    }
+  }
+
+  /**
+   * Whether a job of `lane` may have a worker now: interactive jobs take any free worker no
+   * other interactive job waits for; bulk jobs only when no interactive job waits, and never
+   * the last free worker when there are several, so an image asked for meanwhile starts at once.
+   */
+  private hasWorkerFor(lane: RenderLane): boolean {
+    const busy = this.started.interactive + this.started.bulk;
+    if (busy >= this.config.workers) return false;
+    if (lane === 'interactive') return this.waiting.interactive.size === 0;
+    if (this.waiting.interactive.size > 0 || this.waiting.bulk.size > 0) return false;
+    return this.config.workers === 1 || this.started.bulk < this.config.workers - 1;
+  }
+
+  /** Hands free workers to waiting jobs: interactive ones first, each lane round-robin between accounts. */
+  private startNext(): void {
+    for (;;) {
+      const busy = this.started.interactive + this.started.bulk;
+      if (busy >= this.config.workers) return;
+      let next = this.waiting.interactive.shift();
+      if (next === undefined && (this.config.workers === 1 || this.started.bulk < this.config.workers - 1)) next = this.waiting.bulk.shift();
+      if (next === undefined) return;
+      const waiting = next.waiting;
+      next.waiting = null;
+      this.started[next.who.lane]++;
+      waiting?.start();
     }
   }
 
@@ -201,6 +280,13 @@ export class RenderPool {
 
   private stop(p: PendingJob, verdict: NonNullable<PendingJob['verdict']>): void {
     p.verdict = verdict;
+    if (p.waiting !== null) {
+      // Still waiting for a worker: it leaves the queue and is refused.
+      this.waiting[p.who.lane].remove(p.who.account, p);
+      p.waiting.refuse(new Error(verdict));
+      p.waiting = null;
+      return;
+    }
     if (Atomics.load(p.signal, SIGNAL.started) === 1n) {
       // Its thread may go on inside the rasterizer: count it until it has exited.
       this.abandoned.add(p);

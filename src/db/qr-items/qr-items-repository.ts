@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Insertable, type Updateable, sql } from 'kysely';
 import type { ContentType } from '../../domain/payload/index.ts';
+import { CodeQuotaError } from '../../domain/qr-items/code-quota.ts';
 import type { NewQrItemContent, QrItemChanges, QrItemRecord } from '../../domain/qr-items/qr-item.ts';
 import { foldForSearch } from '../../domain/qr-items/search-text.ts';
 import { generateShortCode } from '../../domain/qr-items/short-code.ts';
@@ -60,8 +61,8 @@ export class QrItemsRepository {
     this.planner = new ListPlanner(db, walk);
   }
 
-  async create(accountId: string, content: NewQrItemContent): Promise<QrItemRecord> {
-    const [record] = await this.createMany(accountId, [content]);
+  async create(accountId: string, content: NewQrItemContent, maxCodes = Number.POSITIVE_INFINITY): Promise<QrItemRecord> {
+    const [record] = await this.createMany(accountId, [content], maxCodes);
     if (!record) throw new Error('create: nothing was stored');
     return record;
   }
@@ -72,8 +73,9 @@ export class QrItemsRepository {
    * skipped by the database and drawn again, never an error: an error would abort the
    * caller's transaction on PostgreSQL.
    */
-  async createMany(accountId: string, contents: readonly NewQrItemContent[]): Promise<QrItemRecord[]> {
-    if (!this.db.kysely.isTransaction) return inTransaction(this.db, (tx) => new QrItemsRepository(tx).createMany(accountId, contents));
+  async createMany(accountId: string, contents: readonly NewQrItemContent[], maxCodes = Number.POSITIVE_INFINITY): Promise<QrItemRecord[]> {
+    if (!this.db.kysely.isTransaction) return inTransaction(this.db, (tx) => new QrItemsRepository(tx).createMany(accountId, contents, maxCodes));
+    await this.addToCodeCount(accountId, contents.length, maxCodes);
     const rows = contents.map((content) => this.newRow(accountId, content));
     let pending = rows;
     for (let attempt = 1; pending.length > 0; attempt++) {
@@ -89,8 +91,32 @@ export class QrItemsRepository {
     }
     const records = rows.map((r, i) => ({ ...toRecord({ ...r, created_at: readTime(r.created_at), updated_at: readTime(r.updated_at) }), tags: contents[i]?.tags ?? [] }));
     await this.tags.add(accountId, records);
-    await this.countLive(accountId, records.length);
     return records;
+  }
+
+  /**
+   * Adds to the account's count of live codes, in the caller's transaction, unless that takes it
+   * past `max` (CodeQuotaError). One conditional update: creates sent at once cannot each see
+   * room and together go past the quota (the row is locked until the transaction ends).
+   */
+  private async addToCodeCount(accountId: string, adding: number, max: number): Promise<void> {
+    if (adding === 0) return;
+    const added = await this.db.kysely
+      .updateTable('accounts')
+      .set((eb) => ({ live_codes: eb('live_codes', '+', adding) }))
+      .where('id', '=', accountId)
+      .$if(Number.isFinite(max), (b) => b.where('live_codes', '<=', max - adding))
+      .returning('live_codes')
+      .executeTakeFirst();
+    if (added !== undefined) return;
+    const held = await this.countLive(accountId);
+    throw new CodeQuotaError(held, max, adding);
+  }
+
+  /** The account's live codes, from its counter. */
+  async countLive(accountId: string): Promise<number> {
+    const row = await this.db.kysely.selectFrom('accounts').select('live_codes').where('id', '=', accountId).executeTakeFirst();
+    return Number(row?.live_codes ?? 0);
   }
 
   private async insertRows(accountId: string, rows: (Insertable<QrItemsTable> & ItemRow)[]): Promise<string[]> {
@@ -223,7 +249,7 @@ export class QrItemsRepository {
     // among the top codes, which are walked from its scan total.
     await this.tags.removeAllOf(done.map((r) => r.id));
     if (done.length > 0) await this.db.kysely.deleteFrom('item_scan_totals').where('item_id', 'in', done.map((r) => r.id)).execute();
-    await this.countLive(accountId, -done.length);
+    await this.changeLiveCount(accountId, -done.length);
     return done;
   }
 
@@ -263,7 +289,7 @@ export class QrItemsRepository {
   }
 
   /** Keeps the account's count of live codes (read by the overview) in the transaction that changes them. */
-  private async countLive(accountId: string, change: number): Promise<void> {
+  private async changeLiveCount(accountId: string, change: number): Promise<void> {
     if (change === 0) return;
     await this.db.kysely.updateTable('accounts').set((eb) => ({ live_codes: eb('live_codes', '+', change) })).where('id', '=', accountId).execute();
   }

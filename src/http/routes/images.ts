@@ -125,7 +125,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     if (!fresh && !body) {
       // In a worker, within the render budget: a costly design never holds up the event loop.
       const job = format === 'pdf' ? { kind: format, data, design, widthMm: size } : { kind: format, data, design, width: size };
-      const out = await services.renderer.render(job);
+      const out = await services.renderer.render(job, { account: accountOf(req), lane: 'interactive' });
       body = typeof out === 'string' ? Buffer.from(out, 'utf8') : out;
       rendered.set(cacheKey, body);
     }
@@ -187,7 +187,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     async (req, reply) => {
       // The schema has checked every enum; the type provider only knows them as strings.
       const body = (req.body ?? {}) as DesignPatch & { design?: DesignPatch; data?: string };
-      await parseLogosInPool(services.renderer, body, null);
+      await parseLogosInPool(services.renderer, body, null, { account: accountOf(req), lane: 'interactive' });
       const design = resolveDesign(undefined, designPatchOf(body));
       const data = body.data ?? shortUrlFor(services.config.publicBaseUrl, SAMPLE_CODE);
       const download = req.query.download === 1 ? { title: 'QR preview', fallback: 'qr-preview' } : null;

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
 import { turnTaker } from '../../event-loop-turns.ts';
+import { checkCodeQuota } from '../../domain/qr-items/code-quota.ts';
 import { LIMITS } from '../../domain/design.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { checkLogoShape } from '../../domain/logo.ts';
@@ -39,6 +40,8 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     async (req, reply) => {
       const account = accountOf(req);
       const requests = req.body.items as QrItemRequest[];
+      // Refused before any logo is parsed; the transaction below checks again.
+      checkCodeQuota(await services.items.countLive(account), config.maxCodesPerAccount, requests.length);
       // Custom logos are parsed in the render pool just before each item is planned, as for a
       // single create; one at a time, so a batch of logos cannot fill the pool's queue.
       // Logos cost render time to parse: a batch with a logo that is plainly wrong (too large,
@@ -57,7 +60,7 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (broken.length > 0) throw batchError(broken);
       const turn = turnTaker(20);
       const contents = await planBatch(requests, config, async (item) => {
-        await parseLogosInPool(services.renderer, item, LIMITS.resolution.max);
+        await parseLogosInPool(services.renderer, item, LIMITS.resolution.max, { account, lane: 'interactive' });
         await turn();
       });
       // A design's warnings lay out its frame text (1 ms for Latin, 5 ms and more for several
@@ -71,7 +74,7 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         await turn();
       }
       const answer = await answerOnce(services.db, req, reply, 201, async (db) => {
-        const records = await new QrItemsRepository(db).createMany(account, contents);
+        const records = await new QrItemsRepository(db).createMany(account, contents, config.maxCodesPerAccount);
         return {
           items: records.map((r, i) => ({
             item: toView(r, config.publicBaseUrl),

@@ -38,7 +38,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
   // A logo is sanitized in the render pool and tried once, when it is given, at the largest
   // size any image draws it: a stored item whose logo costs more than the render budget
   // could stall every image of it later.
-  const parseLogos = (body: QrItemRequest) => parseLogosInPool(renderer, body, LIMITS.resolution.max);
+  const parseLogos = (body: QrItemRequest, account: string) => parseLogosInPool(renderer, body, LIMITS.resolution.max, { account, lane: 'interactive' });
 
   app.post(
     '/qr',
@@ -56,13 +56,13 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     async (req, reply) => {
       const account = accountOf(req);
       const body = req.body as QrItemRequest;
-      await parseLogos(body);
+      await parseLogos(body, account);
       const content = planCreate(body, services.config);
       // Laid out before the transaction (fonts are read on first use); a code's warnings depend
       // on its short link only through the length every code shares.
       const designWarnings = await warningsFor(content.design, shortUrlFor(config.publicBaseUrl, 'x'.repeat(CODE_LENGTH)));
       const answer = await answerOnce(services.db, req, reply, 201, async (db) => {
-        const item = await new QrItemsRepository(db).create(account, content);
+        const item = await new QrItemsRepository(db).create(account, content, config.maxCodesPerAccount);
         const shown = view(item);
         return { item: shown, warnings: [...requestWarnings(body, item.contentType), ...designWarnings] };
       });
@@ -145,7 +145,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       // A missing id is a 404 before any logo of the body is parsed in the render pool.
       if (!(await items.find(account, req.params.id))) throw new NotFoundError('QR item not found');
       const body = req.body as QrItemRequest;
-      await parseLogos(body);
+      await parseLogos(body, account);
       // The item is read again, locked, after the logo check: changes sent at once to one
       // code each land on what the others wrote (a design merge must not undo another's).
       const updated = await inTransaction(services.db, async (tx) => {

@@ -8,17 +8,21 @@ import { exportCodes } from '../../bulk/export-codes.ts';
 import { exportImagesZip } from '../../bulk/export-images.ts';
 import { LIMITS } from '../../domain/design.ts';
 import { importCodes } from '../../bulk/import-codes.ts';
+import type { BulkJobKind } from '../../bulk/running-jobs.ts';
 import { CONTENT_TYPES, type ContentType } from '../../domain/payload/index.ts';
 import { normalizeTag } from '../../domain/qr-items/tags.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { named } from '../openapi-components.ts';
 import { parseLogosInPool } from '../logo-prepass.ts';
-import { ErrorResponse, authErrors } from '../schemas.ts';
+import { ErrorResponse, authErrors, errorAnswer } from '../schemas.ts';
 import { utf8Body } from '../request/utf8-body.ts';
 
 /** A CSV upload is read whole before it is validated; 16 MiB is some 100,000 codes. Larger files: the CLI. */
 const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
+
+const exportRunning = errorAnswer('An export of this account (CSV, JSON or ZIP) is still running: one at a time per account');
+const importRunning = errorAnswer('An import of this account is still running: one at a time per account');
 
 const ExportQuery = Type.Object(
   {
@@ -65,13 +69,16 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         tags: ['qr'],
         querystring: ExportQuery,
         produces: ['text/csv', 'application/json'],
-        response: { 200: Type.String({ description: 'The file' }), ...authErrors },
+        response: { 200: Type.String({ description: 'The file' }), ...authErrors, 409: exportRunning },
       },
     },
     async (req, reply) => {
       const { format = 'csv', active, contentType, q, tag } = req.query;
       const filter = { active, contentType: contentType as ContentType | undefined, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
-      const stream = Readable.from(exportCodes(services.db, accountOf(req), filter, format as 'csv' | 'json', services.config.publicBaseUrl));
+      const account = accountOf(req);
+      const stream = whileRunning(services, account, 'export', `a ${format.toUpperCase()} export`, () =>
+        exportCodes(services.db, account, filter, format as 'csv' | 'json', services.config.publicBaseUrl),
+      );
       // The answer is a stream, not the string the schema documents: the untyped reply sends it as is.
       const raw: FastifyReply = reply;
       return raw
@@ -92,18 +99,21 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         tags: ['qr'],
         querystring: ImagesQuery,
         produces: ['application/zip'],
-        response: { 200: Type.String({ description: 'The ZIP file' }), ...authErrors },
+        response: { 200: Type.String({ description: 'The ZIP file' }), ...authErrors, 409: exportRunning },
       },
     },
     async (req, reply) => {
       const { format = 'png', size, active, contentType, q, tag } = req.query;
       const filter = { active, contentType: contentType as ContentType | undefined, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
-      const zip = exportImagesZip(services.db, services.renderer, accountOf(req), services.config.publicBaseUrl, { filter, format: format as 'png' | 'svg', size });
+      const account = accountOf(req);
+      const zip = whileRunning(services, account, 'export', `a ZIP export of ${format.toUpperCase()} images`, () =>
+        exportImagesZip(services.db, services.renderer, account, services.config.publicBaseUrl, { filter, format: format as 'png' | 'svg', size }),
+      );
       const raw: FastifyReply = reply;
       return raw
         .type('application/zip')
         .header('content-disposition', `attachment; filename="qr-codes-${format}.zip"`)
-        .send(Readable.from(zip));
+        .send(zip);
     },
   );
 
@@ -123,24 +133,43 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         tags: ['qr'],
         consumes: ['text/csv'],
         body: Type.String({ description: 'CSV, UTF-8, with a header row' }),
-        response: { 201: named('ImportResult', Type.Object({ created: Type.Integer({ minimum: 0 }) })), ...authErrors, 413: ErrorResponse, 415: ErrorResponse },
+        response: { 201: named('ImportResult', Type.Object({ created: Type.Integer({ minimum: 0 }) })), ...authErrors, 409: importRunning, 413: ErrorResponse, 415: ErrorResponse },
       },
     },
     async (req, reply) => {
       const body = req.body;
-      const summary = await importCodes(services.db, accountOf(req), () => Readable.from(slices(body)), {
-        publicBaseUrl: services.config.publicBaseUrl,
-        parseLogos: (row) => parseLogosInPool(services.renderer, row, LIMITS.resolution.max),
-      });
-      return reply.code(201).send(summary);
+      const account = accountOf(req);
+      const done = services.bulkJobs.start(account, 'import', 'a CSV import');
+      try {
+        const summary = await importCodes(services.db, account, () => Readable.from(slices(body)), {
+          publicBaseUrl: services.config.publicBaseUrl,
+          maxCodes: services.config.maxCodesPerAccount,
+          parseLogos: (row) => parseLogosInPool(services.renderer, row, LIMITS.resolution.max, { account, lane: 'bulk' }),
+        });
+        return await reply.code(201).send(summary);
+      } finally {
+        done();
+      }
     },
   );
 };
 
 /**
- * The body in pieces of 64 KiB: the CSV parser works through each piece it is given in
- * one go, and a whole 16 MiB body would be one long stretch of the event loop.
+ * An export's stream, counted as the account's running export until its last piece is read or
+ * the stream is destroyed (the client went away): the generator's `finally` runs either way.
  */
+function whileRunning<T>(services: AppServices, account: string, kind: BulkJobKind, what: string, pieces: () => AsyncGenerator<T>): Readable {
+  const done = services.bulkJobs.start(account, kind, what);
+  async function* held(): AsyncGenerator<T> {
+    try {
+      yield* pieces();
+    } finally {
+      done();
+    }
+  }
+  return Readable.from(held());
+}
+
 /**
  * The body in pieces of 64 KiB, with a turn of the event loop between them: the CSV parser
  * works through each piece in one go, and a row is not handed over until it ends, so a single
