@@ -17,7 +17,7 @@ import type { Static } from 'typebox';
 import type { BulkActionResponse, CreateQrBody, ItemWithWarningsResponse, ListResponse, StatsResponse, TagListResponse, UpdateQrBody } from '../src/http/schemas.ts';
 import type { AccountStatsResponse, RecentResponse } from '../src/http/stats-schemas.ts';
 import type { SavedDesign as SavedDesignSchema } from '../src/http/design-schemas.ts';
-import type { QrDesign } from '../src/domain/design-options.ts';
+import type { QrDesign } from '../src/domain/design/design-schema.ts';
 import type { ContentType } from '../src/domain/payload.ts';
 
 export type { ContentType };

@@ -11,7 +11,7 @@ import { CsvError, parse } from 'csv-parse';
 import type { Db } from '../db/database.ts';
 import { QrItemsRepository } from '../db/qr-items-repository.ts';
 import { inTransaction } from '../db/transaction.ts';
-import { DESIGN_FIELDS, type DesignPatch } from '../domain/design.ts';
+import { DESIGN_FIELDS, type DesignPatch } from '../domain/design/design.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { turnTaker } from '../event-loop-turns.ts';
 import { type NewQrItemContent, type QrItemRequest, planCreate } from '../domain/qr-item.ts';

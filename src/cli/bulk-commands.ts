@@ -11,7 +11,7 @@ import { importCodes } from '../bulk/import-codes.ts';
 import type { Config } from '../config.ts';
 import { ApiKeysRepository } from '../db/api-keys-repository.ts';
 import { type Db, openDatabase } from '../db/database.ts';
-import { type DesignPatch, LIMITS, normalizeDesignPatch } from '../domain/design.ts';
+import { type DesignPatch, LIMITS, normalizeDesignPatch } from '../domain/design/design.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { CONTENT_TYPES, type ContentType } from '../domain/payload.ts';
 import { normalizeTag } from '../domain/tags.ts';

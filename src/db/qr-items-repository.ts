@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Insertable, type Selectable, type Updateable, sql } from 'kysely';
-import { resolveDesign } from '../domain/design.ts';
+import { resolveDesign } from '../domain/design/design.ts';
 import type { ContentType, TypedFields } from '../domain/payload.ts';
 import type { NewQrItemContent, QrItemChanges, QrItemRecord } from '../domain/qr-item.ts';
 import { foldForSearch, searchableByTrigrams } from '../domain/search-text.ts';

@@ -1,7 +1,7 @@
 // QR items: what a create or update request means, independent of HTTP and storage.
 // The request body arrives shape-checked; these functions apply the product rules
 // (defaults, payload assembly, design merging, PATCH semantics) and return plain values.
-import { type DesignPatch, DESIGN_FIELDS, type QrDesign, checkFrameText, normalizeDesignPatch, resolveDesign } from './design.ts';
+import { type DesignPatch, DESIGN_FIELDS, type QrDesign, checkFrameText, normalizeDesignPatch, resolveDesign } from './design/design.ts';
 import { ValidationError } from './errors.ts';
 import { type ContentType, type TypedFields, TYPED_FIELDS, assemblePayload, foreignFieldWarnings, validatePayload } from './payload.ts';
 import { isOwnShortLink, shortUrlFor } from './short-code.ts';

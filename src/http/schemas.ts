@@ -12,7 +12,7 @@ import {
   GRADIENT_TYPES,
   LIMITS,
   PRESET_LOGOS,
-} from '../domain/design.ts';
+} from '../domain/design/design.ts';
 import { CONTENT_TYPES } from '../domain/payload.ts';
 import { BATCH_MAX_ITEMS } from '../domain/qr-batch.ts';
 import { BULK_ACTIONS, BULK_MAX_IDS } from '../domain/qr-bulk.ts';

@@ -2,7 +2,7 @@
 // checked like a code's (colours, logo sanitized in the render pool); answers carry every option.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DesignsRepository } from '../../db/designs-repository.ts';
-import { type DesignPatch, LIMITS, resolveDesign } from '../../domain/design.ts';
+import { type DesignPatch, LIMITS, resolveDesign } from '../../domain/design/design.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
 import { designPatchOf } from '../../domain/qr-item.ts';

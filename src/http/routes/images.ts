@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { type DesignPatch, type QrDesign, LIMITS, resolveDesign } from '../../domain/design.ts';
+import { type DesignPatch, type QrDesign, LIMITS, resolveDesign } from '../../domain/design/design.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { designPatchOf } from '../../domain/qr-item.ts';
 import { LruCache } from '../../domain/scans/lru-cache.ts';

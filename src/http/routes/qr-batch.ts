@@ -2,9 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { QrItemsRepository } from '../../db/qr-items-repository.ts';
 import { turnTaker } from '../../event-loop-turns.ts';
-import { LIMITS } from '../../domain/design.ts';
+import { LIMITS } from '../../domain/design/design.ts';
 import { ValidationError } from '../../domain/errors.ts';
-import { checkLogoShape } from '../../domain/logo.ts';
+import { checkLogoShape } from '../../domain/design/logo.ts';
 import { BATCH_MAX_ITEMS, batchError, planBatch } from '../../domain/qr-batch.ts';
 import { type QrItemRequest, requestWarnings, toView } from '../../domain/qr-item.ts';
 import { CODE_LENGTH, shortUrlFor } from '../../domain/short-code.ts';

@@ -1,6 +1,6 @@
 // The v1 QR items endpoints: thin handlers over the domain rules and the repository.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LIMITS } from '../../domain/design.ts';
+import { LIMITS } from '../../domain/design/design.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
 import { sparklines } from '../../domain/stats/sparklines.ts';

@@ -6,7 +6,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { exportCodes } from '../../bulk/export-codes.ts';
 import { exportImagesZip } from '../../bulk/export-images.ts';
-import { LIMITS } from '../../domain/design.ts';
+import { LIMITS } from '../../domain/design/design.ts';
 import { importCodes } from '../../bulk/import-codes.ts';
 import { CONTENT_TYPES, type ContentType } from '../../domain/payload.ts';
 import { normalizeTag } from '../../domain/tags.ts';

@@ -3,8 +3,8 @@
 // a font source and the text shaper for the browser. Font files are app assets emitted by
 // Vite; a frame text's files (frameFontFilesFor) and HarfBuzz's wasm are fetched before it is drawn.
 import { ValidationError } from '../../../src/domain/errors.ts';
-import { type DesignPatch, normalizeDesignPatch, type QrDesign } from '../../../src/domain/design.ts';
-import { parseLogoDataUrl } from '../../../src/domain/logo.ts';
+import { type DesignPatch, normalizeDesignPatch, type QrDesign } from '../../../src/domain/design/design.ts';
+import { parseLogoDataUrl } from '../../../src/domain/design/logo.ts';
 import { designWarnings, frameFontFilesFor, renderSvg, setFontSource, setShaper } from '../../../src/render/portable.ts';
 
 // Every face a frame text may use (Inter, and the Noto slices of packages/frame-fonts). Eager

@@ -12,7 +12,7 @@ import {
   LIMITS,
   PRESET_LOGOS,
   type QrDesign,
-} from '../../../src/domain/design-options.ts';
+} from '../../../src/domain/design/design-schema.ts';
 import { titleSlug } from '../../../src/domain/title-slug.ts';
 
 export type DesignErrors = Partial<Record<keyof QrDesign, string>>;

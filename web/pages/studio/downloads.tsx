@@ -2,7 +2,7 @@
 // image.png and image.svg give), the image to the clipboard, the short link to the clipboard.
 // Files are named after the title.
 import { useState } from 'preact/hooks';
-import { LIMITS } from '../../../src/domain/design-options.ts';
+import { LIMITS } from '../../../src/domain/design/design-schema.ts';
 import { api, type CodeItem } from '../../api.ts';
 import { fileNameOf } from './design-file.ts';
 

@@ -3,7 +3,7 @@
 // through /v1 like any client. A viewer gets the preview and downloads, no edit controls.
 import './studio.css';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { DEFAULT_DESIGN, type QrDesign } from '../../../src/domain/design-options.ts';
+import { DEFAULT_DESIGN, type QrDesign } from '../../../src/domain/design/design-schema.ts';
 import { ApiError, type CreateQrRequest, type CodeItem, type SavedDesign, api, onSignedOut } from '../../api.ts';
 import { announce } from '../../components/announce.ts';
 import { Field } from '../../components/field.tsx';

@@ -1,10 +1,10 @@
 // Custom logos arrive as data: URLs (the server never fetches a URL). Raster logos
 // are checked by media type, size and magic bytes; SVG logos are re-built from an
 // allow-list, and only the sanitized SVG is ever stored or drawn.
-import { sanitizeSvg, SvgRejected } from '../render/svg-sanitizer.ts';
-import { decodeBase64 as base64Bytes, encodeBase64 } from './base64.ts';
-import { ValidationError } from './errors.ts';
-import { checkRasterSize } from './raster-size.ts';
+import { sanitizeSvg, SvgRejected } from '../../render/svg-sanitizer.ts';
+import { decodeBase64 as base64Bytes, encodeBase64 } from '../base64.ts';
+import { ValidationError } from '../errors.ts';
+import { checkRasterSize } from '../raster-size.ts';
 
 export type LogoMediaType = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/svg+xml';
 type RasterType = Exclude<LogoMediaType, 'image/svg+xml'>;

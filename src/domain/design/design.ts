@@ -2,10 +2,10 @@
 // Values arriving here are already shape-checked by the HTTP schema; this module
 // owns the rules a schema cannot express (colour normalisation, logo data URLs)
 // and the meaning of "effective design" (defaults filled in).
-import { ValidationError } from './errors.ts';
-import { describeCharacter, undrawableCharacters } from '../render/frame-text-coverage.ts';
-import { parseLogoOnce } from './parsed-logos.ts';
-import { DEFAULT_DESIGN, LIMITS, type DesignPatch, type QrDesign } from './design-options.ts';
+import { ValidationError } from '../errors.ts';
+import { describeCharacter, undrawableCharacters } from '../../render/frame-text-coverage.ts';
+import { parseLogoOnce } from '../parsed-logos.ts';
+import { DEFAULT_DESIGN, LIMITS, type DesignPatch, type QrDesign } from './design-schema.ts';
 
 export {
   DOT_STYLES,
@@ -25,7 +25,7 @@ export {
   type PresetLogo,
   type QrDesign,
   type DesignPatch,
-} from './design-options.ts';
+} from './design-schema.ts';
 
 const COLOR_FIELDS = ['color1', 'color2', 'bgColor', 'eyeColor', 'frameColor', 'frameTextColor'] as const;
 
