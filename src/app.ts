@@ -18,7 +18,7 @@ import { registerDocs } from './http/docs.ts';
 import { installErrorHandlers } from './http/errors.ts';
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES, jsonShapeProblem } from './http/json-depth.ts';
 import { loggerOptions } from './http/log-options.ts';
-import { hoistNamedSchemas } from './http/openapi-components.ts';
+import { hoistNamedSchemas } from './http/schemas/openapi-components.ts';
 import { imageRoutes } from './http/routes/images.ts';
 import { qrBatchRoutes } from './http/routes/qr-batch.ts';
 import { qrBulkRoutes } from './http/routes/qr-bulk.ts';
@@ -125,7 +125,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       },
       security: [{ bearer: [] }, { session: [] }],
     },
-    // Schemas named in src/http/schemas.ts (and in any route) become components.schemas and $refs.
+    // Schemas named in src/http/schemas/qr-items.ts (and in any route) become components.schemas and $refs.
     transformObject: (doc) => ('openapiObject' in doc ? hoistNamedSchemas(doc.openapiObject) : doc.swaggerObject),
   });
   await registerDocs(app);

@@ -12,11 +12,11 @@ import type {
   MemberView,
   ResetPreview,
   SessionView,
-} from '../src/http/account-schemas.ts';
+} from '../src/http/schemas/account.ts';
 import type { Static } from 'typebox';
-import type { BulkActionResponse, CreateQrBody, ItemWithWarningsResponse, ListResponse, StatsResponse, TagListResponse, UpdateQrBody } from '../src/http/schemas.ts';
-import type { AccountStatsResponse, RecentResponse } from '../src/http/stats-schemas.ts';
-import type { SavedDesign as SavedDesignSchema } from '../src/http/design-schemas.ts';
+import type { BulkActionResponse, CreateQrBody, ItemWithWarningsResponse, ListResponse, StatsResponse, TagListResponse, UpdateQrBody } from '../src/http/schemas/qr-items.ts';
+import type { AccountStatsResponse, RecentResponse } from '../src/http/schemas/stats.ts';
+import type { SavedDesign as SavedDesignSchema } from '../src/http/schemas/designs.ts';
 import type { QrDesign } from '../src/domain/design/design-schema.ts';
 import type { ContentType } from '../src/domain/payload.ts';
 

@@ -16,7 +16,7 @@ import { ValidationError } from '../domain/errors.ts';
 import { turnTaker } from '../event-loop-turns.ts';
 import { type NewQrItemContent, type QrItemRequest, planCreate } from '../domain/qr-item.ts';
 import { TAG_SEPARATOR } from '../domain/tags.ts';
-import { CreateQrBody } from '../http/schemas.ts';
+import { CreateQrBody } from '../http/schemas/qr-items.ts';
 import { validatorCompiler } from '../http/validation.ts';
 import { unguardFormula } from './csv-formulas.ts';
 import { EXPORT_COLUMNS } from './export-codes.ts';

@@ -16,7 +16,7 @@ import { ValidationError } from '../domain/errors.ts';
 import { CONTENT_TYPES, type ContentType } from '../domain/payload.ts';
 import { normalizeTag } from '../domain/tags.ts';
 import { parseLogosInPool } from '../http/logo-prepass.ts';
-import { DesignInput } from '../http/schemas.ts';
+import { DesignInput } from '../http/schemas/qr-items.ts';
 import { validatorCompiler } from '../http/validation.ts';
 import { BulkUsageError } from './bulk-usage.ts';
 import { exportItems } from './commands/export.ts';

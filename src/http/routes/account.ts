@@ -23,8 +23,8 @@ import {
   MemberResponse,
   MembersResponse,
   UserIdParams,
-} from '../account-schemas.ts';
-import { ErrorResponse, OkResponse, authErrors } from '../schemas.ts';
+} from '../schemas/account.ts';
+import { ErrorResponse, OkResponse, authErrors } from '../schemas/qr-items.ts';
 import { accountOf } from '../auth.ts';
 import { memberOf } from '../session-auth.ts';
 

@@ -9,9 +9,9 @@ import { designPatchOf } from '../../domain/qr-item.ts';
 import { checkDesignName, DESIGNS_PER_ACCOUNT, type SavedDesignRecord } from '../../domain/saved-design.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
-import { CreateDesignBody, DesignListQuery, SavedDesignList, SavedDesignResponse, UpdateDesignBody } from '../design-schemas.ts';
+import { CreateDesignBody, DesignListQuery, SavedDesignList, SavedDesignResponse, UpdateDesignBody } from '../schemas/designs.ts';
 import { parseLogosInPool } from '../logo-prepass.ts';
-import { IdParams, OkResponse, authErrors, bodyErrors, errorAnswer, renderBusyAnswer } from '../schemas.ts';
+import { IdParams, OkResponse, authErrors, bodyErrors, errorAnswer, renderBusyAnswer } from '../schemas/qr-items.ts';
 
 const notFoundAnswer = errorAnswer('No such design in this account');
 

@@ -14,7 +14,7 @@ import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { attachment } from '../content-disposition.ts';
 import { parseLogosInPool } from '../logo-prepass.ts';
-import { ErrorResponse, IdParams, PreviewBody, TabAccountQuery, authErrors } from '../schemas.ts';
+import { ErrorResponse, IdParams, PreviewBody, TabAccountQuery, authErrors } from '../schemas/qr-items.ts';
 
 type Format = 'svg' | 'png' | 'pdf';
 

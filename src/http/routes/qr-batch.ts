@@ -12,7 +12,7 @@ import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { IdempotencyHeaders, answerOnce } from '../idempotency.ts';
 import { logosIn, parseLogosInPool } from '../logo-prepass.ts';
-import { BatchCreateBody, BatchCreateResponse, ErrorResponse, authErrors } from '../schemas.ts';
+import { BatchCreateBody, BatchCreateResponse, ErrorResponse, authErrors } from '../schemas/qr-items.ts';
 
 /** A thousand items with custom logos need more than the 1 MiB a single create gets. */
 export const BATCH_BODY_LIMIT = 16 * 1024 * 1024;

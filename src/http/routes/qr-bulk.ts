@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type BulkAction, applyBulkAction } from '../../domain/qr-bulk.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
-import { BulkActionBody, BulkActionResponse, authErrors, bodyErrors } from '../schemas.ts';
+import { BulkActionBody, BulkActionResponse, authErrors, bodyErrors } from '../schemas/qr-items.ts';
 
 export const qrBulkRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   app.post(

@@ -28,7 +28,7 @@ import {
   bodyErrors,
   notFoundAnswer,
   renderBusyAnswer,
-} from '../schemas.ts';
+} from '../schemas/qr-items.ts';
 
 const DEFAULT_LIMIT = 50;
 

@@ -12,9 +12,9 @@ import { CONTENT_TYPES, type ContentType } from '../../domain/payload.ts';
 import { normalizeTag } from '../../domain/tags.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
-import { named } from '../openapi-components.ts';
+import { named } from '../schemas/openapi-components.ts';
 import { parseLogosInPool } from '../logo-prepass.ts';
-import { ErrorResponse, authErrors } from '../schemas.ts';
+import { ErrorResponse, authErrors } from '../schemas/qr-items.ts';
 import { utf8Body } from '../utf8-body.ts';
 
 /** A CSV upload is read whole before it is validated; 16 MiB is some 100,000 codes. Larger files: the CLI. */

@@ -1,8 +1,8 @@
 // Request and answer schemas of the saved designs (/v1/designs).
 import { Type } from 'typebox';
-import { DESIGN_NAME_MAX } from '../domain/saved-design.ts';
+import { DESIGN_NAME_MAX } from '../../domain/saved-design.ts';
 import { named } from './openapi-components.ts';
-import { DesignInput, DesignView } from './schemas.ts';
+import { DesignInput, DesignView } from './qr-items.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: DESIGN_NAME_MAX, rule: `must be a string of 1 to ${DESIGN_NAME_MAX} characters`, description: 'Shown in the studio' });
 

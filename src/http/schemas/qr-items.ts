@@ -12,13 +12,13 @@ import {
   GRADIENT_TYPES,
   LIMITS,
   PRESET_LOGOS,
-} from '../domain/design/design.ts';
-import { CONTENT_TYPES } from '../domain/payload.ts';
-import { BATCH_MAX_ITEMS } from '../domain/qr-batch.ts';
-import { BULK_ACTIONS, BULK_MAX_IDS } from '../domain/qr-bulk.ts';
-import { SPARKLINE_DAYS } from '../domain/stats/sparklines.ts';
-import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../domain/tags.ts';
-import { TITLE_MAX } from '../domain/qr-item.ts';
+} from '../../domain/design/design.ts';
+import { CONTENT_TYPES } from '../../domain/payload.ts';
+import { BATCH_MAX_ITEMS } from '../../domain/qr-batch.ts';
+import { BULK_ACTIONS, BULK_MAX_IDS } from '../../domain/qr-bulk.ts';
+import { SPARKLINE_DAYS } from '../../domain/stats/sparklines.ts';
+import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../../domain/tags.ts';
+import { TITLE_MAX } from '../../domain/qr-item.ts';
 import { named } from './openapi-components.ts';
 
 export const PAYLOAD_MAX = 4000;

@@ -2,10 +2,10 @@
 // invites and keys. They validate requests and generate the OpenAPI document; the
 // browser app reads their static types (type-only, nothing of this file is bundled).
 import { type Static, Type } from 'typebox';
-import { ACCOUNT_NAME_MAX, EMAIL_MAX } from '../domain/accounts/identity.ts';
-import { PASSWORD_MAX } from '../domain/accounts/password.ts';
-import { ROLES, type Role } from '../domain/accounts/roles.ts';
-import { SCOPES, type Scope } from '../domain/api-key.ts';
+import { ACCOUNT_NAME_MAX, EMAIL_MAX } from '../../domain/accounts/identity.ts';
+import { PASSWORD_MAX } from '../../domain/accounts/password.ts';
+import { ROLES, type Role } from '../../domain/accounts/roles.ts';
+import { SCOPES, type Scope } from '../../domain/api-key.ts';
 import { named } from './openapi-components.ts';
 
 const Email = Type.String({ minLength: 1, maxLength: EMAIL_MAX, rule: 'must be an email address such as ada@example.com', examples: ['ada@example.com'] });

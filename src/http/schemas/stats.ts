@@ -2,7 +2,7 @@
 // Kept beside schemas.ts (the item stats) so each stats route reads its schemas in one place.
 import { type TSchema, Type } from 'typebox';
 import { named } from './openapi-components.ts';
-import { StatsQuery, StatsResponse, TabAccountQuery } from './schemas.ts';
+import { StatsQuery, StatsResponse, TabAccountQuery } from './qr-items.ts';
 
 const Count = Type.Integer({ minimum: 0 });
 
