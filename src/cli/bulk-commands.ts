@@ -11,12 +11,11 @@ import { importCodes } from '../bulk/import-codes.ts';
 import type { Config } from '../config.ts';
 import { ApiKeysRepository } from '../db/api-keys-repository.ts';
 import { type Db, openDatabase } from '../db/database.ts';
-import { type DesignPatch, LIMITS, normalizeDesignPatch } from '../domain/design/design.ts';
+import { type DesignPatch, DesignPatchSchema, LIMITS, normalizeDesignPatch } from '../domain/design/design.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { CONTENT_TYPES, type ContentType } from '../domain/payload.ts';
 import { normalizeTag } from '../domain/tags.ts';
 import { parseLogosInPool } from '../http/logo-prepass.ts';
-import { DesignInput } from '../http/schemas/qr-items.ts';
 import { validatorCompiler } from '../http/validation.ts';
 import { BulkUsageError } from './bulk-usage.ts';
 import { exportItems } from './commands/export.ts';
@@ -96,7 +95,7 @@ async function* imagesZip(db: Db, config: Config, accountId: string, opts: Image
   }
 }
 
-const checkDesign = validatorCompiler({ schema: DesignInput, httpPart: 'body', method: 'POST', url: '' }) as (v: unknown) => { error?: Error };
+const checkDesign = validatorCompiler({ schema: DesignPatchSchema, httpPart: 'body', method: 'POST', url: '' }) as (v: unknown) => { error?: Error };
 
 function designFromJson(raw: string): DesignPatch {
   let parsed: unknown;

@@ -1,6 +1,10 @@
-// The design options themselves: names, allowed values, bounds and defaults. Free of
-// imports, so the browser's studio can show every control and its range without loading
-// the logo checks (design.ts) that come with the renderer.
+// The design options, written once: names, allowed values, bounds, defaults and the sentence
+// each rule answers with. The API's request and answer schemas, the OpenAPI document, the
+// studio's controls and range checks and its design-file import all read this schema.
+// Browser-safe (TypeBox only): the studio loads it without the logo checks of design.ts.
+import { type Static, Type } from 'typebox';
+import { Between, Enum, named, optionalAll, Text } from '../schema-kit.ts';
+
 export const DOT_STYLES = ['square', 'dots', 'rounded', 'extra-rounded', 'classy', 'classy-rounded'] as const;
 export const CORNER_STYLES = ['square', 'dot', 'extra-rounded', 'classy', 'classy-rounded'] as const;
 export const GRADIENT_TYPES = ['linear', 'radial'] as const;
@@ -26,33 +30,66 @@ export const LIMITS = {
   logoBytes: 512 * 1024,
 } as const;
 
-/** The effective design: every option has a value. Colours are `#rrggbb` or `#rrggbbaa`, lower-case. */
-export interface QrDesign {
-  dotsStyle: DotStyle;
-  cornerSquare: CornerStyle;
-  cornerDot: CornerStyle;
-  isGradient: boolean;
-  gradientType: GradientType;
-  gradientRotation: number;
-  color1: string;
-  color2: string;
-  bgColor: string;
-  bgTransparent: boolean;
-  customEyeColors: boolean;
-  eyeColor: string;
-  presetLogo: PresetLogo;
-  customLogoUrl: string | null;
-  logoSize: number;
-  logoMargin: number;
-  hideDotsBehindLogo: boolean;
-  frameStyle: FrameStyle;
-  frameText: string;
-  frameColor: string;
-  frameTextColor: string;
-  errorCorrectionLevel: ErrorCorrectionLevel;
-  resolution: number;
-}
+/** `#rgb`, `#rrggbb` or `#rrggbbaa`; normalizeColor (design.ts) applies the same pattern. */
+export const COLOR_PATTERN = '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$';
+export const COLOR_RULE = 'must be a hex color #rgb, #rrggbb or #rrggbbaa';
 
+const Color = (description: string) => Type.String({ pattern: COLOR_PATTERN, rule: COLOR_RULE, description, examples: ['#1a73e8'] });
+
+const CornerStyleSchema = named('CornerStyle', Enum(CORNER_STYLES));
+
+/** The 23 options, each with its type, bounds and 400 sentence. */
+export const designOptions = {
+  dotsStyle: named('DotStyle', Enum(DOT_STYLES)),
+  cornerSquare: CornerStyleSchema,
+  cornerDot: CornerStyleSchema,
+  isGradient: Type.Boolean(),
+  gradientType: named('GradientType', Enum(GRADIENT_TYPES)),
+  gradientRotation: Between(LIMITS.gradientRotation.min, LIMITS.gradientRotation.max, false, 'Degrees'),
+  color1: Color('Dot color, or the first gradient stop'),
+  color2: Color('Second gradient stop'),
+  bgColor: Color('Background color'),
+  bgTransparent: Type.Boolean(),
+  customEyeColors: Type.Boolean(),
+  eyeColor: Color('Color of the three corner eyes when customEyeColors is true'),
+  presetLogo: named('PresetLogo', Enum(PRESET_LOGOS)),
+  customLogoUrl: Type.Union([Type.String({ maxLength: 800_000 }), Type.Null()], {
+    rule: 'must be null or a data: URL of a PNG, JPEG, WebP or SVG image of at most 512 KiB',
+    description:
+      'data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null; a PNG, JPEG or WebP must decode and draw something. Raster images (also inside SVG) may have at most ' +
+      '16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly ' +
+      'to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives ' +
+      'per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README.',
+  }),
+  logoSize: Between(LIMITS.logoSize.min, LIMITS.logoSize.max, false, 'Share of the error-correction budget the logo may cover'),
+  logoMargin: Between(LIMITS.logoMargin.min, LIMITS.logoMargin.max, false, 'Pixels at a 1000 px render, scaled'),
+  hideDotsBehindLogo: Type.Boolean(),
+  frameStyle: named('FrameStyle', Enum(FRAME_STYLES)),
+  frameText: Text(LIMITS.frameText.maxLength),
+  frameColor: Color('Frame color'),
+  frameTextColor: Color('Frame text color'),
+  errorCorrectionLevel: named('ErrorCorrectionLevel', Enum(ERROR_CORRECTION_LEVELS)),
+  resolution: Between(LIMITS.resolution.min, LIMITS.resolution.max, true, 'Image width in pixels'),
+};
+
+/** A design as answered: always every option, defaults filled in. */
+export const QrDesignSchema = named(
+  'QrDesign',
+  Type.Object(designOptions, { additionalProperties: false, description: 'The effective design: every option, defaults filled in' }),
+);
+
+/** A design as sent: any subset of the options; the rest keep their stored or default values. */
+export const DesignPatchSchema = named(
+  'QrDesignInput',
+  Type.Object(optionalAll(designOptions), {
+    additionalProperties: false,
+    rule: 'must be an object',
+    description: 'Any subset of the QrDesign options; the others keep their stored or default values',
+  }),
+);
+
+/** The effective design: every option has a value. Colours are `#rrggbb` or `#rrggbbaa`, lower-case. */
+export type QrDesign = Static<typeof QrDesignSchema>;
 export type DesignPatch = Partial<QrDesign>;
 
 export const DEFAULT_DESIGN: Readonly<QrDesign> = Object.freeze({
@@ -81,4 +118,4 @@ export const DEFAULT_DESIGN: Readonly<QrDesign> = Object.freeze({
   resolution: 1000,
 });
 
-export const DESIGN_FIELDS = Object.keys(DEFAULT_DESIGN) as (keyof QrDesign)[];
+export const DESIGN_FIELDS = Object.keys(designOptions) as (keyof QrDesign)[];

@@ -5,36 +5,19 @@
 import { ValidationError } from '../errors.ts';
 import { describeCharacter, undrawableCharacters } from '../../render/frame-text-coverage.ts';
 import { parseLogoOnce } from '../parsed-logos.ts';
-import { DEFAULT_DESIGN, LIMITS, type DesignPatch, type QrDesign } from './design-schema.ts';
+import { COLOR_PATTERN, COLOR_RULE, DEFAULT_DESIGN, DESIGN_FIELDS, designOptions, LIMITS, type DesignPatch, type QrDesign } from './design-schema.ts';
 
-export {
-  DOT_STYLES,
-  CORNER_STYLES,
-  GRADIENT_TYPES,
-  FRAME_STYLES,
-  ERROR_CORRECTION_LEVELS,
-  PRESET_LOGOS,
-  LIMITS,
-  DEFAULT_DESIGN,
-  DESIGN_FIELDS,
-  type DotStyle,
-  type CornerStyle,
-  type GradientType,
-  type FrameStyle,
-  type ErrorCorrectionLevel,
-  type PresetLogo,
-  type QrDesign,
-  type DesignPatch,
-} from './design-schema.ts';
+export * from './design-schema.ts';
 
-const COLOR_FIELDS = ['color1', 'color2', 'bgColor', 'eyeColor', 'frameColor', 'frameTextColor'] as const;
+/** The options the schema types as colours. */
+const COLOR_FIELDS = DESIGN_FIELDS.filter((f) => (designOptions[f] as { pattern?: string }).pattern === COLOR_PATTERN);
 
-const COLOR_RE = /^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+const COLOR_RE = new RegExp(COLOR_PATTERN);
 
 /** `#rgb`, `#rrggbb`, `#rrggbbaa` → lower-case `#rrggbb[aa]`; anything else is a 400. */
 export function normalizeColor(field: string, value: string): string {
   if (!COLOR_RE.test(value)) {
-    throw new ValidationError(`${field}: must be a hex color #rgb, #rrggbb or #rrggbbaa`);
+    throw new ValidationError(`${field}: ${COLOR_RULE}`);
   }
   const hex = value.slice(1).toLowerCase();
   if (hex.length === 3) return '#' + [...hex].map((c) => c + c).join('');
@@ -47,9 +30,10 @@ export function normalizeColor(field: string, value: string): string {
  */
 export function normalizeDesignPatch(patch: DesignPatch, fieldPrefix = ''): DesignPatch {
   const out: DesignPatch = { ...patch };
+  const colors = out as Record<string, unknown>;
   for (const f of COLOR_FIELDS) {
-    const v = out[f];
-    if (v !== undefined) out[f] = normalizeColor(fieldPrefix + f, v);
+    const v = colors[f];
+    if (v !== undefined) colors[f] = normalizeColor(fieldPrefix + f, v as string);
   }
   if (out.customLogoUrl !== undefined && out.customLogoUrl !== null) {
     out.customLogoUrl = parseLogoOnce(fieldPrefix + 'customLogoUrl', out.customLogoUrl).dataUrl;

@@ -58,7 +58,7 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
     async (req, reply) => {
       const account = accountOf(req);
       const name = checkDesignName(req.body.name);
-      const design = resolveDesign(undefined, await patchOf(req.body.design as DesignPatch));
+      const design = resolveDesign(undefined, await patchOf(req.body.design));
       const saved = await designs.create(account, name, design, DESIGNS_PER_ACCOUNT);
       if (!saved) throw new ValidationError(`designs: an account may save at most ${DESIGNS_PER_ACCOUNT} designs; delete one first`);
       return reply.code(201).send(view(saved));
@@ -96,7 +96,7 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
       // A missing id is a 404 before any logo of the body is parsed in the render pool.
       if (!(await designs.find(account, req.params.id))) throw new NotFoundError('design not found');
       const name = req.body.name === undefined ? undefined : checkDesignName(req.body.name);
-      const patch = req.body.design === undefined ? undefined : await patchOf(req.body.design as DesignPatch);
+      const patch = req.body.design === undefined ? undefined : await patchOf(req.body.design);
       // Merged into the design as stored when written, not as read before the logo check.
       const updated = await designs.update(account, req.params.id, (current) => ({ name, design: patch === undefined ? undefined : resolveDesign(current.design, patch) }));
       if (!updated) throw new NotFoundError('design not found');

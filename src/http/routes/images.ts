@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { type DesignPatch, type QrDesign, LIMITS, resolveDesign } from '../../domain/design/design.ts';
+import { type QrDesign, LIMITS, resolveDesign } from '../../domain/design/design.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { designPatchOf } from '../../domain/qr-item.ts';
 import { LruCache } from '../../domain/scans/lru-cache.ts';
@@ -182,13 +182,12 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
       },
     },
     async (req, reply) => {
-      // The schema has checked every enum; the type provider only knows them as strings.
-      const body = (req.body ?? {}) as DesignPatch & { design?: DesignPatch; data?: string };
+      const body = req.body ?? {};
       await parseLogosInPool(services.renderer, body, null);
       const design = resolveDesign(undefined, designPatchOf(body));
       const data = body.data ?? shortUrlFor(services.config.publicBaseUrl, SAMPLE_CODE);
       const download = req.query.download === 1 ? { title: 'QR preview', fallback: 'qr-preview' } : null;
-      return send(req, reply, { format: (req.query.format ?? 'svg') as Format, data, design, size: req.query.size, download });
+      return send(req, reply, { format: req.query.format ?? 'svg', data, design, size: req.query.size, download });
     },
   );
 };

@@ -38,7 +38,7 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req, reply) => {
       const account = accountOf(req);
-      const requests = req.body.items as QrItemRequest[];
+      const requests: QrItemRequest[] = req.body.items;
       // Custom logos are parsed in the render pool just before each item is planned, as for a
       // single create; one at a time, so a batch of logos cannot fill the pool's queue.
       // Logos cost render time to parse: a batch with a logo that is plainly wrong (too large,

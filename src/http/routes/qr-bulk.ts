@@ -1,6 +1,6 @@
 // POST /v1/qr/bulk: pause, resume or delete up to 200 codes in one request.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type BulkAction, applyBulkAction } from '../../domain/qr-bulk.ts';
+import { applyBulkAction } from '../../domain/qr-bulk.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { BulkActionBody, BulkActionResponse, authErrors, bodyErrors } from '../schemas/qr-items.ts';
@@ -22,7 +22,7 @@ export const qrBulkRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
       },
     },
     async (req) => {
-      const result = await applyBulkAction(services.items, accountOf(req), req.body.action as BulkAction, req.body.ids);
+      const result = await applyBulkAction(services.items, accountOf(req), req.body.action, req.body.ids);
       await services.onItemsChanged(result.done.map((item) => item.code));
       return result;
     },

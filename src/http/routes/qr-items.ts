@@ -55,7 +55,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req, reply) => {
       const account = accountOf(req);
-      const body = req.body as QrItemRequest;
+      const body: QrItemRequest = req.body;
       await parseLogos(body);
       const content = planCreate(body, services.config);
       // Laid out before the transaction (fonts are read on first use); a code's warnings depend
@@ -94,7 +94,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         limit,
         cursor: cursor === undefined ? undefined : decodeCursor(cursor),
         active,
-        contentType: contentType as QrItemRecord['contentType'] | undefined,
+        contentType,
         q,
         tag: tag === undefined ? undefined : normalizeTag(tag),
       });
@@ -144,7 +144,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const account = accountOf(req);
       // A missing id is a 404 before any logo of the body is parsed in the render pool.
       if (!(await items.find(account, req.params.id))) throw new NotFoundError('QR item not found');
-      const body = req.body as QrItemRequest;
+      const body: QrItemRequest = req.body;
       await parseLogos(body);
       // The item is read again, locked, after the logo check: changes sent at once to one
       // code each land on what the others wrote (a design merge must not undo another's).

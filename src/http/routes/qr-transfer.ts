@@ -8,11 +8,11 @@ import { exportCodes } from '../../bulk/export-codes.ts';
 import { exportImagesZip } from '../../bulk/export-images.ts';
 import { LIMITS } from '../../domain/design/design.ts';
 import { importCodes } from '../../bulk/import-codes.ts';
-import { CONTENT_TYPES, type ContentType } from '../../domain/payload.ts';
+import { CONTENT_TYPES } from '../../domain/payload.ts';
 import { normalizeTag } from '../../domain/tags.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
-import { named } from '../schemas/openapi-components.ts';
+import { Enum, named } from '../../domain/schema-kit.ts';
 import { parseLogosInPool } from '../logo-prepass.ts';
 import { ErrorResponse, authErrors } from '../schemas/qr-items.ts';
 import { utf8Body } from '../utf8-body.ts';
@@ -24,7 +24,7 @@ const ExportQuery = Type.Object(
   {
     format: Type.Optional(Type.Enum(['csv', 'json'], { rule: 'must be csv or json', description: 'Default csv' })),
     active: Type.Optional(Type.Boolean({ rule: 'must be true or false' })),
-    contentType: Type.Optional(Type.Enum([...CONTENT_TYPES] as string[], { rule: `must be one of ${CONTENT_TYPES.join(', ')}` })),
+    contentType: Type.Optional(Enum(CONTENT_TYPES)),
     q: Type.Optional(Type.String({ maxLength: 200, rule: 'must be a string of at most 200 characters' })),
     tag: Type.Optional(Type.String({ maxLength: 64, rule: 'must be a string of at most 64 characters' })),
   },
@@ -70,8 +70,8 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
     },
     async (req, reply) => {
       const { format = 'csv', active, contentType, q, tag } = req.query;
-      const filter = { active, contentType: contentType as ContentType | undefined, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
-      const stream = Readable.from(exportCodes(services.db, accountOf(req), filter, format as 'csv' | 'json', services.config.publicBaseUrl));
+      const filter = { active, contentType, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
+      const stream = Readable.from(exportCodes(services.db, accountOf(req), filter, format, services.config.publicBaseUrl));
       // The answer is a stream, not the string the schema documents: the untyped reply sends it as is.
       const raw: FastifyReply = reply;
       return raw
@@ -97,8 +97,8 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
     },
     async (req, reply) => {
       const { format = 'png', size, active, contentType, q, tag } = req.query;
-      const filter = { active, contentType: contentType as ContentType | undefined, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
-      const zip = exportImagesZip(services.db, services.renderer, accountOf(req), services.config.publicBaseUrl, { filter, format: format as 'png' | 'svg', size });
+      const filter = { active, contentType, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
+      const zip = exportImagesZip(services.db, services.renderer, accountOf(req), services.config.publicBaseUrl, { filter, format, size });
       const raw: FastifyReply = reply;
       return raw
         .type('application/zip')

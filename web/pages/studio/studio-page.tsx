@@ -4,7 +4,7 @@
 import './studio.css';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { DEFAULT_DESIGN, type QrDesign } from '../../../src/domain/design/design-schema.ts';
-import { ApiError, type CreateQrRequest, type CodeItem, type SavedDesign, api, onSignedOut } from '../../api.ts';
+import { ApiError, type CreateQrRequest, type QrItem, type SavedDesign, api, onSignedOut } from '../../api.ts';
 import { announce } from '../../components/announce.ts';
 import { Field } from '../../components/field.tsx';
 import { AppLayout } from '../../components/layout.tsx';
@@ -31,7 +31,7 @@ type Checker = Awaited<ReturnType<typeof loadRenderer>>;
 export default function StudioPage({ id }: { id?: string }) {
   const { session } = useAppState();
   const mayEdit = can(session, 'write');
-  const [item, setItem] = useState<CodeItem | null>(null);
+  const [item, setItem] = useState<QrItem | null>(null);
   const [draft, setDraft] = useState<Draft | null>(id === undefined ? newDraft() : null);
   /** What the draft is compared with for "unsaved changes": the stored code, or the blank start. */
   const [saved, setSaved] = useState<string | null>(() => (id === undefined ? snapshot(newDraft()) : null));
@@ -368,7 +368,7 @@ function RestoreOffer({ stashed, onAnswer }: { stashed: StashedDraft; onAnswer: 
   );
 }
 
-function LinkSummary({ item, payload }: { item: CodeItem | null; payload: string | null }) {
+function LinkSummary({ item, payload }: { item: QrItem | null; payload: string | null }) {
   if (!item) return null;
   return (
     <section class="card link-summary" aria-labelledby="link-h">
