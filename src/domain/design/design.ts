@@ -4,7 +4,7 @@
 // and the meaning of "effective design" (defaults filled in).
 import { ValidationError } from '../errors.ts';
 import { describeCharacter, undrawableCharacters } from '../../render/frame-text-coverage.ts';
-import { parseLogoOnce } from '../parsed-logos.ts';
+import type { ParsedLogos } from './request-logos.ts';
 import { COLOR_PATTERN, COLOR_RULE, DEFAULT_DESIGN, DESIGN_FIELDS, designOptions, LIMITS, type DesignPatch, type QrDesign } from './design-schema.ts';
 
 export * from './design-schema.ts';
@@ -25,10 +25,11 @@ export function normalizeColor(field: string, value: string): string {
 }
 
 /**
- * Applies the rules the schema cannot: colours are normalised, the logo data URL is
- * checked (media type, size, SVG sanitized). Returns a new patch; does not fill defaults.
+ * Applies the rules the schema cannot: colours are normalised, and the custom logo is replaced
+ * by its sanitized form from `logos` (parsed ahead: request-logos.ts). Returns a new patch;
+ * does not fill defaults.
  */
-export function normalizeDesignPatch(patch: DesignPatch, fieldPrefix = ''): DesignPatch {
+export function normalizeDesignPatch(patch: DesignPatch, logos: ParsedLogos, fieldPrefix = ''): DesignPatch {
   const out: DesignPatch = { ...patch };
   const colors = out as Record<string, unknown>;
   for (const f of COLOR_FIELDS) {
@@ -36,7 +37,9 @@ export function normalizeDesignPatch(patch: DesignPatch, fieldPrefix = ''): Desi
     if (v !== undefined) colors[f] = normalizeColor(fieldPrefix + f, v as string);
   }
   if (out.customLogoUrl !== undefined && out.customLogoUrl !== null) {
-    out.customLogoUrl = parseLogoOnce(fieldPrefix + 'customLogoUrl', out.customLogoUrl).dataUrl;
+    const parsed = logos.get(out.customLogoUrl);
+    if (parsed === undefined) throw new Error(`${fieldPrefix}customLogoUrl: the logo was not parsed before the design was normalised`);
+    out.customLogoUrl = parsed.dataUrl;
   }
   if (out.frameText !== undefined) checkFrameText(fieldPrefix + 'frameText', out.frameText);
   return out;

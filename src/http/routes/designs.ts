@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DesignsRepository } from '../../db/designs-repository.ts';
 import { type DesignPatch, LIMITS, resolveDesign } from '../../domain/design/design.ts';
+import { type ParseLogo, parseLogosOf } from '../../domain/design/request-logos.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
 import { designPatchOf } from '../../domain/qr-item.ts';
@@ -10,7 +11,6 @@ import { checkDesignName, DESIGNS_PER_ACCOUNT, type SavedDesignRecord } from '..
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { CreateDesignBody, DesignListQuery, SavedDesignList, SavedDesignResponse, UpdateDesignBody } from '../schemas/designs.ts';
-import { parseLogosInPool } from '../logo-prepass.ts';
 import { IdParams, OkResponse, authErrors, bodyErrors, errorAnswer, renderBusyAnswer } from '../schemas/qr-items.ts';
 
 const notFoundAnswer = errorAnswer('No such design in this account');
@@ -19,10 +19,8 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
   const designs = new DesignsRepository(services.db);
   const view = (d: SavedDesignRecord) => ({ design: d });
   // As for codes: a logo is sanitized off the event loop and tried at the largest size it can be drawn.
-  const patchOf = async (design: DesignPatch): Promise<DesignPatch> => {
-    await parseLogosInPool(services.renderer, { design }, LIMITS.resolution.max);
-    return designPatchOf({ design });
-  };
+  const parseLogo: ParseLogo = (field, logo) => services.renderer.parseLogo(field, logo, LIMITS.resolution.max);
+  const patchOf = async (design: DesignPatch): Promise<DesignPatch> => designPatchOf({ design }, await parseLogosOf({ design }, parseLogo));
 
   app.get(
     '/designs',

@@ -8,12 +8,12 @@ import { Type } from 'typebox';
 import { type QrDesign, LIMITS, resolveDesign } from '../../domain/design/design.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { designPatchOf } from '../../domain/qr-item.ts';
+import { parseLogosOf } from '../../domain/design/request-logos.ts';
 import { LruCache } from '../../domain/scans/lru-cache.ts';
 import { shortUrlFor } from '../../domain/short-code.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { attachment } from '../content-disposition.ts';
-import { parseLogosInPool } from '../logo-prepass.ts';
 import { ErrorResponse, IdParams, PreviewBody, TabAccountQuery, authErrors } from '../schemas/qr-items.ts';
 
 type Format = 'svg' | 'png' | 'pdf';
@@ -183,8 +183,9 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     },
     async (req, reply) => {
       const body = req.body ?? {};
-      await parseLogosInPool(services.renderer, body, null);
-      const design = resolveDesign(undefined, designPatchOf(body));
+      // A preview's logo is parsed off the main thread but not trialled: nothing is stored.
+      const logos = await parseLogosOf(body, (field, logo) => services.renderer.parseLogo(field, logo, null));
+      const design = resolveDesign(undefined, designPatchOf(body, logos));
       const data = body.data ?? shortUrlFor(services.config.publicBaseUrl, SAMPLE_CODE);
       const download = req.query.download === 1 ? { title: 'QR preview', fallback: 'qr-preview' } : null;
       return send(req, reply, { format: req.query.format ?? 'svg', data, design, size: req.query.size, download });

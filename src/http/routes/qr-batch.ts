@@ -5,13 +5,13 @@ import { turnTaker } from '../../event-loop-turns.ts';
 import { LIMITS } from '../../domain/design/design.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { checkLogoShape } from '../../domain/design/logo.ts';
+import { logosIn, parseLogosOf } from '../../domain/design/request-logos.ts';
 import { BATCH_MAX_ITEMS, batchError, planBatch } from '../../domain/qr-batch.ts';
 import { type QrItemRequest, requestWarnings, toView } from '../../domain/qr-item.ts';
 import { CODE_LENGTH, shortUrlFor } from '../../domain/short-code.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { IdempotencyHeaders, answerOnce } from '../idempotency.ts';
-import { logosIn, parseLogosInPool } from '../logo-prepass.ts';
 import { BatchCreateBody, BatchCreateResponse, ErrorResponse, authErrors } from '../schemas/qr-items.ts';
 
 /** A thousand items with custom logos need more than the 1 MiB a single create gets. */
@@ -57,8 +57,9 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (broken.length > 0) throw batchError(broken);
       const turn = turnTaker(20);
       const contents = await planBatch(requests, config, async (item) => {
-        await parseLogosInPool(services.renderer, item, LIMITS.resolution.max);
+        const logos = await parseLogosOf(item, (field, logo) => services.renderer.parseLogo(field, logo, LIMITS.resolution.max));
         await turn();
+        return logos;
       });
       // A design's warnings lay out its frame text (1 ms for Latin, 5 ms and more for several
       // scripts): a thousand would hold the thread answering the short links for seconds, so

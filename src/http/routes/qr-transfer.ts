@@ -13,7 +13,6 @@ import { normalizeTag } from '../../domain/tags.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth.ts';
 import { Enum, named } from '../../domain/schema-kit.ts';
-import { parseLogosInPool } from '../logo-prepass.ts';
 import { ErrorResponse, authErrors } from '../schemas/qr-items.ts';
 import { utf8Body } from '../utf8-body.ts';
 
@@ -130,7 +129,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const body = req.body;
       const summary = await importCodes(services.db, accountOf(req), () => Readable.from(slices(body)), {
         publicBaseUrl: services.config.publicBaseUrl,
-        parseLogos: (row) => parseLogosInPool(services.renderer, row, LIMITS.resolution.max),
+        parseLogo: (field, logo) => services.renderer.parseLogo(field, logo, LIMITS.resolution.max),
       });
       return reply.code(201).send(summary);
     },

@@ -11,7 +11,7 @@ import { BULK_ACTIONS, BULK_MAX_IDS } from '../../domain/qr-bulk.ts';
 import { Between, Enum, named, optionalAll, Text } from '../../domain/schema-kit.ts';
 import { SPARKLINE_DAYS } from '../../domain/stats/sparklines.ts';
 import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../../domain/tags.ts';
-import { TITLE_MAX } from '../../domain/qr-item.ts';
+import { TITLE_MAX } from '../../domain/qr-title.ts';
 
 /** A typed field longer than a whole payload could never fit in one. */
 const TYPED_FIELD_MAX = PAYLOAD_MAX_LENGTH;

@@ -4,6 +4,7 @@
 import './studio.css';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { DEFAULT_DESIGN, type QrDesign } from '../../../src/domain/design/design-schema.ts';
+import { TITLE_MAX } from '../../../src/domain/qr-title.ts';
 import { ApiError, type CreateQrRequest, type QrItem, type SavedDesign, api, onSignedOut } from '../../api.ts';
 import { announce } from '../../components/announce.ts';
 import { Field } from '../../components/field.tsx';
@@ -20,7 +21,6 @@ import { DesignPanel } from './design-groups.tsx';
 import { Downloads } from './downloads.tsx';
 import { loadRenderer, PreviewPanel } from './preview-panel.tsx';
 
-const TITLE_MAX = 120;
 /** Encoded by the preview of a code not saved yet: a short link of the real length. */
 const SAMPLE_CODE = 'AbCdE12';
 /** A message for the page shown after a create (the route changes to the edit page). */
