@@ -10,8 +10,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Builds the web app (dist/web) when its sources changed; the web-app and browser tests serve it.
-    globalSetup: ['test/support/build-web.ts'],
+    // Builds dist/ when its sources changed: the web-app, browser, `npm start` and production-install tests run it.
+    globalSetup: ['test/support/build.ts'],
     projects: [
       { extends: true as const, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/web/**'] } },
       // Browser files run one after another, and after every other project (groupOrder): a

@@ -5,9 +5,9 @@
 // is scanned in every range, which is the worst case for the top-codes probe per code.
 import type { DatabaseConfig } from '../src/config.ts';
 import { type Db, openDatabase } from '../src/db/database.ts';
-import { AccountStatsRepository } from '../src/db/account-stats-repository.ts';
-import { ApiKeysRepository } from '../src/db/api-keys-repository.ts';
-import { type ScanWriter, createScanWriter } from '../src/db/scan-writer.ts';
+import { AccountStatsRepository } from '../src/db/stats/account-stats-repository.ts';
+import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';
+import { type ScanWriter, createScanWriter } from '../src/db/scans/scan-writer.ts';
 import { accountStats } from '../src/domain/stats/account-stats.ts';
 import type { ResultRow } from './result-row.ts';
 import type { ScanMix } from './scan-seed.ts';

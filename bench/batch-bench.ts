@@ -4,7 +4,7 @@
 import { buildApp } from '../src/app.ts';
 import { type DatabaseConfig, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { generateApiKey, parseScopes } from '../src/domain/api-key.ts';
+import { generateApiKey, parseScopes } from '../src/domain/accounts/api-key.ts';
 import type { ResultRow } from './result-row.ts';
 
 const KINDS = [

@@ -5,7 +5,7 @@
 import { buildApp } from '../src/app.ts';
 import { type DatabaseConfig, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { generateApiKey, parseScopes } from '../src/domain/api-key.ts';
+import { generateApiKey, parseScopes } from '../src/domain/accounts/api-key.ts';
 import { seedBusyBuckets, seedCodes } from './list-seed.ts';
 import { type ResultRow, percentile } from './result-row.ts';
 

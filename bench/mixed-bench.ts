@@ -6,10 +6,10 @@
 // Run alone: npx tsx bench/mixed-bench.ts [--quick]
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ApiKeysRepository } from '../src/db/api-keys-repository.ts';
+import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { QrItemsRepository } from '../src/db/qr-items-repository.ts';
-import { generateApiKey, parseScopes } from '../src/domain/api-key.ts';
+import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
+import { generateApiKey, parseScopes } from '../src/domain/accounts/api-key.ts';
 import { type DesignPatch, resolveDesign } from '../src/domain/design/design.ts';
 import { type LoadResult, measure, spawnServer } from './http-load.ts';
 import { freePortNumber } from './ports.ts';

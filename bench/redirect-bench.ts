@@ -5,9 +5,9 @@
 // 2-core machine drifts from minute to minute.
 import path from 'node:path';
 import type { DatabaseConfig } from '../src/config.ts';
-import { ApiKeysRepository } from '../src/db/api-keys-repository.ts';
+import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { QrItemsRepository } from '../src/db/qr-items-repository.ts';
+import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
 import { resolveDesign } from '../src/domain/design/design.ts';
 import { type LoadResult, measure, spawnServer, startBareRedirectServer } from './http-load.ts';
 import { freePortNumber } from './ports.ts';

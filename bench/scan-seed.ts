@@ -1,7 +1,7 @@
 // Synthetic scans for the stats benches, written through the real scan writer so the
 // roll-ups measured are the ones production keeps. Deterministic: the same seed gives
 // the same scans, so runs compare.
-import type { ScanWriter } from '../src/db/scan-writer.ts';
+import type { ScanWriter } from '../src/db/scans/scan-writer.ts';
 import type { ScanEvent } from '../src/domain/scans/scan-batch.ts';
 
 /** The values scans are drawn from (null: not known, as a real scan may be). */

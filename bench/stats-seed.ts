@@ -1,8 +1,8 @@
 // What the item stats and account overview benches share: codes seeded with synthetic
 // scans, the queries they time, and the timing itself, so the two stay comparable.
 import type { Db } from '../src/db/database.ts';
-import { QrItemsRepository } from '../src/db/qr-items-repository.ts';
-import type { ScanWriter } from '../src/db/scan-writer.ts';
+import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
+import type { ScanWriter } from '../src/db/scans/scan-writer.ts';
 import { resolveDesign } from '../src/domain/design/design.ts';
 import { percentile } from './result-row.ts';
 import { type ScanMix, recordScans, syntheticScans } from './scan-seed.ts';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { ensureWebBuild, DIST_WEB } from '../scripts/build-web.ts';
+import { DIST, build } from '../scripts/build.mjs';
 import { DOT_STYLES } from '../src/domain/design/design.ts';
 import { startServer } from '../test/support/processes.ts';
 import { tempDir } from '../test/support/test-app.ts';
@@ -23,11 +23,11 @@ function percentile(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
-const gzipped = (file: string) => gzipSync(fs.readFileSync(path.join(DIST_WEB, 'assets', file)), { level: 9 }).length / 1024;
+const gzipped = (file: string) => gzipSync(fs.readFileSync(path.join(DIST, 'web', 'assets', file)), { level: 9 }).length / 1024;
 
 export async function runStudioBench(): Promise<ResultRow[]> {
   if (!HAVE_CHROMIUM) return [];
-  await ensureWebBuild();
+  await build({ parts: ['web'] });
   const server = await startServer({ DATABASE_URL: `sqlite:${path.join(tempDir(), 'studio-bench.db')}` });
   const browser = await launch();
   try {
@@ -129,7 +129,7 @@ export async function runStudioBench(): Promise<ResultRow[]> {
     const baseKib = kib(signInJs);
     const rendererFile = [...scripts].find((f) => f.startsWith('browser-renderer-'));
     const scanFile = [...scripts].find((f) => f.startsWith('scan-check-'));
-    const wasm = fs.readdirSync(path.join(DIST_WEB, 'assets')).find((f) => f.endsWith('.wasm'));
+    const wasm = fs.readdirSync(path.join(DIST, 'web', 'assets')).find((f) => f.endsWith('.wasm'));
     const p50 = percentile(redraws, 50);
     const p95 = percentile(redraws, 95);
     const base50 = percentile(roundTrips, 50);

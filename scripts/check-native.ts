@@ -2,7 +2,7 @@
 // CI runs it before each Node version's test run: a failure means an addon was built for
 // another Node's ABI and needs `npm rebuild` against this Node's headers.
 import { Resvg } from '@resvg/resvg-js';
-import { SQLite, sqliteDriverName, sqliteDriverPath } from '../src/db/sqlite-driver.ts';
+import { SQLite, sqliteDriverName, sqliteDriverPath } from '../src/db/sqlite/sqlite-driver.ts';
 
 const db = new SQLite(':memory:');
 const { version } = db.prepare('select sqlite_version() as version').get() as { version: string };

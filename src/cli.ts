@@ -1,19 +1,18 @@
 // The qrtrack command. Commands are listed (with their help) in src/cli/registry.ts, one
-// module each under src/cli/commands/; the key commands, setup-link, users reset-link and
+// module each under src/cli/commands/; keys list and revoke, setup-link, users reset-link and
 // `serve` still run here.
 import { ConfigError, loadConfig } from './config.ts';
-import { ApiKeysRepository } from './db/api-keys-repository.ts';
+import { ApiKeysRepository } from './db/accounts/api-keys-repository.ts';
 import { openDatabase } from './db/database.ts';
-import { generateApiKey, parseScopes } from './domain/api-key.ts';
 import { DomainError } from './domain/errors.ts';
 import { normaliseEmail } from './domain/accounts/identity.ts';
 import { RESET_TTL_MS } from './domain/accounts/session-policy.ts';
-import { OneTimeLinksRepository } from './db/one-time-links-repository.ts';
-import { UsersRepository } from './db/users-repository.ts';
+import { OneTimeLinksRepository } from './db/accounts/one-time-links-repository.ts';
+import { UsersRepository } from './db/accounts/users-repository.ts';
 import { makeResetLink, makeSetupLink } from './first-run.ts';
 import { BulkUsageError } from './cli/bulk-usage.ts';
 import type { CliCommand, Options } from './cli/command.ts';
-import { keysCreate, keysList, keysRevoke } from './cli/commands/keys.ts';
+import { keysList, keysRevoke } from './cli/commands/keys.ts';
 import { serve } from './cli/commands/serve.ts';
 import { setupLink } from './cli/commands/setup-link.ts';
 import { usersResetLink } from './cli/commands/users-reset-link.ts';
@@ -42,9 +41,7 @@ async function run(argv: string[]): Promise<void> {
   const argsOf = <O extends Options>(c: CliCommand<O>) => parseCommandArgs(c, argv.slice(c.words.length));
   if (group === 'serve') {
     argsOf(serve);
-    // Like `npm start`: the web app is built first when web/ changed.
-    const { ensureWebBuild } = await import('../scripts/build-web.ts');
-    await ensureWebBuild();
+    // The bin (bin/qrtrack.js) has built the web app first when its sources changed, as `npm start` does.
     await import('./server.ts');
     return;
   }
@@ -58,7 +55,6 @@ async function run(argv: string[]): Promise<void> {
     const { runBulkCommand } = await import('./cli/bulk-commands.ts');
     return runBulkCommand(group, argv.slice(1), loadConfig());
   }
-  if (group === 'keys' && command === 'create') return withKeys(createKey, argsOf(keysCreate).values);
   if (group === 'keys' && command === 'list') return withKeys(listKeys, argsOf(keysList).values);
   if (group === 'keys' && command === 'revoke') return withKeys(revokeKey, argsOf(keysRevoke).positionals[0]);
   throw new UsageError(USAGE);
@@ -98,24 +94,7 @@ async function runAccounts(group: 'setup-link' | 'users', email: string | undefi
 
 interface KeyOptions {
   account?: string;
-  scopes?: string;
-  name?: string;
   json?: boolean;
-}
-
-async function createKey(keys: ApiKeysRepository, o: KeyOptions): Promise<void> {
-  if (!o.account) throw new UsageError('keys create: --account NAME is required');
-  if (!o.scopes) throw new UsageError('keys create: --scopes is required, e.g. --scopes qr:read,qr:write');
-  const scopes = parseScopes(o.scopes);
-  const accountId = await keys.ensureAccount(o.account);
-  const fresh = generateApiKey();
-  const record = await keys.createKey({ accountId, name: o.name ?? 'default', prefix: fresh.prefix, hash: fresh.hash, scopes });
-  if (o.json) {
-    out(JSON.stringify({ id: record.id, account: o.account, name: record.name, scopes, key: fresh.key, createdAt: record.createdAt }));
-    return;
-  }
-  process.stderr.write(`created key ${record.id} (${scopes.join(',')}) for account "${o.account}"; it is shown only once:\n`);
-  out(fresh.key);
 }
 
 async function listKeys(keys: ApiKeysRepository, o: KeyOptions): Promise<void> {

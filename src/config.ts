@@ -35,6 +35,19 @@ export interface Config {
   signup: 'invite' | 'open';
   /** After SIGTERM/SIGINT, how long requests in flight may take before their connections are cut. */
   shutdownTimeoutMs: number;
+  connections: ConnectionConfig;
+}
+
+/** How many connections a peer may hold open, and how long a request may take to arrive. */
+export interface ConnectionConfig {
+  /** Open connections per peer address (an IPv6 /64); 0: no cap. Trusted proxies (TRUST_PROXY) are exempt. */
+  maxPerAddress: number;
+  /** A request's headers must have arrived this long after it began, or its connection is closed (408). */
+  headersTimeoutMs: number;
+  /** A request's body must have arrived this long after its headers, on every route but the large-body ones. */
+  requestTimeoutMs: number;
+  /** The same for imports and batches (16 MiB bodies). */
+  largeBodyTimeoutMs: number;
 }
 
 /** The render pool: how many worker threads, how much CPU each job may use, how many may wait. */
@@ -157,5 +170,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     signup,
     // Under the 10 s a container runtime waits before its SIGKILL.
     shutdownTimeoutMs: parseIntRange('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 8000, 100, 3_600_000),
+    connections: parseConnections(env),
+  };
+}
+
+function parseConnections(env: NodeJS.ProcessEnv): ConnectionConfig {
+  const headersTimeoutMs = parseIntRange('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000, 1000, 600_000);
+  const requestTimeoutMs = parseIntRange('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000, 1000, 3_600_000);
+  const largeBodyTimeoutMs = parseIntRange('LARGE_BODY_TIMEOUT_MS', env.LARGE_BODY_TIMEOUT_MS, 300_000, 1000, 3_600_000);
+  // Node refuses a headers timeout longer than the whole request's, which is the large-body one.
+  if (headersTimeoutMs > largeBodyTimeoutMs) throw new ConfigError(`HEADERS_TIMEOUT_MS: must not be longer than LARGE_BODY_TIMEOUT_MS (${largeBodyTimeoutMs}), got "${headersTimeoutMs}"`);
+  return {
+    // A browser opens about 6 per site; a few dozen people behind one NAT stay well under 256.
+    maxPerAddress: parseIntRange('MAX_CONNECTIONS_PER_ADDRESS', env.MAX_CONNECTIONS_PER_ADDRESS, 256, 0, 1_000_000),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    largeBodyTimeoutMs,
   };
 }

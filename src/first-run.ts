@@ -1,15 +1,19 @@
-// First run: while the instance has no user, a one-time setup link lets its owner in.
-// Each call makes a new link; every open one works until the first setup succeeds.
+// First run: while the instance has no user, a one-time setup link lets its owner in. A link
+// lasts SETUP_TTL_MS; each start of the server prints a new one and withdraws the earlier ones
+// (each start added another, and all of them worked, forever). The CLI's setup-link adds one.
 import { oneTimeLinkUrl } from './domain/accounts/links.ts';
+import { SETUP_TTL_MS } from './domain/accounts/session-policy.ts';
 import { hashSecretToken, newSecretToken } from './domain/accounts/secret-token.ts';
-import type { OneTimeLinksRepository } from './db/one-time-links-repository.ts';
-import type { UsersRepository } from './db/users-repository.ts';
+import type { OneTimeLinksRepository } from './db/accounts/one-time-links-repository.ts';
+import type { UsersRepository } from './db/accounts/users-repository.ts';
 
 /** A fresh setup link, or null when the instance already has users. */
-export async function makeSetupLink(users: UsersRepository, links: OneTimeLinksRepository, publicBaseUrl: string): Promise<string | null> {
+export async function makeSetupLink(users: UsersRepository, links: OneTimeLinksRepository, publicBaseUrl: string, { replaceEarlier = false } = {}): Promise<string | null> {
   if (await users.any()) return null;
   const token = newSecretToken();
-  await links.create({ tokenHash: hashSecretToken(token), kind: 'setup', now: new Date().toISOString() });
+  const now = Date.now();
+  if (replaceEarlier) await links.withdrawSetupLinks(new Date(now).toISOString());
+  await links.create({ tokenHash: hashSecretToken(token), kind: 'setup', now: new Date(now).toISOString(), expiresAt: new Date(now + SETUP_TTL_MS).toISOString() });
   return oneTimeLinkUrl(publicBaseUrl, 'setup', token);
 }
 

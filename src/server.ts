@@ -2,7 +2,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { SqliteInUseError, claimSqliteFile } from './db/sqlite-server-lock.ts';
+import { SqliteInUseError, claimSqliteFile } from './db/sqlite/sqlite-server-lock.ts';
 import { makeSetupLink } from './first-run.ts';
 
 async function main(): Promise<void> {
@@ -59,9 +59,9 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {
     throw new Error(`HOST/PORT: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
   });
-  // First run: one line with the link that lets the owner in (it works once; each start makes a new one).
-  const setupLink = await makeSetupLink(services.users, services.oneTimeLinks, config.publicBaseUrl);
-  if (setupLink !== null) process.stdout.write(`qrtrack: first run: open ${setupLink} to create the owner account (the link works once)\n`);
+  // First run: one line with the link that lets the owner in (it works once, for 24 hours; each start makes a new one and ends the earlier).
+  const setupLink = await makeSetupLink(services.users, services.oneTimeLinks, config.publicBaseUrl, { replaceEarlier: true });
+  if (setupLink !== null) process.stdout.write(`qrtrack: first run: open ${setupLink} to create the owner account (the link works once, within 24 hours)\n`);
 }
 
 main().catch((err: unknown) => {

@@ -2,24 +2,24 @@
 // Built once per process from the config and an open database; the dialect decides
 // only which scan writer and which short-link resolver are used.
 import type { Config } from './config.ts';
-import { AccountStatsRepository } from './db/account-stats-repository.ts';
-import { ApiKeysRepository } from './db/api-keys-repository.ts';
+import { AccountStatsRepository } from './db/stats/account-stats-repository.ts';
+import { ApiKeysRepository } from './db/accounts/api-keys-repository.ts';
 import type { Db } from './db/database.ts';
-import { QrItemsRepository } from './db/qr-items-repository.ts';
-import { SaltsRepository } from './db/salts-repository.ts';
-import { type ScanWriter, createScanWriter } from './db/scan-writer.ts';
-import { PostgresShortLinks } from './db/postgres-short-links.ts';
-import { CachedShortLinks, type ShortLinkResolver } from './db/short-link-cache.ts';
-import { StatsRepository } from './db/stats-repository.ts';
-import { MembersRepository } from './db/members-repository.ts';
-import { OneTimeLinksRepository } from './db/one-time-links-repository.ts';
-import { OnboardingRepository } from './db/onboarding-repository.ts';
-import { SessionsRepository } from './db/sessions-repository.ts';
-import { TrustedDevicesRepository } from './db/trusted-devices-repository.ts';
-import { UsersRepository } from './db/users-repository.ts';
+import { QrItemsRepository } from './db/qr-items/qr-items-repository.ts';
+import { SaltsRepository } from './db/scans/salts-repository.ts';
+import { type ScanWriter, createScanWriter } from './db/scans/scan-writer.ts';
+import { PostgresShortLinks } from './db/short-links/postgres-short-links.ts';
+import { CachedShortLinks, type ShortLinkResolver } from './db/short-links/short-link-cache.ts';
+import { StatsRepository } from './db/stats/stats-repository.ts';
+import { MembersRepository } from './db/accounts/members-repository.ts';
+import { OneTimeLinksRepository } from './db/accounts/one-time-links-repository.ts';
+import { OnboardingRepository } from './db/accounts/onboarding-repository.ts';
+import { SessionsRepository } from './db/accounts/sessions-repository.ts';
+import { TrustedDevicesRepository } from './db/accounts/trusted-devices-repository.ts';
+import { UsersRepository } from './db/accounts/users-repository.ts';
 import type { Redis } from 'ioredis';
-import { type AttemptCounter, AttemptLimiter, localAttempts } from './domain/accounts/attempt-limiter.ts';
-import { SharedAttemptLimiter } from './db/shared-attempt-limiter.ts';
+import { type AttemptCounter, AttemptLimiter, SIGN_UP_LIMITS, localAttempts } from './domain/accounts/attempt-limiter.ts';
+import { SharedAttemptLimiter } from './db/accounts/shared-attempt-limiter.ts';
 import type { QrDesign } from './domain/design/design.ts';
 import { createCountryLookup } from './domain/scans/country.ts';
 import { ScanTracker } from './domain/scans/scan-tracker.ts';
@@ -47,6 +47,8 @@ export interface AppServices {
   onboarding: OnboardingRepository;
   /** Failed sign-ins per address and per email, in this process. */
   signInLimiter: AttemptCounter;
+  /** Open sign-ups that created an account, per address: refused attempts (a typo, a taken name) do not count. */
+  signUpLimiter: AttemptCounter;
   /**
    * Called after items were created, changed, paused, resumed or deleted, so their cached short
    * links are dropped; resolves when every process was told. Await it before answering a pause
@@ -87,6 +89,7 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     oneTimeLinks: new OneTimeLinksRepository(db),
     onboarding: new OnboardingRepository(db),
     signInLimiter: redis ? new SharedAttemptLimiter(redis, new AttemptLimiter()) : localAttempts(new AttemptLimiter()),
+    signUpLimiter: redis ? new SharedAttemptLimiter(redis, new AttemptLimiter(SIGN_UP_LIMITS), 'qrtrack-signup:') : localAttempts(new AttemptLimiter(SIGN_UP_LIMITS)),
     onItemsChanged: (codes) => links.invalidate(codes),
     warningsFor: async (design, data) => {
       if (design.frameStyle !== 'none') await warmFontsFor(design.frameText);

@@ -18,7 +18,7 @@ import type { BulkActionBody, BulkActionResponse, CreateQrBody, ItemWithWarnings
 import type { AccountStatsResponse, RecentResponse } from '../src/http/schemas/stats.ts';
 import type { SavedDesign as SavedDesignSchema } from '../src/http/schemas/designs.ts';
 import type { QrDesign } from '../src/domain/design/design-schema.ts';
-import type { ContentType } from '../src/domain/payload.ts';
+import type { ContentType } from '../src/domain/payload/index.ts';
 
 export type { ContentType };
 export type { ApiKeyListItem, CreatedInvite, CreatedKey, InstanceView, InvitePreview, InviteView, LinkView, MemberView, ResetPreview, SessionView };

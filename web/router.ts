@@ -24,12 +24,23 @@ export function setLeaveGuard(guard: LeaveGuard): () => void {
   };
 }
 
-export function navigate(to: string, opts: { replace?: boolean; force?: boolean } = {}): void {
+/** `state` is handed to the page shown next, once: see takeNavigationState. */
+export function navigate(to: string, opts: { replace?: boolean; force?: boolean; state?: unknown } = {}): void {
   if (!opts.force && leaveGuard && to !== shownPath && !leaveGuard()) return;
   shownPath = to.split('?')[0] ?? to;
-  if (opts.replace) history.replaceState(null, '', BASE + to);
-  else history.pushState(null, '', BASE + to);
+  if (opts.replace) history.replaceState(opts.state ?? null, '', BASE + to);
+  else history.pushState(opts.state ?? null, '', BASE + to);
   for (const l of listeners) l();
+}
+
+/**
+ * The state the navigation to this page passed, read once: it is cleared from the history
+ * entry, so a reload or a Back to the page does not see it again.
+ */
+export function takeNavigationState(): unknown {
+  const state: unknown = history.state;
+  if (state !== null) history.replaceState(null, '', location.href);
+  return state;
 }
 
 /** A part of the address, kept current on in-app navigation and Back/Forward. */

@@ -15,6 +15,8 @@ export default defineConfig({
       // The renderer (shared with the server) imports opentype.js's default export, which only
       // its CommonJS build has; Node loads that one, so the browser bundle takes it too.
       'opentype.js': path.join(here, '..', 'node_modules', 'opentype.js', 'dist', 'opentype.js'),
+      // harfbuzzjs imports Node's `module` on a branch only Node takes.
+      module: path.join(here, 'node-module-stub.ts'),
     },
   },
   build: {

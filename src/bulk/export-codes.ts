@@ -6,9 +6,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
 import { guardFormula } from './csv-formulas.ts';
 import type { Db } from '../db/database.ts';
-import { type ListQuery, QrItemsRepository } from '../db/qr-items-repository.ts';
-import { type QrItemRecord, toView } from '../domain/qr-item.ts';
-import { TAG_SEPARATOR } from '../domain/tags.ts';
+import { type ListQuery, QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
+import { type QrItemRecord, toView } from '../domain/qr-items/qr-item.ts';
+import { TAG_SEPARATOR } from '../domain/qr-items/tags.ts';
 
 export type ExportFormat = 'csv' | 'json';
 export type ExportFilter = Omit<ListQuery, 'limit' | 'cursor'>;

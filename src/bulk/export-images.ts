@@ -6,11 +6,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import type { Db } from '../db/database.ts';
-import { type ListQuery, QrItemsRepository } from '../db/qr-items-repository.ts';
+import { type ListQuery, QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { QrItemRecord } from '../domain/qr-item.ts';
-import { shortUrlFor } from '../domain/short-code.ts';
-import { titleSlug } from '../domain/title-slug.ts';
+import type { QrItemRecord } from '../domain/qr-items/qr-item.ts';
+import { shortUrlFor } from '../domain/qr-items/short-code.ts';
+import { titleSlug } from '../domain/qr-items/title-slug.ts';
 import type { RenderPool } from '../render-pool/render-pool.ts';
 import type { ExportFilter } from './export-codes.ts';
 

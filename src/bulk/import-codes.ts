@@ -9,17 +9,17 @@
 import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import type { Db } from '../db/database.ts';
-import { QrItemsRepository } from '../db/qr-items-repository.ts';
+import { QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { DESIGN_FIELDS, type DesignPatch, DesignPatchSchema, normalizeDesignPatch } from '../domain/design/design.ts';
 import { parseLogoDataUrl } from '../domain/design/logo.ts';
 import { NO_LOGOS, type ParseLogo, type ParsedLogos, parseLogosOf } from '../domain/design/request-logos.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { turnTaker } from '../event-loop-turns.ts';
-import { type NewQrItemContent, type QrItemRequest, planCreate } from '../domain/qr-item.ts';
-import { TAG_SEPARATOR } from '../domain/tags.ts';
+import { type NewQrItemContent, type QrItemRequest, planCreate } from '../domain/qr-items/qr-item.ts';
+import { TAG_SEPARATOR } from '../domain/qr-items/tags.ts';
 import { CreateQrBody } from '../http/schemas/qr-items.ts';
-import { validatorCompiler } from '../http/validation.ts';
+import { validatorCompiler } from '../http/request/validation.ts';
 import { unguardFormula } from './csv-formulas.ts';
 import { EXPORT_COLUMNS } from './export-codes.ts';
 

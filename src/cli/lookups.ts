@@ -1,6 +1,6 @@
 // Lookups and argument rules shared by the commands; every failure is one clear line.
-import { AccountsRepository, type ItemLocation } from '../db/accounts-repository.ts';
-import { ApiKeysRepository } from '../db/api-keys-repository.ts';
+import { AccountsRepository, type ItemLocation } from '../db/accounts/accounts-repository.ts';
+import { ApiKeysRepository } from '../db/accounts/api-keys-repository.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { CommandContext } from './command.ts';
 

@@ -1,5 +1,5 @@
 // Every qrtrack command, and the dispatcher: --help anywhere prints help and exits 0; a
-// command with a `run` runs here; the others (keys, setup-link, users, serve) are left to src/cli.ts,
+// command with a `run` runs here; the others (keys list and revoke, setup-link, users, serve) are left to src/cli.ts,
 // which parses their arguments with the same parseCommandArgs.
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';

@@ -8,8 +8,8 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { type Codec, codecFor } from './codec.ts';
 import { migrateToLatest } from './migrations.ts';
-import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
-import { SQLite } from './sqlite-driver.ts';
+import { SqliteCheckpointer } from './sqlite/sqlite-checkpointer.ts';
+import { SQLite } from './sqlite/sqlite-driver.ts';
 import type { Database } from './schema.ts';
 
 // int8 (counts, sums, bigserial) as numbers: our counters stay far below 2^53.

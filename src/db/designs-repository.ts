@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { type QrDesign, resolveDesign } from '../domain/design/design.ts';
 import type { SavedDesignRecord } from '../domain/saved-design.ts';
-import type { ListCursor } from '../domain/list-cursor.ts';
+import type { ListCursor } from '../domain/qr-items/list-cursor.ts';
 import { readTime } from './codec.ts';
-import { LIST_PAGE_DESIGN_BYTES } from './qr-items-repository.ts';
+import { LIST_PAGE_DESIGN_BYTES } from './qr-items/qr-items-repository.ts';
 import type { Db } from './database.ts';
 import type { DesignsTable } from './schema.ts';
 

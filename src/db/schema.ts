@@ -84,7 +84,7 @@ export interface QrItemsTable {
   title: string;
   content_type: string;
   payload: string;
-  /** Title and payload folded for `q` (domain/search-text.ts); the trigram indexes cover these. */
+  /** Title and payload folded for `q` (domain/qr-items/search-text.ts); the trigram indexes cover these. */
   search_title: string;
   search_payload: string;
   /** The typed content fields (url, wifiSsid, …) as JSON, so a PATCH of one field can rebuild the payload. */

@@ -1,42 +1,50 @@
-// Render workers run plain JavaScript: the worker's TypeScript is bundled once per process into
-// node_modules/.cache/qrtrack/, with every package left external (resolved from the project, as
-// the sources resolve them). tsx cannot load it inside a worker on every Node we support: Node
-// 20.20 ignores `--import` in a worker's execArgv and does not apply module hooks a worker
-// registers itself, and tsx's require hook cannot load harfbuzzjs (top-level await).
+// Where the render worker's JavaScript is. Built, it is dist/render-worker.js (`npm run build`). Run from the sources (tests, tsx), the worker's TypeScript
+// is bundled on first use into dist/.sources/ with esbuild, a dev dependency: tsx cannot load it
+// inside a worker on every Node we support (Node 20.20 ignores `--import` in a worker's execArgv
+// and does not apply module hooks a worker registers itself, and tsx's require hook cannot load
+// harfbuzzjs, which has a top-level await). Packages stay external, resolved from the project.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
+import { PROJECT_ROOT } from '../project-root.ts';
 
-const ENTRY = fileURLToPath(new URL('./render-worker.ts', import.meta.url));
-const CACHE_DIR = path.resolve(fileURLToPath(new URL('../../node_modules/.cache/qrtrack', import.meta.url)));
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
 
-let bundled: string | null = null;
+let located: string | null = null;
 
-/** Path of the bundled worker, built on first use; the file name is its content's hash. */
+/** Path of the worker's JavaScript; from the sources, bundled on first use and named by its content's hash. */
 export function renderWorkerFile(): string {
-  if (bundled !== null) return bundled;
+  if (located !== null) return located;
+  if (!FROM_SOURCES) {
+    const built = path.join(PROJECT_ROOT, 'dist', 'render-worker.js');
+    if (!fs.existsSync(built)) throw new Error(`render worker: ${built} is missing: run \`npm run build\``);
+    return (located = built);
+  }
+  // Loaded only here, so the built server never needs the bundler.
+  const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   const result = buildSync({
-    entryPoints: [ENTRY],
+    entryPoints: [fileURLToPath(new URL('./render-worker.ts', import.meta.url))],
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     packages: 'external',
+    keepNames: true,
     write: false,
     logLevel: 'silent',
   });
   const code = result.outputFiles[0]?.text;
   if (code === undefined) throw new Error('render worker: the bundler wrote nothing');
-  const file = path.join(CACHE_DIR, `render-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+  const dir = path.join(PROJECT_ROOT, 'dist', '.sources');
+  const file = path.join(dir, `render-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`);
   if (!fs.existsSync(file)) {
-    fs.mkdirSync(CACHE_DIR, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true });
     // Several processes may start at once: each writes its own file and renames it into place.
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, code);
     fs.renameSync(tmp, file);
   }
-  bundled = file;
-  return file;
+  return (located = file);
 }

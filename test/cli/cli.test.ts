@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, dispatch } from '../../src/cli/registry.ts';
-import { SQLite } from '../../src/db/sqlite-driver.ts';
+import { SQLite } from '../../src/db/sqlite/sqlite-driver.ts';
 import { type RunningServer, runCli as runCliWith, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
 

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { booleanArray, integerArray, textArray } from '../../src/db/pg-array-literal.ts';
+import { booleanArray, integerArray, textArray } from '../../src/db/postgres/pg-array-literal.ts';
 import { ON_POSTGRES, TEST_DATABASE_URL } from '../support/databases.ts';
 
 describe('PostgreSQL array literals', () => {

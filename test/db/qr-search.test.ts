@@ -4,14 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeysRepository } from '../../src/db/api-keys-repository.ts';
+import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
 import { type Db, openDatabase } from '../../src/db/database.ts';
-import { type ListQuery, QrItemsRepository } from '../../src/db/qr-items-repository.ts';
+import { type ListQuery, QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
 import { parseDatabaseUrl } from '../../src/config.ts';
 import { resolveDesign } from '../../src/domain/design/design.ts';
-import type { ContentType } from '../../src/domain/payload.ts';
-import type { QrItemRecord } from '../../src/domain/qr-item.ts';
-import { foldForSearch } from '../../src/domain/search-text.ts';
+import type { ContentType } from '../../src/domain/payload/index.ts';
+import type { QrItemRecord } from '../../src/domain/qr-items/qr-item.ts';
+import { foldForSearch } from '../../src/domain/qr-items/search-text.ts';
 import { TEST_DATABASE_URL, freshDatabaseUrl } from '../support/databases.ts';
 
 // Mixed case, accents composed and decomposed, final sigma, dotted I, ligatures, CJK,
@@ -189,8 +189,8 @@ describe('text search and filters on the project database', () => {
     const repo = new QrItemsRepository(db, { window: 3, windows: 20 });
     // Just before the first window's end is looked up, another request deletes a code of it.
     // (When the matches were read before the end, that moved the end past the match unread.)
-    const hooked = repo as unknown as { tagEdge: (...args: unknown[]) => Promise<unknown> };
-    const edgeOf = hooked.tagEdge.bind(repo);
+    const hooked = (repo as unknown as { planner: { tagEdge: (...args: unknown[]) => Promise<unknown> } }).planner;
+    const edgeOf = hooked.tagEdge.bind(hooked);
     let first = true;
     hooked.tagEdge = async (...args: unknown[]) => {
       if (first) {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseDatabaseUrl } from '../../src/config.ts';
 import { type Db, openDatabase } from '../../src/db/database.ts';
-import { SaltsRepository, startSaltPurge } from '../../src/db/salts-repository.ts';
+import { SaltsRepository, startSaltPurge } from '../../src/db/scans/salts-repository.ts';
 import { freshDatabaseUrl } from '../support/databases.ts';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -3,11 +3,11 @@
 // writers never lose an increment.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/database.ts';
-import { ApiKeysRepository } from '../../src/db/api-keys-repository.ts';
-import { QrItemsRepository } from '../../src/db/qr-items-repository.ts';
-import { type ScanWriter, createScanWriter } from '../../src/db/scan-writer.ts';
-import { StatsRepository } from '../../src/db/stats-repository.ts';
-import { AccountStatsRepository } from '../../src/db/account-stats-repository.ts';
+import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
+import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
+import { type ScanWriter, createScanWriter } from '../../src/db/scans/scan-writer.ts';
+import { StatsRepository } from '../../src/db/stats/stats-repository.ts';
+import { AccountStatsRepository } from '../../src/db/stats/account-stats-repository.ts';
 import { accountStats } from '../../src/domain/stats/account-stats.ts';
 import { parseDatabaseUrl } from '../../src/config.ts';
 import { resolveDesign } from '../../src/domain/design/design.ts';
@@ -16,7 +16,7 @@ import { itemStats } from '../../src/domain/stats/item-stats.ts';
 import { runningTotalsRepair } from '../../src/db/migrations/0007-running-totals-repair.ts';
 import { localRange } from '../../src/domain/stats/time-zones.ts';
 import { bucketOf } from '../../src/domain/stats/scan-buckets.ts';
-import { QUARTER_DIMS_DAYS, pruneQuarterDims } from '../../src/db/quarter-dims-retention.ts';
+import { QUARTER_DIMS_DAYS, pruneQuarterDims } from '../../src/db/scans/quarter-dims-retention.ts';
 import { backfillQuarterDims } from '../../src/db/migrations/0008-quarter-dims.ts';
 import { freshDatabaseUrl } from '../support/databases.ts';
 

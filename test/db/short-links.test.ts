@@ -2,12 +2,12 @@
 // limit, and a batch of changed codes dropped in every other process (PostgreSQL).
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../../src/config.ts';
-import { ApiKeysRepository } from '../../src/db/api-keys-repository.ts';
+import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { PostgresShortLinks, packCodes } from '../../src/db/postgres-short-links.ts';
-import { QrItemsRepository } from '../../src/db/qr-items-repository.ts';
+import { PostgresShortLinks, packCodes } from '../../src/db/short-links/postgres-short-links.ts';
+import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
 import { resolveDesign } from '../../src/domain/design/design.ts';
-import { generateShortCode } from '../../src/domain/short-code.ts';
+import { generateShortCode } from '../../src/domain/qr-items/short-code.ts';
 import { ON_POSTGRES, freshDatabaseUrl } from '../support/databases.ts';
 
 const cleanups: (() => Promise<void>)[] = [];

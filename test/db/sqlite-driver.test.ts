@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sqliteDriverName, sqliteDriverPath } from '../../src/db/sqlite-driver.ts';
+import { sqliteDriverName, sqliteDriverPath } from '../../src/db/sqlite/sqlite-driver.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { generateApiKey, hashApiKey, looksLikeApiKey, parseScopes, randomBase62 } from '../../src/domain/api-key.ts';
-import { decodeCursor, encodeCursor } from '../../src/domain/list-cursor.ts';
-import { generateShortCode, isShortCode } from '../../src/domain/short-code.ts';
+import { generateApiKey, hashApiKey, looksLikeApiKey, parseScopes, randomBase62 } from '../../src/domain/accounts/api-key.ts';
+import { decodeCursor, encodeCursor } from '../../src/domain/qr-items/list-cursor.ts';
+import { generateShortCode, isShortCode } from '../../src/domain/qr-items/short-code.ts';
 
 describe('API keys', () => {
   it('are qrt_ plus 40 base62 characters, stored as SHA-256 with a short visible prefix', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AuthThrottle } from '../../src/http/auth-throttle.ts';
-import { nestsDeeperThan } from '../../src/http/json-depth.ts';
+import { AuthThrottle } from '../../src/http/auth/auth-throttle.ts';
+import { nestsDeeperThan } from '../../src/http/request/json-depth.ts';
 
 describe('AuthThrottle', () => {
   it('lets an address fail up to the limit, then makes it wait out the rest of the minute', () => {

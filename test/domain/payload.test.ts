@@ -13,7 +13,7 @@ import {
   parseWifiPayload,
   unescapeVcardText,
   validatePayload,
-} from '../../src/domain/payload.ts';
+} from '../../src/domain/payload/index.ts';
 
 /** The ValidationError message thrown by `fn`; fails the test when it does not throw one. */
 function rejection(fn: () => unknown): string {

@@ -157,8 +157,15 @@ describe('reset links across accounts', () => {
     await t.request({ method: 'POST', url: `/v1/invites/${tokenOf(bossInvite.json().url)}/accept`, payload: { email: 'owner@example.com', password: PASSWORD } });
     expect(victimCo.name).toBe('Victim Co');
     expect((await owner.request({ method: 'POST', url: `/v1/account/members/${victim.userId}/reset-link` })).statusCode).toBe(201);
-    // An owner may always make one for themselves.
-    expect((await owner.request({ method: 'POST', url: `/v1/account/members/${owner.userId}/reset-link` })).statusCode).toBe(201);
+  });
+
+  it('refuses a reset link for oneself: a session alone cannot set its own password without the current one', async () => {
+    const self = await owner.request({ method: 'POST', url: `/v1/account/members/${owner.userId}/reset-link` });
+    expect(self.statusCode).toBe(403);
+    expect(self.json().error).toMatch(/^userId: you cannot make a reset link for yourself; change your password .*PUT \/v1\/me\/password/);
+    // The owner's password and session are untouched.
+    expect((await owner.request({ method: 'GET', url: '/v1/session' })).statusCode).toBe(200);
+    await signIn(t, 'owner@example.com');
   });
 });
 
@@ -350,6 +357,7 @@ describe('sign-up modes', () => {
     for (let i = 0; i < SIGNUPS_PER_HOUR; i++) expect((await signUp(i, '198.51.100.7')).statusCode).toBe(201);
     const limited = await signUp(99, '198.51.100.7');
     expect(limited.statusCode).toBe(429);
+    expect(limited.json().error).toMatch(/^too many sign-ups from this address: 10 an hour/);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(60);
     expect(await t.services.keys.findAccountId('Spam 99')).toBeNull();
     expect((await signUp(100, '198.51.100.8')).statusCode).toBe(201);

@@ -2,7 +2,7 @@
 // proxies appended are believed, so a client cannot choose the address its limits count by.
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientAddress, trustFunction } from '../../src/http/client-address.ts';
+import { clientAddress, trustFunction } from '../../src/http/request/client-address.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
 const request = (socket: string, forwarded?: string) => ({ socket: { remoteAddress: socket }, connection: { remoteAddress: socket }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DESIGN } from '../../src/domain/design/design.ts';
 import { DESIGNS_PER_ACCOUNT } from '../../src/domain/saved-design.ts';
 import { DesignsRepository } from '../../src/db/designs-repository.ts';
-import { LIST_PAGE_DESIGN_BYTES } from '../../src/db/qr-items-repository.ts';
+import { LIST_PAGE_DESIGN_BYTES } from '../../src/db/qr-items/qr-items-repository.ts';
 import { LOGO_SVG_DATA_URL } from '../render/fixtures.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 

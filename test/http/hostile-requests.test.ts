@@ -2,7 +2,7 @@
 // redirect loops through our own short links, and the small edges of ids, zones and text.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../src/http/json-depth.ts';
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../src/http/request/json-depth.ts';
 import { PUBLIC_BASE_URL, type TestApp, makeTestApp } from '../support/test-app.ts';
 
 let t: TestApp;

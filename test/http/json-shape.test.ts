@@ -1,7 +1,7 @@
 // The pre-parse pass over JSON bodies skips strings with the native search; it must judge
 // every text as the character-at-a-time scan it replaced did.
 import { describe, expect, it } from 'vitest';
-import { jsonShapeProblem } from '../../src/http/json-depth.ts';
+import { jsonShapeProblem } from '../../src/http/request/json-depth.ts';
 
 /** The scan as it was: every character read, a backslash skipping the next one. */
 function reference(text: string, maxDepth: number, maxValues: number): 'depth' | 'values' | null {

@@ -59,7 +59,7 @@ describe.skipIf(!TEST_DATABASE_URL || process.env.QRTRACK_TEST_DB !== 'postgres'
     expect(read.error).toBeDefined();
   });
 
-  it('has no process still redirecting a code once the pause or delete is answered', async () => {
+  it('has at most 5 in 100 paused or deleted codes still redirected by the other process after the answer, each for under a second', async () => {
     // The announcement used to be sent after the answer: the other process kept redirecting
     // (and counting) a paused or deleted code for 4–12 ms, in 5–7 % of tries.
     const key = runCli(['keys', 'create', '--account', 'mp-window', '--scopes', 'qr:read,qr:write'], env).stdout.trim().split('\n').at(-1)!;

@@ -57,7 +57,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Helpers of the server (tsx's esbuild service) end when their stdin closes, a moment after it. */
+/** Every process below npm ends, a moment after npm itself. */
 async function survivors(pids: number[]): Promise<number[]> {
   const deadline = Date.now() + 10_000;
   while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -107,7 +107,8 @@ describe('npm start under a supervisor', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     tree = descendants(npm.pid!);
-    const servers = tree.filter((pid) => /^\S*node --import tsx src\/server\.ts/.test(commandOf(pid)));
+    // The built server, not the TypeScript sources through a compiler (`prestart` built dist/ when stale).
+    const servers = tree.filter((pid) => /^\S*node dist\/server\.js/.test(commandOf(pid)));
     expect(servers, `no server process below npm: ${tree.map(commandOf).join(' | ')}`).toHaveLength(1);
 
     npm.kill('SIGTERM');
@@ -116,5 +117,7 @@ describe('npm start under a supervisor', () => {
     expect(await portIsFree(port)).toBe(true);
     expect({ code, signal }, out).toEqual({ code: 0, signal: null });
     expect(out).toMatch(/"signal":"SIGTERM","msg":"shutting down"/);
+    // A quiet start: no warning from npm, the build or the server.
+    expect(out).not.toMatch(/warn|"level":[4-6]0/i);
   });
 });

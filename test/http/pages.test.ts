@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assemblePayload } from '../../src/domain/payload.ts';
+import { assemblePayload } from '../../src/domain/payload/index.ts';
 import {
   LANDING_PAGE_CSP,
   type RenderedPage,

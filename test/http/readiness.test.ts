@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
-import { FailureWatch } from '../../src/http/failure-watch.ts';
+import { FailureWatch } from '../../src/http/short-links/failure-watch.ts';
 import { ON_POSTGRES } from '../support/databases.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashSecretToken, newSecretToken } from '../../src/domain/accounts/secret-token.ts';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../src/domain/accounts/session-policy.ts';
-import { cookieName } from '../../src/http/session-auth.ts';
+import { cookieName } from '../../src/http/auth/session-auth.ts';
 import { PASSWORD, type SignedIn, sessionFrom, setupOwner, setupToken, signIn } from '../support/sessions.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 

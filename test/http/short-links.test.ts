@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createScanWriter } from '../../src/db/scan-writer.ts';
+import { createScanWriter } from '../../src/db/scans/scan-writer.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';

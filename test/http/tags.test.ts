@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
-import { TAG_SLICE } from '../../src/db/tags-repository.ts';
+import { TAG_SLICE } from '../../src/db/qr-items/tags-repository.ts';
 import { countTurns } from '../support/event-loop.ts';
 import { ON_POSTGRES } from '../support/databases.ts';
 

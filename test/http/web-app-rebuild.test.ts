@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { webAppRoutes } from '../../src/http/web-app.ts';
+import { webAppRoutes } from '../../src/http/plugins/web-app.ts';
 import { tempDir } from '../support/test-app.ts';
 
 let app: FastifyInstance | undefined;

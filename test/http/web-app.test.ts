@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_WEB_DIR } from '../../src/http/web-app.ts';
+import { DEFAULT_WEB_DIR } from '../../src/http/plugins/web-app.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
 let t: TestApp;

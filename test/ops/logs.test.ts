@@ -1,5 +1,6 @@
 // Logs: readable lines for a person at a terminal, JSON lines when piped or collected.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/processes.ts';
@@ -61,6 +62,38 @@ describe('server logs', () => {
     expect(out).toMatch(/INFO.*Server listening/);
     expect(out).not.toContain('"level"');
   });
+
+  for (const [level, format] of [
+    ['trace', 'json'],
+    ['debug', 'pretty'],
+  ] as const) {
+    it(`never write a token, key or link secret, even at LOG_LEVEL=${level} (${format})`, async () => {
+      server = await startServer({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: level, LOG_FORMAT: format });
+      const token = randomBytes(32).toString('base64url');
+      const key = `qrt_${'k'.repeat(40)}`;
+      const paths = [
+        `/app/invite/${token}`,
+        `/app/reset/${token}`,
+        `/app/setup/${token}`,
+        `/v1/invites/${token}`,
+        `/v1/password-resets/${token}`,
+        `/v1/setup/${token}`,
+        `/v1/qr?token=short-secret-value`,
+        `/v1/qr/${key}`,
+        `/app/codes?ref=${token}`,
+      ];
+      for (const p of paths) await fetch(`${server.url}${p}`);
+      await fetch(`${server.url}/v1/invites/${token}/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a@b.c","password":"x"}' });
+      await fetch(`${server.url}/healthz?last=1`);
+      await expect.poll(() => server!.output(), { timeout: 10_000 }).toContain('/healthz?last=1');
+      const out = server.output();
+      expect(out).toContain('/app/invite/[token]');
+      expect(out).toContain('/v1/invites/[token]/accept');
+      expect(out).not.toContain(token);
+      expect(out).not.toContain(key);
+      expect(out).not.toContain('short-secret-value');
+    }, 120_000);
+  }
 
   it('refuses an unknown LOG_FORMAT with one line naming the variable', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env: { ...process.env, LOG_FORMAT: 'xml' }, encoding: 'utf8' });

@@ -38,11 +38,16 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | string | null>;
 }
 
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+/** `fdLimit`: the server may open at most this many files and sockets (its hard limit: Node raises the soft one). */
+export async function startServer(env: Record<string, string>, { fdLimit }: { fdLimit?: number } = {}): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const [node, ...flags] = NODE_TS;
-  const proc = spawn(node, [...flags, path.join(ROOT, 'src/server.ts')], {
+  const args = [...flags, path.join(ROOT, 'src/server.ts')];
+  const command = fdLimit === undefined ? node : 'sh';
+  const quoted = [node, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
+  const argv = fdLimit === undefined ? args : ['-c', `ulimit -Sn ${fdLimit} && ulimit -Hn ${fdLimit} && exec ${quoted}`];
+  const proc = spawn(command, argv, {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: url, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,7 +64,10 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
+    if (Date.now() > deadline) {
+      proc.kill('SIGKILL'); // or it would outlive the test run
+      throw new Error(`server did not start: ${out}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

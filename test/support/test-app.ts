@@ -7,7 +7,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type Db, openDatabase } from '../../src/db/database.ts';
-import { generateApiKey, parseScopes } from '../../src/domain/api-key.ts';
+import { generateApiKey, parseScopes } from '../../src/domain/accounts/api-key.ts';
 import type { AppServices } from '../../src/services.ts';
 import { freshDatabaseUrl } from './databases.ts';
 

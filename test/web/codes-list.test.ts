@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { createScanWriter } from '../../src/db/scan-writer.ts';
+import { createScanWriter } from '../../src/db/scans/scan-writer.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
 import { HAVE_CHROMIUM, OWNER, VIEWER, checkPage, useBrowserSuite } from '../support/browser.ts';
 

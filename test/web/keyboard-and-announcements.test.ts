@@ -245,6 +245,10 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     await expect.poll(() => announced(page), SLOW).toMatch(/^Created, with warnings from the server: .*contrast/);
     await page.screenshot({ path: path.join(SHOTS_DIR, 'a11y-studio-phone-created-390.png') });
     await screenshots(page, 'a11y-studio-created');
+    // The create's result is shown once: a reload of the edit page has none to show.
+    await page.reload();
+    await page.locator('#short-url').waitFor();
+    expect(await result.count()).toBe(0);
     await context.close();
   });
 

@@ -1,4 +1,4 @@
-import { AccountsRepository } from '../../db/accounts-repository.ts';
+import { AccountsRepository } from '../../db/accounts/accounts-repository.ts';
 import { defineCommand } from '../command.ts';
 import { table } from '../terminal-charts.ts';
 

@@ -1,6 +1,6 @@
-import { QrItemsRepository } from '../../db/qr-items-repository.ts';
-import { type ContentType, CONTENT_TYPES } from '../../domain/payload.ts';
-import { toView } from '../../domain/qr-item.ts';
+import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
+import { type ContentType, CONTENT_TYPES } from '../../domain/payload/index.ts';
+import { toView } from '../../domain/qr-items/qr-item.ts';
 import { defineCommand } from '../command.ts';
 import { accountIdOf, intOption, oneOf } from '../lookups.ts';
 import { clip, table } from '../terminal-charts.ts';

@@ -1,4 +1,4 @@
-import { StatsRepository } from '../../db/stats-repository.ts';
+import { StatsRepository } from '../../db/stats/stats-repository.ts';
 import { DIMENSIONS } from '../../domain/stats/build-stats.ts';
 import { itemStats } from '../../domain/stats/item-stats.ts';
 import { defineCommand } from '../command.ts';

@@ -1,6 +1,6 @@
 // Big accounts: lists and search that stay flat at a million codes.
 // - Folded copies of title and payload (`search_title`, `search_payload`), written by the
-//   application, so both databases match `q` on the same text (see domain/search-text.ts).
+//   application, so both databases match `q` on the same text (see domain/qr-items/search-text.ts).
 // - A trigram index over them: FTS5 with the trigram tokenizer on SQLite, pg_trgm GIN on
 //   PostgreSQL.
 // - One partial index per list filter, over live items only, each ending in

@@ -10,7 +10,7 @@
 // (quarter-dims-retention.ts).
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../codec.ts';
-import { QUARTER_DIMS_DAYS } from '../quarter-dims-retention.ts';
+import { QUARTER_DIMS_DAYS } from '../scans/quarter-dims-retention.ts';
 
 type AnyDb = Kysely<unknown>;
 

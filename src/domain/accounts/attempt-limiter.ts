@@ -1,9 +1,9 @@
 // Failed sign-in attempts per address and per email, counted in fixed windows. A guesser is
 // slowed to a handful of tries per window per email whatever its address, and to a few dozen
 // per address whatever the emails. AttemptLimiter counts in this process; with REDIS_URL the
-// counts are shared by every process (db/shared-attempt-limiter.ts), so N processes do not
+// counts are shared by every process (db/accounts/shared-attempt-limiter.ts), so N processes do not
 // give a guesser N times the tries.
-import { FailureWindows } from '../failure-windows.ts';
+import { FailureWindows } from './failure-windows.ts';
 
 export interface AttemptLimits {
   perEmail: number;
@@ -12,6 +12,11 @@ export interface AttemptLimits {
 }
 
 export const SIGN_IN_LIMITS: AttemptLimits = { perEmail: 5, perAddress: 20, windowMs: 15 * 60_000 };
+
+/** Open sign-ups that created an account, per address (an IPv6 /64) and hour. */
+export const SIGNUPS_PER_HOUR = 10;
+/** Sign-ups are counted as the "failures" of this limiter, by address only (the email key is the address again). */
+export const SIGN_UP_LIMITS: AttemptLimits = { perEmail: SIGNUPS_PER_HOUR, perAddress: SIGNUPS_PER_HOUR, windowMs: 3_600_000 };
 
 const MAX_KEYS = 100_000;
 

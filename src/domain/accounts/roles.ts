@@ -1,5 +1,5 @@
 // Members' roles and the API scopes each one gives a session.
-import type { Scope } from '../api-key.ts';
+import type { Scope } from './api-key.ts';
 
 export const ROLES = ['owner', 'editor', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];

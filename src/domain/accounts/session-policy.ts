@@ -17,5 +17,7 @@ export function csrfTokenFor(sessionToken: string): string {
   return createHash('sha256').update(`csrf:${sessionToken}`, 'utf8').digest('base64url');
 }
 
+/** A first-run setup link; each start of a server without users prints a new one. */
+export const SETUP_TTL_MS = 24 * 3600_000;
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 export const RESET_TTL_MS = 24 * 3600_000;

@@ -2,7 +2,7 @@
 // HEAD, not prefetch), which are bots (recorded, but apart), what a scan stores (no
 // raw IP: a salted, truncated hash of it), and that a scan is durable before the
 // answer goes out.
-import type { ScanWriter } from '../../db/scan-writer.ts';
+import type { ScanWriter } from '../../db/scans/scan-writer.ts';
 import type { CountryLookup } from './country.ts';
 import { buildScan } from './scan.ts';
 

@@ -6,7 +6,7 @@ import {
   type WifiFields,
   parseVcardPayload,
   parseWifiPayload,
-} from '../../domain/payload.ts';
+} from '../../domain/payload/index.ts';
 import { escapeHtml, wellFormed } from './escape-html.ts';
 import { type IconName, icon } from './icons.ts';
 import { type RenderedPage, renderPage } from './page-shell.ts';

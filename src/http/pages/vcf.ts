@@ -1,6 +1,6 @@
 // The body of /r/{code}.vcf. A payload assembled by us is already a vCard 3.0; a raw payload
 // written by hand may lack its frame, so it is wrapped into a card phones will import.
-import { escapeVcardText, parseVcardPayload } from '../../domain/payload.ts';
+import { escapeVcardText, parseVcardPayload } from '../../domain/payload/index.ts';
 import { wellFormed } from './escape-html.ts';
 
 const CRLF = '\r\n';

@@ -5,8 +5,9 @@ import { oneTimeLinkUrl } from '../../domain/accounts/links.ts';
 import { resetLinkRefusal } from '../../domain/accounts/roles.ts';
 import { newSecretToken, hashSecretToken } from '../../domain/accounts/secret-token.ts';
 import { INVITE_TTL_MS, RESET_TTL_MS } from '../../domain/accounts/session-policy.ts';
-import { generateApiKey, type Scope } from '../../domain/api-key.ts';
-import { ForbiddenError, NotFoundError } from '../../domain/errors.ts';
+import { generateApiKey, type Scope } from '../../domain/accounts/api-key.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../domain/errors.ts';
+import { ACTIVE_KEYS_PER_ACCOUNT, OPEN_INVITES_PER_ACCOUNT } from '../../domain/accounts/account-limits.ts';
 import type { AppServices } from '../../services.ts';
 import {
   AccountResponse,
@@ -22,13 +23,16 @@ import {
   LinkResponse,
   MemberResponse,
   MembersResponse,
+  RemoveMemberQuery,
   UserIdParams,
 } from '../schemas/account.ts';
 import { ErrorResponse, OkResponse, authErrors } from '../schemas/qr-items.ts';
-import { accountOf } from '../auth.ts';
-import { memberOf } from '../session-auth.ts';
+import { accountOf } from '../auth/api-key-auth.ts';
+import { memberOf } from '../auth/session-auth.ts';
 
 const errors = { ...authErrors, 404: ErrorResponse, 409: ErrorResponse };
+
+const SELF_RESET_REFUSAL = 'userId: you cannot make a reset link for yourself; change your password under Account → Profile → Change password (PUT /v1/me/password), which asks for the current one';
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   const { keys, members, oneTimeLinks, config } = services;
@@ -68,10 +72,16 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     '/account/members/:userId',
     {
       config: { session: 'owner' },
-      schema: { summary: 'Remove a member (the last owner cannot be removed); ends their sessions here', tags: ['members'], params: UserIdParams, response: { 200: OkResponse, ...errors } },
+      schema: {
+        summary: 'Remove a member (the last owner cannot be removed); ends their sessions here and revokes the API keys they made (keepKeys=true keeps them)',
+        tags: ['members'],
+        params: UserIdParams,
+        querystring: RemoveMemberQuery,
+        response: { 200: OkResponse, ...errors },
+      },
     },
     async (req) => {
-      await members.remove(accountOf(req), req.params.userId);
+      await members.remove(accountOf(req), req.params.userId, { revokeKeys: req.query.keepKeys !== true });
       return { ok: true };
     },
   );
@@ -80,18 +90,19 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     '/account/members/:userId/reset-link',
     {
       config: { session: 'owner' },
-      schema: { summary: 'Make a one-time password-reset link for a member (valid 24 h)', tags: ['members'], params: UserIdParams, response: { 201: LinkResponse, ...errors } },
+      schema: { summary: 'Make a one-time password-reset link for another member (valid 24 h; for yourself: PUT /v1/me/password)', tags: ['members'], params: UserIdParams, response: { 201: LinkResponse, ...errors } },
     },
     async (req, reply) => {
       const accountId = accountOf(req);
       if ((await members.roleOf(accountId, req.params.userId)) === null) throw new NotFoundError('member not found');
       const callerId = memberOf(req).userId;
-      if (req.params.userId !== callerId) {
-        const [theirs, mine] = await Promise.all([members.accountsOf(req.params.userId), members.accountsOf(callerId)]);
-        const owned = new Set(mine.filter((m) => m.role === 'owner').map((m) => m.accountId));
-        const refusal = resetLinkRefusal(theirs.map((m) => m.accountId), owned);
-        if (refusal) throw new ForbiddenError(refusal);
-      }
+      // A session alone must not set its user's password: that needs the current one, or a
+      // stolen session would keep the account (and the reset would sign the owner out).
+      if (req.params.userId === callerId) throw new ForbiddenError(SELF_RESET_REFUSAL);
+      const [theirs, mine] = await Promise.all([members.accountsOf(req.params.userId), members.accountsOf(callerId)]);
+      const owned = new Set(mine.filter((m) => m.role === 'owner').map((m) => m.accountId));
+      const refusal = resetLinkRefusal(theirs.map((m) => m.accountId), owned);
+      if (refusal) throw new ForbiddenError(refusal);
       const token = newSecretToken();
       const now = Date.now();
       const expiresAt = new Date(now + RESET_TTL_MS).toISOString();
@@ -113,11 +124,20 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     '/account/invites',
     {
       config: { session: 'owner' },
-      schema: { summary: 'Make a one-time invite link with a role (valid 7 days)', tags: ['members'], body: CreateInviteBody, response: { 201: CreatedInviteResponse, ...authErrors } },
+      schema: {
+        summary: `Make a one-time invite link with a role (valid 7 days; at most ${OPEN_INVITES_PER_ACCOUNT} open invites an account)`,
+        tags: ['members'],
+        body: CreateInviteBody,
+        response: { 201: CreatedInviteResponse, ...authErrors, 409: ErrorResponse },
+      },
     },
     async (req, reply) => {
-      const token = newSecretToken();
       const now = Date.now();
+      // A bound on growth, not a quota worth a lock: concurrent invites may pass it by their number.
+      if ((await oneTimeLinks.openInvites(accountOf(req), new Date(now).toISOString())).length >= OPEN_INVITES_PER_ACCOUNT) {
+        throw new ConflictError(`invites: an account may hold at most ${OPEN_INVITES_PER_ACCOUNT} open invites; withdraw some first`);
+      }
+      const token = newSecretToken();
       const createdAt = new Date(now).toISOString();
       const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
       const role = req.body.role;
@@ -145,7 +165,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     '/account/keys',
     {
       config: { session: 'owner' },
-      schema: { summary: 'Create an API key; the secret is in this answer only', tags: ['keys'], body: CreateKeyBody, response: { 201: CreatedKeyResponse, ...authErrors } },
+      schema: {
+        summary: `Create an API key; the secret is in this answer only (at most ${ACTIVE_KEYS_PER_ACCOUNT} active keys an account)`,
+        tags: ['keys'],
+        body: CreateKeyBody,
+        response: { 201: CreatedKeyResponse, ...authErrors, 409: ErrorResponse },
+      },
     },
     async (req, reply) => {
       const member = memberOf(req);
@@ -158,6 +183,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         hash: fresh.hash,
         scopes: req.body.scopes,
         createdBy: { id: member.userId, email: member.email },
+        maxActive: ACTIVE_KEYS_PER_ACCOUNT,
       });
       return reply.code(201).send({ key: keyView(record), secret: fresh.key });
     },

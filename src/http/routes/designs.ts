@@ -5,11 +5,11 @@ import { DesignsRepository } from '../../db/designs-repository.ts';
 import { type DesignPatch, LIMITS, resolveDesign } from '../../domain/design/design.ts';
 import { type ParseLogo, parseLogosOf } from '../../domain/design/request-logos.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
-import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
-import { designPatchOf } from '../../domain/qr-item.ts';
+import { decodeCursor, encodeCursor } from '../../domain/qr-items/list-cursor.ts';
+import { designPatchOf } from '../../domain/qr-items/qr-item.ts';
 import { checkDesignName, DESIGNS_PER_ACCOUNT, type SavedDesignRecord } from '../../domain/saved-design.ts';
 import type { AppServices } from '../../services.ts';
-import { accountOf } from '../auth.ts';
+import { accountOf } from '../auth/api-key-auth.ts';
 import { CreateDesignBody, DesignListQuery, SavedDesignList, SavedDesignResponse, UpdateDesignBody } from '../schemas/designs.ts';
 import { IdParams, OkResponse, authErrors, bodyErrors, errorAnswer, renderBusyAnswer } from '../schemas/qr-items.ts';
 

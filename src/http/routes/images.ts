@@ -7,13 +7,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type QrDesign, LIMITS, resolveDesign } from '../../domain/design/design.ts';
 import { NotFoundError } from '../../domain/errors.ts';
-import { designPatchOf } from '../../domain/qr-item.ts';
+import { designPatchOf } from '../../domain/qr-items/qr-item.ts';
 import { parseLogosOf } from '../../domain/design/request-logos.ts';
 import { LruCache } from '../../domain/scans/lru-cache.ts';
-import { shortUrlFor } from '../../domain/short-code.ts';
+import { shortUrlFor } from '../../domain/qr-items/short-code.ts';
 import type { AppServices } from '../../services.ts';
-import { accountOf } from '../auth.ts';
-import { attachment } from '../content-disposition.ts';
+import { accountOf } from '../auth/api-key-auth.ts';
+import { attachment } from '../downloads/content-disposition.ts';
 import { ErrorResponse, IdParams, PreviewBody, TabAccountQuery, authErrors } from '../schemas/qr-items.ts';
 
 type Format = 'svg' | 'png' | 'pdf';
@@ -118,13 +118,16 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     const size = image.size ?? (format === 'pdf' ? PDF_WIDTH_MM.default : design.resolution);
     const etag = `"${createHash('sha256').update(JSON.stringify([RENDERER_VERSION, format, data, size, design])).digest('base64url').slice(0, 27)}"`;
     const fresh = matches(req.headers['if-none-match'], etag);
-    let body = fresh ? undefined : rendered.get(etag);
+    // Per account: a shared entry answered another tenant's identical image at once, which told
+    // them (by timing) that someone had drawn it.
+    const cacheKey = `${req.auth?.accountId ?? ''}:${etag}`;
+    let body = fresh ? undefined : rendered.get(cacheKey);
     if (!fresh && !body) {
       // In a worker, within the render budget: a costly design never holds up the event loop.
       const job = format === 'pdf' ? { kind: format, data, design, widthMm: size } : { kind: format, data, design, width: size };
       const out = await services.renderer.render(job);
       body = typeof out === 'string' ? Buffer.from(out, 'utf8') : out;
-      rendered.set(etag, body);
+      rendered.set(cacheKey, body);
     }
     reply
       .header('etag', etag)

@@ -4,6 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { normaliseAccountName, normaliseEmail } from '../../domain/accounts/identity.ts';
 import { checkPasswordRule, hashPassword, verifyPassword } from '../../domain/accounts/password.ts';
 import { hashSecretToken } from '../../domain/accounts/secret-token.ts';
+import { SIGNUPS_PER_HOUR } from '../../domain/accounts/attempt-limiter.ts';
+import { addressKey } from '../../domain/address-key.ts';
 import { ForbiddenError } from '../../domain/errors.ts';
 import type { AppServices } from '../../services.ts';
 import {
@@ -19,16 +21,15 @@ import {
 } from '../schemas/account.ts';
 import { ErrorResponse, OkResponse } from '../schemas/qr-items.ts';
 import { refuseCrossSite, signInAs } from './session.ts';
-import { attemptKeys } from '../trusted-device.ts';
+import { attemptKeys } from '../auth/trusted-device.ts';
 
-/** Open sign-ups one address may make an hour. */
-export const SIGNUPS_PER_HOUR = 10;
+export { SIGNUPS_PER_HOUR };
 
 const tags = ['onboarding'];
 const publicErrors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 410: ErrorResponse, 429: ErrorResponse };
 
 export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
-  const { users, keys, oneTimeLinks, onboarding, signInLimiter, config } = services;
+  const { users, keys, oneTimeLinks, onboarding, signInLimiter, signUpLimiter, config } = services;
   const now = () => new Date().toISOString();
 
   app.get(
@@ -72,9 +73,6 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
   app.post(
     '/signup',
     {
-      // Each sign-up makes an account and runs a password hash: held to a few an hour per
-      // address (it shared the 600 a minute of every request without a key).
-      config: { rateLimit: { max: SIGNUPS_PER_HOUR, timeWindow: 3_600_000 } },
       schema: {
         summary: 'Create an account and its owner (only when SIGNUP=open)',
         tags,
@@ -86,11 +84,24 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
     async (req, reply) => {
       refuseCrossSite(req, services);
       if (config.signup !== 'open') throw new ForbiddenError('signup: this instance is by invitation only; ask an account owner for an invite link');
-      const accountName = normaliseAccountName(req.body.accountName);
-      const email = normaliseEmail(req.body.email);
-      checkPasswordRule(req.body.password);
-      const joined = await onboarding.signUp({ accountName, email, passwordHash: await hashPassword(req.body.password), now: now() });
-      return reply.code(201).send(await signInAs(req, reply, services, joined.userId, joined.accountId));
+      // Each sign-up makes an account: a few an hour per address. Only those that made one
+      // count (a typo or a taken name locked a person out for an hour); running ones count too.
+      const address = addressKey(req.ip);
+      const attempt = await signUpLimiter.admit(address, address);
+      if (attempt.wait > 0) {
+        return reply.code(429).header('Retry-After', String(attempt.wait)).send({ error: `too many sign-ups from this address: ${SIGNUPS_PER_HOUR} an hour; try again in ${Math.ceil(attempt.wait / 60)} min` });
+      }
+      let created = false;
+      try {
+        const accountName = normaliseAccountName(req.body.accountName);
+        const email = normaliseEmail(req.body.email);
+        checkPasswordRule(req.body.password);
+        const joined = await onboarding.signUp({ accountName, email, passwordHash: await hashPassword(req.body.password), now: now() });
+        created = true;
+        return reply.code(201).send(await signInAs(req, reply, services, joined.userId, joined.accountId));
+      } finally {
+        await attempt.done(created); // "failed" in the limiter's words: counted
+      }
     },
   );
 

@@ -1,17 +1,17 @@
 // POST /v1/qr/batch: up to 1,000 creates in one request, all or nothing.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { QrItemsRepository } from '../../db/qr-items-repository.ts';
+import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
 import { turnTaker } from '../../event-loop-turns.ts';
 import { LIMITS } from '../../domain/design/design.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { checkLogoShape } from '../../domain/design/logo.ts';
 import { logosIn, parseLogosOf } from '../../domain/design/request-logos.ts';
-import { BATCH_MAX_ITEMS, batchError, planBatch } from '../../domain/qr-batch.ts';
-import { type QrItemRequest, requestWarnings, toView } from '../../domain/qr-item.ts';
-import { CODE_LENGTH, shortUrlFor } from '../../domain/short-code.ts';
+import { BATCH_MAX_ITEMS, batchError, planBatch } from '../../domain/qr-items/qr-batch.ts';
+import { type QrItemRequest, requestWarnings, toView } from '../../domain/qr-items/qr-item.ts';
+import { CODE_LENGTH, shortUrlFor } from '../../domain/qr-items/short-code.ts';
 import type { AppServices } from '../../services.ts';
-import { accountOf } from '../auth.ts';
-import { IdempotencyHeaders, answerOnce } from '../idempotency.ts';
+import { accountOf } from '../auth/api-key-auth.ts';
+import { IdempotencyHeaders, answerOnce } from '../request/idempotency.ts';
 import { BatchCreateBody, BatchCreateResponse, ErrorResponse, authErrors } from '../schemas/qr-items.ts';
 
 /** A thousand items with custom logos need more than the 1 MiB a single create gets. */

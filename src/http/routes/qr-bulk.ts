@@ -1,8 +1,8 @@
 // POST /v1/qr/bulk: pause, resume or delete up to 200 codes in one request.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { applyBulkAction } from '../../domain/qr-bulk.ts';
+import { applyBulkAction } from '../../domain/qr-items/qr-bulk.ts';
 import type { AppServices } from '../../services.ts';
-import { accountOf } from '../auth.ts';
+import { accountOf } from '../auth/api-key-auth.ts';
 import { BulkActionBody, BulkActionResponse, authErrors, bodyErrors } from '../schemas/qr-items.ts';
 
 export const qrBulkRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {

@@ -3,17 +3,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LIMITS } from '../../domain/design/design.ts';
 import { type ParseLogo, parseLogosOf } from '../../domain/design/request-logos.ts';
 import { NotFoundError } from '../../domain/errors.ts';
-import { decodeCursor, encodeCursor } from '../../domain/list-cursor.ts';
+import { decodeCursor, encodeCursor } from '../../domain/qr-items/list-cursor.ts';
 import { sparklines } from '../../domain/stats/sparklines.ts';
 import { checkTimeZone } from '../../domain/stats/time-zones.ts';
-import { normalizeTag } from '../../domain/tags.ts';
-import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-item.ts';
-import { QrItemsRepository } from '../../db/qr-items-repository.ts';
-import { CODE_LENGTH, shortUrlFor } from '../../domain/short-code.ts';
+import { normalizeTag } from '../../domain/qr-items/tags.ts';
+import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-items/qr-item.ts';
+import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
+import { CODE_LENGTH, shortUrlFor } from '../../domain/qr-items/short-code.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { AppServices } from '../../services.ts';
-import { accountOf } from '../auth.ts';
-import { IdempotencyHeaders, answerOnce } from '../idempotency.ts';
+import { accountOf } from '../auth/api-key-auth.ts';
+import { IdempotencyHeaders, answerOnce } from '../request/idempotency.ts';
 import {
   CreateQrBody,
   ErrorResponse,

@@ -8,13 +8,13 @@ import { exportCodes } from '../../bulk/export-codes.ts';
 import { exportImagesZip } from '../../bulk/export-images.ts';
 import { LIMITS } from '../../domain/design/design.ts';
 import { importCodes } from '../../bulk/import-codes.ts';
-import { CONTENT_TYPES } from '../../domain/payload.ts';
-import { normalizeTag } from '../../domain/tags.ts';
+import { CONTENT_TYPES } from '../../domain/payload/index.ts';
+import { normalizeTag } from '../../domain/qr-items/tags.ts';
 import type { AppServices } from '../../services.ts';
-import { accountOf } from '../auth.ts';
+import { accountOf } from '../auth/api-key-auth.ts';
 import { Enum, named } from '../../domain/schema-kit.ts';
 import { ErrorResponse, authErrors } from '../schemas/qr-items.ts';
-import { utf8Body } from '../utf8-body.ts';
+import { utf8Body } from '../request/utf8-body.ts';
 
 /** A CSV upload is read whole before it is validated; 16 MiB is some 100,000 codes. Larger files: the CLI. */
 const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;

@@ -8,8 +8,8 @@ import { ForbiddenError, ValidationError } from '../../domain/errors.ts';
 import type { AppServices } from '../../services.ts';
 import { ChangePasswordBody, SessionResponse, SignInBody, SwitchAccountBody } from '../schemas/account.ts';
 import { ErrorResponse, OkResponse, authErrors } from '../schemas/qr-items.ts';
-import { clearSessionCookie, crossSiteRefusal, memberOf, startSession } from '../session-auth.ts';
-import { attemptKeys, rememberDevice } from '../trusted-device.ts';
+import { clearSessionCookie, crossSiteRefusal, memberOf, startSession } from '../auth/session-auth.ts';
+import { attemptKeys, rememberDevice } from '../auth/trusted-device.ts';
 
 const tags = ['session'];
 

@@ -4,9 +4,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { accountStats } from '../../domain/stats/account-stats.ts';
 import { RECENT_LIMIT, itemStats, recentScans } from '../../domain/stats/item-stats.ts';
 import type { AppServices } from '../../services.ts';
-import { accountOf } from '../auth.ts';
+import { accountOf } from '../auth/api-key-auth.ts';
 import { IdParams, StatsQuery, StatsResponse, authErrors, notFoundAnswer } from '../schemas/qr-items.ts';
-import { breakdownCsv, csvDisposition, dailyCsv, topCodesCsv } from '../stats-csv.ts';
+import { breakdownCsv, csvDisposition, dailyCsv, topCodesCsv } from '../downloads/stats-csv.ts';
 import {
   AccountStatsCsvQuery,
   AccountStatsQuery,

@@ -1,10 +1,10 @@
 // Tags of an account: list with counts, rename and delete (on every code at once).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { TagsRepository } from '../../db/tags-repository.ts';
+import { TagsRepository } from '../../db/qr-items/tags-repository.ts';
 import { NotFoundError } from '../../domain/errors.ts';
-import { normalizeTag } from '../../domain/tags.ts';
+import { normalizeTag } from '../../domain/qr-items/tags.ts';
 import type { AppServices } from '../../services.ts';
-import { accountOf } from '../auth.ts';
+import { accountOf } from '../auth/api-key-auth.ts';
 import { ErrorResponse, OkResponse, RenameTagBody, TagListResponse, TagParams, authErrors } from '../schemas/qr-items.ts';
 
 export const tagRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {

@@ -5,7 +5,7 @@ import { type Static, Type } from 'typebox';
 import { ACCOUNT_NAME_MAX, EMAIL_MAX } from '../../domain/accounts/identity.ts';
 import { PASSWORD_MAX } from '../../domain/accounts/password.ts';
 import { ROLES } from '../../domain/accounts/roles.ts';
-import { SCOPES } from '../../domain/api-key.ts';
+import { SCOPES } from '../../domain/accounts/api-key.ts';
 import { Enum, named } from '../../domain/schema-kit.ts';
 
 const Email = Type.String({ minLength: 1, maxLength: EMAIL_MAX, rule: 'must be an email address such as ada@example.com', examples: ['ada@example.com'] });
@@ -20,6 +20,10 @@ const Token = Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', rule: 'must be the t
 
 export const TokenParams = Type.Object({ token: Token }, { additionalProperties: false });
 export const UserIdParams = Type.Object({ userId: Uuid('The member’s user id') }, { additionalProperties: false });
+export const RemoveMemberQuery = Type.Object(
+  { keepKeys: Type.Optional(Type.Boolean({ description: 'Keep the API keys the member made working (default: they are revoked with the removal)' })) },
+  { additionalProperties: false },
+);
 export const KeyIdParams = Type.Object({ id: Uuid('The key id') }, { additionalProperties: false });
 export const InviteIdParams = Type.Object({ id: Uuid('The invite id') }, { additionalProperties: false });
 

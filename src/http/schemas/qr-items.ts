@@ -5,13 +5,13 @@
 // (the spec's names where it has them: QrItem, QrDesign, CreateQrRequest, Error).
 import { Type } from 'typebox';
 import { DesignPatchSchema, QrDesignSchema, designOptions } from '../../domain/design/design-schema.ts';
-import { CONTENT_TYPES, KIND_OF_FIELD, PAYLOAD_MAX_LENGTH, TYPED_FIELDS, WIFI_ENCRYPTIONS } from '../../domain/payload.ts';
-import { BATCH_MAX_ITEMS } from '../../domain/qr-batch.ts';
-import { BULK_ACTIONS, BULK_MAX_IDS } from '../../domain/qr-bulk.ts';
+import { CONTENT_TYPES, KIND_OF_FIELD, PAYLOAD_MAX_LENGTH, TYPED_FIELDS, WIFI_ENCRYPTIONS } from '../../domain/payload/index.ts';
+import { BATCH_MAX_ITEMS } from '../../domain/qr-items/qr-batch.ts';
+import { BULK_ACTIONS, BULK_MAX_IDS } from '../../domain/qr-items/qr-bulk.ts';
 import { Between, Enum, named, optionalAll, Text } from '../../domain/schema-kit.ts';
 import { SPARKLINE_DAYS } from '../../domain/stats/sparklines.ts';
-import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../../domain/tags.ts';
-import { TITLE_MAX } from '../../domain/qr-title.ts';
+import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../../domain/qr-items/tags.ts';
+import { TITLE_MAX } from '../../domain/qr-items/qr-title.ts';
 
 /** A typed field longer than a whole payload could never fit in one. */
 const TYPED_FIELD_MAX = PAYLOAD_MAX_LENGTH;

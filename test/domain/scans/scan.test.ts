@@ -34,8 +34,17 @@ describe('buildScan', () => {
     });
   });
 
-  it('is also reachable as Scan.fromRequest', () => {
-    expect(Scan.fromRequest).toBe(buildScan);
+  it('Scan.fromRequest normalises raw request data: the first of repeated headers, the referrer cut to its host, a time in ms', () => {
+    const scan = Scan.fromRequest({
+      method: 'get',
+      headers: { 'user-agent': [IPHONE, 'curl/8.5.0'], referer: ['https://news.example.org/a?b=1', 'https://other.example'] },
+      ip: '8.8.8.8',
+      now: Date.parse('2026-11-22T23:30:00.000Z'),
+      salt: 'salt-of-the-day',
+      countryLookup,
+    });
+    expect(scan).toMatchObject({ record: true, isBot: false, device: 'mobile', referrerHost: 'news.example.org', scannedAt: '2026-11-22T23:30:00.000Z', day: '2026-11-22' });
+    expect(scan.visitorHash).toBe(visitorHash('salt-of-the-day', '8.8.8.8', IPHONE));
   });
 
   it('never carries the raw IP', () => {

@@ -1,5 +1,5 @@
 // What a code holds, as the studio edits it: the kind, its typed fields (or a raw payload),
-// checked in the browser with the API's own rules (src/domain/payload.ts), so a message
+// checked in the browser with the API's own rules (src/domain/payload/index.ts), so a message
 // shows next to its field before anything is sent. Existing codes only store the payload:
 // it is read back into typed fields where the format allows.
 import { ValidationError } from '../../../src/domain/errors.ts';
@@ -14,7 +14,7 @@ import {
   validatePayload,
   WIFI_ENCRYPTIONS,
   type WifiEncryption,
-} from '../../../src/domain/payload.ts';
+} from '../../../src/domain/payload/index.ts';
 
 export type FieldName = keyof TypedFields;
 

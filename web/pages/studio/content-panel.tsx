@@ -2,7 +2,7 @@
 // come from the API's own payload rules and show under their field once it was edited (or
 // after a save attempt), not while the form is still empty.
 import type { JSX } from 'preact';
-import { type ContentType, PAYLOAD_MAX_LENGTH } from '../../../src/domain/payload.ts';
+import { type ContentType, PAYLOAD_MAX_LENGTH } from '../../../src/domain/payload/index.ts';
 import { FieldError, describedBy } from '../../components/field.tsx';
 import { type Content, type ContentCheck, codePoints, count, type FieldDef, fieldsFor, type FieldName } from './content-model.ts';
 import { KindTabs } from './kind-tabs.tsx';

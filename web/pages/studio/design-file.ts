@@ -2,7 +2,7 @@
 // schema, with its own sentences), a few built-in designs, and import/export as a JSON file
 // holding the 23 options.
 import { DEFAULT_DESIGN, DESIGN_FIELDS, designOptions, type QrDesign } from '../../../src/domain/design/design-schema.ts';
-import { titleSlug } from '../../../src/domain/title-slug.ts';
+import { titleSlug } from '../../../src/domain/qr-items/title-slug.ts';
 
 export type DesignErrors = Partial<Record<keyof QrDesign, string>>;
 

@@ -1,15 +1,7 @@
 // Unsaved studio edits kept when the session ends mid-edit (expired, or signed out in another
 // window): the app goes to the sign-in page, and the same page offers them back once the user
 // has signed in again. Kept in sessionStorage: this tab only, gone when it closes; one at a time.
-import type { QrDesign } from '../../../src/domain/design/design-schema.ts';
-import type { Content } from './content-model.ts';
-
-/** The studio's form: what a new or edited code will be saved as. */
-export interface Draft {
-  title: string;
-  content: Content;
-  design: QrDesign;
-}
+import type { Draft } from './draft-model.ts';
 
 export interface StashedDraft {
   /** The studio's path: /codes/new or /codes/:id/edit. */

@@ -2,7 +2,7 @@
 // scrolls sideways, keeps the selected tab in view (an existing Email code opened with it
 // scrolled away), and fades the edge that has more tabs beyond it.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { ContentType } from '../../../src/domain/payload.ts';
+import type { ContentType } from '../../../src/domain/payload/index.ts';
 import { KINDS } from './content-model.ts';
 
 /** Room left beside a revealed tab, so the edge's fade does not cover it. */

@@ -1,0 +1,276 @@
+// QR items. Every query is scoped by account: another account's item is simply not found.
+import { randomUUID } from 'node:crypto';
+import type { Insertable, Updateable } from 'kysely';
+import type { ContentType } from '../../domain/payload/index.ts';
+import type { NewQrItemContent, QrItemChanges, QrItemRecord } from '../../domain/qr-items/qr-item.ts';
+import { foldForSearch } from '../../domain/qr-items/search-text.ts';
+import { generateShortCode } from '../../domain/qr-items/short-code.ts';
+import { readBool, readTime } from '../codec.ts';
+import type { Db } from '../database.ts';
+import type { QrItemsTable } from '../schema.ts';
+import { inTransaction } from '../transaction.ts';
+import { ITEM_COLUMNS, type ItemRow, toRecord } from './item-row.ts';
+import { DEFAULT_SEARCH_WALK, type ListCursor, ListPlanner, type ListQuery, type ListRow, type SearchWalk } from './list-planner.ts';
+import { insertItemsPostgres } from './postgres-bulk-insert.ts';
+import { TagsRepository } from './tags-repository.ts';
+
+export type { ListQuery } from './list-planner.ts';
+
+/** What the short link needs to answer, looked up by code (deleted items included: they answer 410). */
+export type ShortLinkTarget = Pick<QrItemRecord, 'id' | 'title' | 'code' | 'contentType' | 'payload' | 'active'> & {
+  deleted: boolean;
+  /** Carried into each scan, so the account roll-ups are written without a lookup. */
+  accountId: string;
+};
+
+/** An item by its id and short code: what a bulk change answers, so callers can drop cached short links. */
+export type ItemRef = Pick<QrItemRecord, 'id' | 'code'>;
+
+const CODE_ATTEMPTS = 8;
+/** Rows per INSERT: 20 columns each stays far below SQLite's limit on parameters. */
+const INSERT_CHUNK = 500;
+/** PostgreSQL gets a column an array parameter: a whole batch is one statement. */
+const INSERT_CHUNK_POSTGRES = 5_000;
+
+/**
+ * A list page holds at most this many bytes of designs (a custom logo is up to 512 KiB of
+ * base64 in its design): 200 codes with 660 KB logos made a 135 MB answer, read, parsed and
+ * written out on the thread that answers the short links (0.8–2 s, 700 MB). A page stops
+ * before that, with nextCursor; it always holds at least one code.
+ */
+export const LIST_PAGE_DESIGN_BYTES = 4 * 1024 * 1024;
+
+let lastCreatedMs = 0;
+/** Creation times strictly increase within a process, so "newest first" is the order of creation. */
+function creationTime(): string {
+  lastCreatedMs = Math.max(Date.now(), lastCreatedMs + 1);
+  return new Date(lastCreatedMs).toISOString();
+}
+
+export class QrItemsRepository {
+  private readonly tags: TagsRepository;
+  private readonly planner: ListPlanner;
+
+  constructor(
+    private readonly db: Db,
+    /** How a search without an index walks the codes (tests make the windows small). */
+    walk: SearchWalk = DEFAULT_SEARCH_WALK,
+  ) {
+    this.tags = new TagsRepository(db);
+    this.planner = new ListPlanner(db, walk);
+  }
+
+  async create(accountId: string, content: NewQrItemContent): Promise<QrItemRecord> {
+    const [record] = await this.createMany(accountId, [content]);
+    if (!record) throw new Error('create: nothing was stored');
+    return record;
+  }
+
+  /**
+   * Stores new items in the order given (each created a millisecond after the one before,
+   * so the list shows the last one first). A code already taken (one in trillions) is
+   * skipped by the database and drawn again, never an error: an error would abort the
+   * caller's transaction on PostgreSQL.
+   */
+  async createMany(accountId: string, contents: readonly NewQrItemContent[]): Promise<QrItemRecord[]> {
+    const rows = contents.map((content) => this.newRow(accountId, content));
+    let pending = rows;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > CODE_ATTEMPTS) throw new Error('create: no free short code found');
+      const stored = new Set<string>();
+      const size = this.db.codec.dialect === 'postgres' ? INSERT_CHUNK_POSTGRES : INSERT_CHUNK;
+      for (let i = 0; i < pending.length; i += size) {
+        const chunk = pending.slice(i, i + size);
+        for (const id of await this.insertRows(accountId, chunk)) stored.add(id);
+      }
+      pending = pending.filter((r) => !stored.has(r.id));
+      for (const r of pending) r.code = generateShortCode();
+    }
+    const records = rows.map((r, i) => ({ ...toRecord({ ...r, created_at: readTime(r.created_at), updated_at: readTime(r.updated_at) }), tags: contents[i]?.tags ?? [] }));
+    await this.tags.add(accountId, records);
+    return records;
+  }
+
+  private async insertRows(accountId: string, rows: (Insertable<QrItemsTable> & ItemRow)[]): Promise<string[]> {
+    if (this.db.codec.dialect === 'postgres') {
+      return insertItemsPostgres(this.db, accountId, rows.map((r) => ({ ...r, active: readBool(r.active), created_at: readTime(r.created_at) })));
+    }
+    const done = await this.db.kysely.insertInto('qr_items').values(rows).onConflict((oc) => oc.column('code').doNothing()).returning('id').execute();
+    return done.map((r) => r.id);
+  }
+
+  private newRow(accountId: string, content: NewQrItemContent): Insertable<QrItemsTable> & ItemRow {
+    const t = this.db.codec.time(creationTime());
+    return {
+      id: randomUUID(),
+      account_id: accountId,
+      code: generateShortCode(),
+      title: content.title,
+      content_type: content.contentType,
+      payload: content.payload,
+      search_title: foldForSearch(content.title),
+      search_payload: foldForSearch(content.payload),
+      fields_json: JSON.stringify(content.fields),
+      design_json: JSON.stringify(content.design),
+      active: this.db.codec.bool(true),
+      scan_count: 0,
+      unique_scan_count: 0,
+      bot_scan_count: 0,
+      first_scan_at: null,
+      last_scan_at: null,
+      created_at: t,
+      updated_at: t,
+      deleted_at: null,
+    };
+  }
+
+  /**
+   * One live item. With `forUpdate` (inside a transaction) its row stays locked on PostgreSQL
+   * until the transaction ends, so a read-change-write cannot lose another's write; SQLite runs
+   * one transaction at a time already.
+   */
+  async find(accountId: string, id: string, forUpdate = false): Promise<QrItemRecord | null> {
+    let q = this.live(accountId).where('id', '=', id).select(ITEM_COLUMNS);
+    if (forUpdate && this.db.codec.dialect === 'postgres') q = q.forUpdate();
+    const row = await q.executeTakeFirst();
+    if (!row) return null;
+    const [record] = await this.withTags([toRecord(row)]);
+    return record ?? null;
+  }
+
+  /**
+   * A page of the list, newest first. `more` says whether another page may follow; it starts
+   * after `resumeAfter` when given (a search walk that stopped), else after the last item.
+   */
+  async list(accountId: string, query: ListQuery): Promise<{ items: QrItemRecord[]; more: boolean; resumeAfter?: ListCursor }> {
+    const take = query.limit + 1;
+    const { rows, walkedTo } = await this.planner.rows(accountId, query, take);
+    const kept = cutByDesignBytes(rows.slice(0, query.limit));
+    const designs = await this.designsOf(accountId, kept.map((r) => r.id));
+    const items = kept.map((r) => toRecord({ ...r, design_json: designs.get(r.id) ?? '{}' }));
+    // A walk that stopped before the page filled goes on from the last code it read.
+    const resumeAfter = walkedTo !== null && kept.length === rows.length ? walkedTo : undefined;
+    return { items: await this.withTags(items), more: rows.length > kept.length || resumeAfter !== undefined, resumeAfter };
+  }
+
+  /** The stored designs of the given codes (a page's: at most LIST_PAGE_DESIGN_BYTES in all). */
+  private async designsOf(accountId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.kysely.selectFrom('qr_items').select(['id', 'design_json']).where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r.design_json]));
+  }
+
+  private async withTags(records: QrItemRecord[]): Promise<QrItemRecord[]> {
+    const tags = await this.tags.tagsOf(records.map((r) => r.id));
+    for (const r of records) r.tags = tags.get(r.id) ?? [];
+    return records;
+  }
+
+  async update(accountId: string, id: string, changes: QrItemChanges): Promise<QrItemRecord | null> {
+    if (changes.tags !== undefined && !this.db.kysely.isTransaction) {
+      return inTransaction(this.db, (tx) => new QrItemsRepository(tx).update(accountId, id, changes));
+    }
+    const set: Updateable<QrItemsTable> = { updated_at: this.db.codec.time(new Date().toISOString()) };
+    if (changes.title !== undefined) {
+      set.title = changes.title;
+      set.search_title = foldForSearch(changes.title);
+    }
+    if (changes.contentType !== undefined) set.content_type = changes.contentType;
+    if (changes.payload !== undefined) {
+      set.payload = changes.payload;
+      set.search_payload = foldForSearch(changes.payload);
+    }
+    if (changes.fields !== undefined) set.fields_json = JSON.stringify(changes.fields);
+    if (changes.design !== undefined) set.design_json = JSON.stringify(changes.design);
+    if (changes.active !== undefined) set.active = this.db.codec.bool(changes.active);
+    const res = await this.db.kysely
+      .updateTable('qr_items')
+      .set(set)
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) return null;
+    const item = await this.find(accountId, id);
+    if (item && changes.tags !== undefined) {
+      await this.tags.replace(accountId, item, changes.tags);
+      item.tags = [...changes.tags];
+    }
+    return item;
+  }
+
+  /** Marks the item deleted; the row stays so its code is never handed out again. */
+  async softDelete(accountId: string, id: string): Promise<boolean> {
+    return (await this.softDeleteMany(accountId, [id])).length > 0;
+  }
+
+  /** Deletes the account's live items among `ids` in one transaction; answers those it deleted. */
+  async softDeleteMany(accountId: string, ids: readonly string[]): Promise<ItemRef[]> {
+    if (ids.length === 0) return [];
+    if (!this.db.kysely.isTransaction) return inTransaction(this.db, (tx) => new QrItemsRepository(tx).softDeleteMany(accountId, ids));
+    const now = this.db.codec.time(new Date().toISOString());
+    const done = await this.db.kysely
+      .updateTable('qr_items')
+      .set({ deleted_at: now, updated_at: now, active: this.db.codec.bool(false) })
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .returning(['id', 'code'])
+      .execute();
+    // A deleted code leaves its tags: it is in no list, so it must count in none. Nor is it
+    // among the top codes, which are walked from its scan total.
+    await this.tags.removeAllOf(done.map((r) => r.id));
+    if (done.length > 0) await this.db.kysely.deleteFrom('item_scan_totals').where('item_id', 'in', done.map((r) => r.id)).execute();
+    return done;
+  }
+
+  /**
+   * Pauses or resumes the account's live items among `ids` in one statement; answers every
+   * one found (also those already in that state), so the caller can tell found from missing.
+   */
+  async setActiveMany(accountId: string, ids: readonly string[], active: boolean): Promise<ItemRef[]> {
+    if (ids.length === 0) return [];
+    return this.db.kysely
+      .updateTable('qr_items')
+      .set({ active: this.db.codec.bool(active), updated_at: this.db.codec.time(new Date().toISOString()) })
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .returning(['id', 'code'])
+      .execute();
+  }
+
+  async findByCode(code: string): Promise<ShortLinkTarget | null> {
+    const row = await this.db.kysely
+      .selectFrom('qr_items')
+      .select(['id', 'account_id', 'title', 'code', 'content_type', 'payload', 'active', 'deleted_at'])
+      .where('code', '=', code)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      id: row.id,
+      accountId: row.account_id,
+      title: row.title,
+      code: row.code,
+      contentType: row.content_type as ContentType,
+      payload: row.payload,
+      active: readBool(row.active),
+      deleted: row.deleted_at !== null,
+    };
+  }
+
+  private live(accountId: string) {
+    return this.db.kysely.selectFrom('qr_items').where('account_id', '=', accountId).where('deleted_at', 'is', null);
+  }
+}
+
+
+/** The first rows whose designs fit LIST_PAGE_DESIGN_BYTES together; at least one. */
+function cutByDesignBytes(rows: readonly ListRow[]): ListRow[] {
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i++) {
+    bytes += Number((rows[i] as ListRow).design_bytes);
+    if (bytes > LIST_PAGE_DESIGN_BYTES && i > 0) return rows.slice(0, i);
+  }
+  return [...rows];
+}

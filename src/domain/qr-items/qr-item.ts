@@ -1,0 +1,177 @@
+// QR items: what a create or update request means, independent of HTTP and storage.
+// The request body arrives shape-checked; these functions apply the product rules
+// (defaults, payload assembly, design merging, PATCH semantics) and return plain values.
+import { type DesignPatch, DESIGN_FIELDS, type QrDesign, checkFrameText, normalizeDesignPatch, resolveDesign } from '../design/design.ts';
+import type { ParsedLogos } from '../design/request-logos.ts';
+import { ValidationError } from '../errors.ts';
+import { type ContentType, type TypedFields, TYPED_FIELDS, assemblePayload, foreignFieldWarnings, validatePayload } from '../payload/index.ts';
+import { isOwnShortLink, shortUrlFor } from './short-code.ts';
+import { checkTitle } from './qr-title.ts';
+import { normalizeTags } from './tags.ts';
+
+/** A stored QR item, as the data layer hands it up. */
+export interface QrItemRecord {
+  id: string;
+  accountId: string;
+  code: string;
+  title: string;
+  contentType: ContentType;
+  payload: string;
+  fields: TypedFields;
+  design: QrDesign;
+  active: boolean;
+  scanCount: number;
+  createdAt: string;
+  updatedAt: string;
+  tags: string[];
+}
+
+/** The QrItem of the interface, as clients see it. */
+export interface QrItemView {
+  id: string;
+  title: string;
+  code: string;
+  contentType: ContentType;
+  payload: string;
+  active: boolean;
+  design: QrDesign;
+  shortUrl: string;
+  scanCount: number;
+  createdAt: string;
+  updatedAt: string;
+  tags: string[];
+}
+
+/** Body of create and update after schema validation: typed fields, flat design fields and `design` side by side. */
+export type QrItemRequest = TypedFields &
+  DesignPatch & {
+    title?: string;
+    tracking?: boolean;
+    contentType?: ContentType;
+    payload?: string;
+    design?: DesignPatch;
+    active?: boolean;
+    tags?: string[];
+  };
+
+/** What to store for a new item (id, code and times are the repository's). */
+export interface NewQrItemContent {
+  title: string;
+  contentType: ContentType;
+  payload: string;
+  fields: TypedFields;
+  design: QrDesign;
+  /** Normalised (tags.ts); none when absent. */
+  tags?: string[];
+}
+
+export type QrItemChanges = Partial<NewQrItemContent> & { active?: boolean };
+
+export function toView(item: QrItemRecord, publicBaseUrl: string): QrItemView {
+  return {
+    id: item.id,
+    title: item.title,
+    code: item.code,
+    contentType: item.contentType,
+    payload: item.payload,
+    active: item.active,
+    design: item.design,
+    shortUrl: shortUrlFor(publicBaseUrl, item.code),
+    scanCount: item.scanCount,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+    tags: item.tags,
+  };
+}
+
+/** What the rules need to know of the service itself. */
+export interface PlanContext {
+  /** Short links live under `${publicBaseUrl}/r/`; an item may not redirect to one. */
+  publicBaseUrl: string;
+}
+
+/** `logos`: the request's custom logos, parsed ahead (design/request-logos.ts). */
+export function planCreate(req: QrItemRequest, ctx: PlanContext, logos: ParsedLogos): NewQrItemContent {
+  rejectTrackingOff(req);
+  if (req.title === undefined) throw new ValidationError('title: is required');
+  const contentType = req.contentType ?? 'url';
+  const fields = typedFieldsOf(req);
+  return {
+    title: checkTitle(req.title),
+    contentType,
+    payload: contentFor(contentType, req.payload, fields, ctx),
+    fields,
+    design: resolveDesign(undefined, designPatchOf(req, logos)),
+    tags: normalizeTags(req.tags ?? []),
+  };
+}
+
+/** PATCH is partial: only what is given changes; the design merges into the stored one. */
+export function planUpdate(current: QrItemRecord, req: QrItemRequest, ctx: PlanContext, logos: ParsedLogos): QrItemChanges {
+  rejectTrackingOff(req);
+  const changes: QrItemChanges = {};
+  if (req.title !== undefined) changes.title = checkTitle(req.title);
+  if (req.active !== undefined) changes.active = req.active;
+  // PATCH replaces the whole set of tags; an empty list removes them all.
+  if (req.tags !== undefined) changes.tags = normalizeTags(req.tags);
+
+  const given = typedFieldsOf(req);
+  const kindChanged = req.contentType !== undefined && req.contentType !== current.contentType;
+  const contentType = req.contentType ?? current.contentType;
+  if (kindChanged || req.payload !== undefined || Object.keys(given).length > 0) {
+    if (kindChanged && req.payload === undefined && Object.keys(given).length === 0) {
+      throw new ValidationError(`contentType: changing to ${contentType} needs payload or the ${contentType} fields`);
+    }
+    // A new kind starts from its own fields; the same kind keeps the untouched ones.
+    const fields = kindChanged ? given : { ...current.fields, ...given };
+    changes.contentType = contentType;
+    changes.fields = fields;
+    changes.payload = contentFor(contentType, req.payload, fields, ctx);
+  }
+
+  const patch = designPatchOf(req, logos);
+  if (Object.keys(patch).length > 0) changes.design = resolveDesign(current.design, patch);
+  return changes;
+}
+
+/** Warnings about the request itself (beside the design's): fields that had no effect. */
+export function requestWarnings(req: QrItemRequest, contentType: ContentType): string[] {
+  return foreignFieldWarnings(contentType, typedFieldsOf(req));
+}
+
+function rejectTrackingOff(req: QrItemRequest): void {
+  if (req.tracking === false) throw new ValidationError('tracking: must be true; every QR item is tracked');
+}
+
+function contentFor(contentType: ContentType, payload: string | undefined, fields: TypedFields, ctx: PlanContext): string {
+  const content = payload !== undefined ? validatePayload(contentType, payload) : assemblePayload(contentType, fields);
+  // A redirect to a short link of ours loops (or chains) through the tracker: one visit, many scans.
+  if (contentType === 'url' && isOwnShortLink(content, ctx.publicBaseUrl)) {
+    const field = payload !== undefined ? 'payload' : 'url';
+    throw new ValidationError(`${field}: must not point at a short link of this service (${ctx.publicBaseUrl}/r/…); it would redirect to itself`);
+  }
+  return content;
+}
+
+function typedFieldsOf(req: QrItemRequest): TypedFields {
+  const out: Record<string, string> = {};
+  for (const f of TYPED_FIELDS) {
+    const v = req[f];
+    if (v !== undefined) out[f] = v;
+  }
+  return out as TypedFields;
+}
+
+/** Flat and nested design merged; for the same option the nested `design` value wins. */
+export function designPatchOf(req: DesignPatch & { design?: DesignPatch }, logos: ParsedLogos): DesignPatch {
+  // Checked where it was given, so the error names the field the client sent.
+  if (req.design?.frameText !== undefined) checkFrameText('design.frameText', req.design.frameText);
+  const flat: Record<string, unknown> = {};
+  for (const f of DESIGN_FIELDS) if (req[f] !== undefined) flat[f] = req[f];
+  const merged = { ...(flat as DesignPatch), ...stripUndefined(req.design ?? {}) };
+  return normalizeDesignPatch(merged, logos);
+}
+
+function stripUndefined(o: DesignPatch): DesignPatch {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as DesignPatch;
+}

@@ -1,0 +1,68 @@
+// Answers a create once per Idempotency-Key: the first answer is stored in the same
+// transaction as what it created (so in the database, across processes), and a retry
+// with the same key and request gets it back with `Idempotent-Replayed: true`.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Db } from '../../db/database.ts';
+import { IdempotencyRepository } from '../../db/idempotency-repository.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { IDEMPOTENCY_TTL_MS, IdempotencyKeyBusyError, IdempotencyKeyReusedError, requestFingerprint } from '../../domain/idempotency.ts';
+import { accountOf } from '../auth/api-key-auth.ts';
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7e]+$',
+      rule: 'must be 1 to 255 visible ASCII characters',
+      description: 'Makes the request safe to retry for 24 hours: a retry with the same key and body answers the first answer and creates nothing',
+    }),
+  ),
+});
+
+/** Thrown inside the transaction to roll it back when another request stored the key first. */
+class LostRace extends Error {}
+
+/**
+ * Runs `create` (inside a transaction when a key is given) and sends its answer with
+ * `status`; returns the body sent, first or replayed.
+ */
+export async function answerOnce<T>(db: Db, req: FastifyRequest, reply: FastifyReply, status: number, create: (db: Db) => Promise<T>): Promise<T> {
+  const header = req.headers['idempotency-key'];
+  if (typeof header !== 'string') {
+    // Still one transaction: an item and its tags are stored together or not at all.
+    const body = await inTransaction(db, create);
+    await reply.code(status).send(body);
+    return body;
+  }
+  const account = accountOf(req);
+  const fingerprint = requestFingerprint(req.method, req.routeOptions.url ?? req.url, req.body);
+  const now = new Date();
+  const notBefore = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
+  const replay = async (): Promise<T | null> => {
+    const stored = await new IdempotencyRepository(db).find(account, header, notBefore);
+    if (!stored) return null;
+    if (stored.requestHash !== fingerprint) throw new IdempotencyKeyReusedError();
+    await reply.code(stored.status).header('idempotent-replayed', 'true').send(stored.body);
+    return stored.body as T;
+  };
+
+  const earlier = await replay();
+  if (earlier !== null) return earlier;
+  try {
+    const body = await inTransaction(db, async (tx) => {
+      const created = await create(tx);
+      const stored = await new IdempotencyRepository(tx).store(account, header, { requestHash: fingerprint, status, body: created }, now.toISOString(), notBefore);
+      if (!stored) throw new LostRace();
+      return created;
+    });
+    await reply.code(status).send(body);
+    return body;
+  } catch (err) {
+    if (!(err instanceof LostRace)) throw err;
+    const winner = await replay();
+    if (winner === null) throw new IdempotencyKeyBusyError();
+    return winner;
+  }
+}

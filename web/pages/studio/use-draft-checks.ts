@@ -1,0 +1,68 @@
+// What stops a draft from being saved, and where each problem is shown: under its field, in
+// its design group, or (a content rule whose field is not on screen) in the form's message.
+import { useMemo } from 'preact/hooks';
+import { DEFAULT_DESIGN, type QrDesign } from '../../../src/domain/design/design-schema.ts';
+import { TITLE_MAX } from '../../../src/domain/qr-items/qr-title.ts';
+import { checkContent, type ContentCheck, FIELDS } from './content-model.ts';
+import { type DesignErrors, rangeErrors } from './design-file.ts';
+import type { Draft } from './draft-model.ts';
+import type { loadRenderer } from './preview-panel.tsx';
+
+/** The renderer's design check (the rules only drawing can tell), once its chunk has loaded. */
+export type Checker = Awaited<ReturnType<typeof loadRenderer>>;
+
+/** The field the server refused on the last save; it stays marked until the draft changes. */
+export interface ServerFieldError {
+  field: string;
+  message: string;
+}
+
+export interface DraftChecks {
+  /** The content's payload and errors, a refusal of a content field by the server among them. */
+  content: ContentCheck;
+  design: DesignErrors;
+  designBlocked: boolean;
+  title: string | undefined;
+  /** Something stops the save. */
+  blocked: boolean;
+  /** After a refused save, while something still blocks it: what to fix (empty otherwise). */
+  refusal: string;
+}
+
+/** The draft's checks; null while there is no draft yet. `refused`: the last save was refused. */
+export function useDraftChecks(draft: Draft | null, checker: Checker | null, serverField: ServerFieldError | null, refused: boolean): DraftChecks | null {
+  const check = useMemo(() => (draft ? checkContent(draft.content) : null), [draft?.content]);
+  const design = useMemo(() => (draft ? designErrors(draft.design, checker, serverField) : {}), [draft?.design, checker, serverField]);
+  if (!draft || !check) return null;
+  const title = titleError(draft.title);
+  const designBlocked = Object.keys(design).length > 0;
+  const blocked = Boolean(title) || check.payload === null || designBlocked;
+  const refusal = refused && blocked ? refusalMessage(draft, check, Boolean(title) || designBlocked) : '';
+  return { content: withServerField(check, serverField), design, designBlocked, title, blocked, refusal };
+}
+
+function titleError(title: string): string | undefined {
+  if (title.trim() === '') return 'Give the code a title';
+  return [...title].length > TITLE_MAX ? `Must be at most ${TITLE_MAX} characters` : undefined;
+}
+
+function designErrors(design: QrDesign, checker: Checker | null, serverField: ServerFieldError | null): DesignErrors {
+  const errors = rangeErrors(design);
+  const problem = checker?.checkDesign(design);
+  if (problem) errors[problem.field as keyof QrDesign] ??= problem.message;
+  if (serverField && serverField.field in DEFAULT_DESIGN) errors[serverField.field as keyof QrDesign] ??= serverField.message;
+  return errors;
+}
+
+function withServerField(check: ContentCheck, serverField: ServerFieldError | null): ContentCheck {
+  if (!serverField || serverField.field in DEFAULT_DESIGN) return check;
+  return { ...check, errors: { ...check.errors, [serverField.field]: serverField.message } };
+}
+
+/** A content rule is named under its field; one whose field is not on screen is named here, so a save is never refused without a visible reason. */
+function refusalMessage(draft: Draft, check: ContentCheck, otherFieldsMarked: boolean): string {
+  const onScreen = new Set<string>(draft.content.raw !== null ? ['payload'] : FIELDS[draft.content.kind].map((d) => d.name));
+  const offScreen = Object.entries(check.errors).filter(([f]) => !onScreen.has(f)).map(([, m]) => m);
+  const marked = otherFieldsMarked || Object.keys(check.errors).some((f) => onScreen.has(f));
+  return [marked ? 'Fix the marked fields first.' : '', offScreen.length ? `The content cannot be saved: ${offScreen.join('; ')}.` : ''].filter(Boolean).join(' ');
+}
