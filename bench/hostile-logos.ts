@@ -11,8 +11,8 @@ const LIMIT_MS = Number(process.env.HOSTILE_LIMIT_MS ?? 30_000);
 const LIMIT_RSS = Number(process.env.HOSTILE_LIMIT_GIB ?? 6) * 2 ** 30;
 
 if (process.env.HOSTILE_CHILD) {
-  const { DEFAULT_DESIGN } = await import('../src/domain/design.ts');
-  const { parseLogoDataUrl } = await import('../src/domain/logo.ts');
+  const { DEFAULT_DESIGN } = await import('../src/domain/design/design.ts');
+  const { parseLogoDataUrl } = await import('../src/domain/design/logo.ts');
   const { renderPng } = await import('../src/render/index.ts');
   const logos = { ...refusedLogos(), ...defusedLogos() };
   const url = logos[process.env.HOSTILE_CHILD]!;

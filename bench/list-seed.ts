@@ -6,7 +6,7 @@
 // lower() folds it exactly as foldForSearch does).
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.ts';
-import { resolveDesign } from '../src/domain/design.ts';
+import { resolveDesign } from '../src/domain/design/design.ts';
 
 /** Words cycled through the titles: each is in a tenth of an account's codes. */
 export const TITLE_WORDS = ['spring', 'summer', 'autumn', 'winter', 'gala', 'concert', 'museum', 'parking', 'menu', 'poster'];

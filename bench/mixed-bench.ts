@@ -10,7 +10,7 @@ import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
 import { generateApiKey, parseScopes } from '../src/domain/accounts/api-key.ts';
-import { type DesignPatch, resolveDesign } from '../src/domain/design.ts';
+import { type DesignPatch, resolveDesign } from '../src/domain/design/design.ts';
 import { type LoadResult, measure, spawnServer } from './http-load.ts';
 import { freePortNumber } from './ports.ts';
 import { type ResultRow, printResults } from './result-row.ts';

@@ -14,7 +14,7 @@ import { type Db, openDatabase } from '../src/db/database.ts';
 import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
 import type { DatabaseConfig } from '../src/config.ts';
 import { generateApiKey, parseScopes } from '../src/domain/accounts/api-key.ts';
-import { resolveDesign } from '../src/domain/design.ts';
+import { resolveDesign } from '../src/domain/design/design.ts';
 import { spawnServer } from './http-load.ts';
 import { seedCodes } from './list-seed.ts';
 import { freePortNumber } from './ports.ts';

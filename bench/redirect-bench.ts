@@ -8,7 +8,7 @@ import type { DatabaseConfig } from '../src/config.ts';
 import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
-import { resolveDesign } from '../src/domain/design.ts';
+import { resolveDesign } from '../src/domain/design/design.ts';
 import { type LoadResult, measure, spawnServer, startBareRedirectServer } from './http-load.ts';
 import { freePortNumber } from './ports.ts';
 import { settle } from './settle.ts';

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import QRCode from 'qrcode';
-import { DEFAULT_DESIGN, type QrDesign } from '../src/domain/design.ts';
+import { DEFAULT_DESIGN, type QrDesign } from '../src/domain/design/design.ts';
 import { renderPng, renderSvg } from '../src/render/index.ts';
 import { RenderPool } from '../src/render-pool/render-pool.ts';
 

@@ -3,7 +3,7 @@
 import type { Db } from '../src/db/database.ts';
 import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
 import type { ScanWriter } from '../src/db/scans/scan-writer.ts';
-import { resolveDesign } from '../src/domain/design.ts';
+import { resolveDesign } from '../src/domain/design/design.ts';
 import { percentile } from './result-row.ts';
 import { type ScanMix, recordScans, syntheticScans } from './scan-seed.ts';
 

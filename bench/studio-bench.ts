@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { DIST, build } from '../scripts/build.mjs';
-import { DOT_STYLES } from '../src/domain/design.ts';
+import { DOT_STYLES } from '../src/domain/design/design.ts';
 import { startServer } from '../test/support/processes.ts';
 import { tempDir } from '../test/support/test-app.ts';
 import { HAVE_CHROMIUM, launch } from '../test/support/chromium.ts';

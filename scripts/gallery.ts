@@ -2,8 +2,8 @@
 // docs/gallery.md showing them. Run: npx tsx scripts/gallery.ts
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORNER_STYLES, DEFAULT_DESIGN, DOT_STYLES, PRESET_LOGOS, type QrDesign } from '../src/domain/design.ts';
-import { parseLogoDataUrl } from '../src/domain/logo.ts';
+import { CORNER_STYLES, DEFAULT_DESIGN, DOT_STYLES, PRESET_LOGOS, type QrDesign } from '../src/domain/design/design.ts';
+import { parseLogoDataUrl } from '../src/domain/design/logo.ts';
 import { renderPng } from '../src/render/index.ts';
 
 const OUT = 'docs/gallery';

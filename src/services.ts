@@ -20,7 +20,7 @@ import { UsersRepository } from './db/accounts/users-repository.ts';
 import type { Redis } from 'ioredis';
 import { type AttemptCounter, AttemptLimiter, SIGN_UP_LIMITS, localAttempts } from './domain/accounts/attempt-limiter.ts';
 import { SharedAttemptLimiter } from './db/accounts/shared-attempt-limiter.ts';
-import type { QrDesign } from './domain/design.ts';
+import type { QrDesign } from './domain/design/design.ts';
 import { createCountryLookup } from './domain/scans/country.ts';
 import { ScanTracker } from './domain/scans/scan-tracker.ts';
 import { designWarnings, warmFontsFor } from './render/index.ts';

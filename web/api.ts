@@ -12,12 +12,12 @@ import type {
   MemberView,
   ResetPreview,
   SessionView,
-} from '../src/http/account-schemas.ts';
+} from '../src/http/schemas/account.ts';
 import type { Static } from 'typebox';
-import type { BulkActionResponse, CreateQrBody, ItemWithWarningsResponse, ListResponse, StatsResponse, TagListResponse, UpdateQrBody } from '../src/http/schemas.ts';
-import type { AccountStatsResponse, RecentResponse } from '../src/http/stats-schemas.ts';
-import type { SavedDesign as SavedDesignSchema } from '../src/http/design-schemas.ts';
-import type { QrDesign } from '../src/domain/design-options.ts';
+import type { BulkActionBody, BulkActionResponse, CreateQrBody, ItemWithWarningsResponse, ListResponse, StatsResponse, TagListResponse, UpdateQrBody } from '../src/http/schemas/qr-items.ts';
+import type { AccountStatsResponse, RecentResponse } from '../src/http/schemas/stats.ts';
+import type { SavedDesign as SavedDesignSchema } from '../src/http/schemas/designs.ts';
+import type { QrDesign } from '../src/domain/design/design-schema.ts';
 import type { ContentType } from '../src/domain/payload/index.ts';
 
 export type { ContentType };
@@ -26,10 +26,8 @@ export type Role = SessionView['account']['role'];
 export type Scope = SessionView['scopes'][number];
 export type QrList = Static<typeof ListResponse>;
 export type QrItem = QrList['items'][number];
-/** A QrItem with its enums typed (the schema's reach TypeScript as unknown; the domain's types say what they are). */
-export type CodeItem = Omit<QrItem, 'design' | 'contentType'> & { design: QrDesign; contentType: ContentType };
 export type Sparklines = NonNullable<QrList['sparklines']>;
-export type BulkAction = 'pause' | 'resume' | 'delete';
+export type BulkAction = Static<typeof BulkActionBody>['action'];
 export type BulkResult = Static<typeof BulkActionResponse>;
 export type TagCount = Static<typeof TagListResponse>['tags'][number];
 /** The list's filters, as GET /v1/qr takes them. */
@@ -39,8 +37,8 @@ export type AccountStats = Static<typeof AccountStatsResponse>;
 export type RecentScans = Static<typeof RecentResponse>;
 export type CreateQrRequest = Static<typeof CreateQrBody>;
 export type UpdateQrRequest = Static<typeof UpdateQrBody>;
-export type SavedQr = Omit<Static<typeof ItemWithWarningsResponse>, 'item'> & { item: CodeItem };
-export type SavedDesign = Omit<Static<typeof SavedDesignSchema>, 'design'> & { design: QrDesign };
+export type SavedQr = Static<typeof ItemWithWarningsResponse>;
+export type SavedDesign = Static<typeof SavedDesignSchema>;
 export type RecentScan = CodeStats['recent'][number];
 export type StatsBreakdown = CodeStats['breakdown'];
 
@@ -182,7 +180,7 @@ export const api = {
     const s = qs.toString();
     return call<QrList>('GET', `/qr${s ? `?${s}` : ''}`);
   },
-  getCode: (id: string) => call<{ item: CodeItem }>('GET', `/qr/${encodeURIComponent(id)}`).then((r) => r.item),
+  getCode: (id: string) => call<{ item: QrItem }>('GET', `/qr/${encodeURIComponent(id)}`).then((r) => r.item),
   createCode: (body: CreateQrRequest) => call<SavedQr>('POST', '/qr', body),
   updateCode: (id: string, body: UpdateQrRequest) => call<SavedQr>('PATCH', `/qr/${encodeURIComponent(id)}`, body),
   /** Every saved design: pages follow when large custom logos fill one (4 MiB a page; at most 200 designs). */

@@ -13,13 +13,15 @@ import { CsvError, parse } from 'csv-parse';
 import type { Db } from '../db/database.ts';
 import { QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
 import { inTransaction } from '../db/transaction.ts';
+import { DESIGN_FIELDS, type DesignPatch, DesignPatchSchema, normalizeDesignPatch } from '../domain/design/design.ts';
+import { parseLogoDataUrl } from '../domain/design/logo.ts';
+import { NO_LOGOS, type ParseLogo, type ParsedLogos, parseLogosOf } from '../domain/design/request-logos.ts';
 import { checkCodeQuota } from '../domain/qr-items/code-quota.ts';
-import { DESIGN_FIELDS, type DesignPatch } from '../domain/design.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { turnTaker } from '../event-loop-turns.ts';
 import { type NewQrItemContent, type QrItemRequest, planCreate } from '../domain/qr-items/qr-item.ts';
 import { TAG_SEPARATOR } from '../domain/qr-items/tags.ts';
-import { CreateQrBody } from '../http/schemas.ts';
+import { CreateQrBody } from '../http/schemas/qr-items.ts';
 import { validatorCompiler } from '../http/request/validation.ts';
 import { unguardFormula } from './csv-formulas.ts';
 import { EXPORT_COLUMNS } from './export-codes.ts';
@@ -27,13 +29,13 @@ import { EXPORT_COLUMNS } from './export-codes.ts';
 export interface ImportOptions {
   publicBaseUrl: string;
   /**
-   * Parses a row's custom logos in the render pool (and draws each once at the largest size
-   * a code gives it, the cost trial of POST /v1/qr) before the row is planned; planning then
-   * finds them parsed. Sanitizing a large SVG logo takes a tenth of a second or more: done
+   * Parses a custom logo in the render pool (and draws it once at the largest size a code
+   * gives it, the cost trial of POST /v1/qr); each row's logos go through it before the row
+   * is planned. Sanitizing a large SVG logo takes a tenth of a second or more: done
    * in place, 22 such logos held the thread that answers the short links 10.7 s, and a logo
    * too costly to draw was stored.
    */
-  parseLogos(request: QrItemRequest): Promise<void>;
+  parseLogo: ParseLogo;
   /** Design options for every row that does not set them itself. */
   defaultDesign?: DesignPatch;
   /** Called after each stored batch with the number of codes stored so far. */
@@ -62,6 +64,23 @@ const SKIPPED = new Set<string>(EXPORT_COLUMNS.filter((c) => !(c in PROPERTIES))
 const KNOWN = [...Object.keys(PROPERTIES).filter((c) => c !== 'tracking'), ...SKIPPED];
 
 const checkRequest = validatorCompiler({ schema: CreateQrBody, httpPart: 'body', method: 'POST', url: '/v1/qr' }) as (v: unknown) => { error?: Error };
+
+const checkDesign = validatorCompiler({ schema: DesignPatchSchema, httpPart: 'body', method: 'POST', url: '' }) as (v: unknown) => { error?: Error };
+
+/** A default design given as JSON text (the CLI's --design-json), checked and normalised as a request's design is. */
+export async function designFromJson(raw: string, option: string): Promise<DesignPatch> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ValidationError(`${option}: is not valid JSON`);
+  }
+  const checked = checkDesign(parsed);
+  if (checked.error) throw new ValidationError(`${option}: ${checked.error.message}`);
+  const design = parsed as DesignPatch;
+  // One logo, before any row: parsed on this thread, as the CLI has no short links to answer.
+  return normalizeDesignPatch(design, await parseLogosOf(design, async (field, logo) => parseLogoDataUrl(field, logo)));
+}
 
 export async function importCodes(db: Db, accountId: string, open: () => Readable, options: ImportOptions): Promise<ImportSummary> {
   // The parser hands over a whole chunk at once and the rows come as microtasks, so without
@@ -125,6 +144,7 @@ async function* rows(input: Readable, options: ImportOptions): AsyncGenerator<Ro
       const line = info.lines;
       const atLine = (err: unknown) => (err instanceof ValidationError ? new ValidationError(`line ${line}: ${err.message}`) : err);
       let req: QrItemRequest | null = null;
+      let logos: ParsedLogos = NO_LOGOS;
       yield {
         line,
         prepare: async () => {
@@ -132,7 +152,7 @@ async function* rows(input: Readable, options: ImportOptions): AsyncGenerator<Ro
             req = toRequest(record, options.defaultDesign);
             const checked = checkRequest(req);
             if (checked.error) throw checked.error;
-            await options.parseLogos(req);
+            logos = await parseLogosOf(req, options.parseLogo);
           } catch (err) {
             throw atLine(err);
           }
@@ -140,7 +160,7 @@ async function* rows(input: Readable, options: ImportOptions): AsyncGenerator<Ro
         plan: () => {
           if (req === null) throw new Error('import: a row was planned before it was prepared');
           try {
-            return planCreate(req, { publicBaseUrl: options.publicBaseUrl });
+            return planCreate(req, { publicBaseUrl: options.publicBaseUrl }, logos);
           } catch (err) {
             throw atLine(err);
           }

@@ -7,17 +7,14 @@ import { once } from 'node:events';
 import { exportCodes } from '../bulk/export-codes.ts';
 import { type ImageExport, exportImagesZip } from '../bulk/export-images.ts';
 import { RenderPool } from '../render-pool/render-pool.ts';
-import { importCodes } from '../bulk/import-codes.ts';
+import { designFromJson, importCodes } from '../bulk/import-codes.ts';
 import type { Config } from '../config.ts';
 import { ApiKeysRepository } from '../db/accounts/api-keys-repository.ts';
 import { type Db, openDatabase } from '../db/database.ts';
-import { type DesignPatch, LIMITS, normalizeDesignPatch } from '../domain/design.ts';
+import { LIMITS } from '../domain/design/design.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { CONTENT_TYPES, type ContentType } from '../domain/payload/index.ts';
 import { normalizeTag } from '../domain/qr-items/tags.ts';
-import { parseLogosInPool } from '../http/logo-prepass.ts';
-import { DesignInput } from '../http/schemas.ts';
-import { validatorCompiler } from '../http/request/validation.ts';
 import { BulkUsageError } from './bulk-usage.ts';
 import { exportItems } from './commands/export.ts';
 import { importItems } from './commands/import.ts';
@@ -35,7 +32,7 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
       const file = positionals[0];
       if (!file) throw new BulkUsageError('import: FILE is required');
       if (!fs.existsSync(file)) throw new BulkUsageError(`import: no such file: ${file}`);
-      const defaultDesign = values['design-json'] === undefined ? undefined : designFromJson(values['design-json']);
+      const defaultDesign = values['design-json'] === undefined ? undefined : await designFromJson(values['design-json'], '--design-json');
       // An unknown name is refused, not made: a typo put the codes in a new account, exit 0.
       const accountId = await keys.findAccountId(values.account);
       if (!accountId) throw new BulkUsageError(`import: no account named "${values.account}" (see qrtrack accounts list; qrtrack accounts create NAME makes one)`);
@@ -47,7 +44,7 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
         publicBaseUrl: config.publicBaseUrl,
         defaultDesign,
         maxCodes: config.maxCodesPerAccount,
-        parseLogos: (row) => parseLogosInPool(renderer, row, LIMITS.resolution.max),
+        parseLogo: (field, logo) => renderer.parseLogo(field, logo, LIMITS.resolution.max),
         onProgress: (stored, total) => progress(`imported ${stored.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} codes`, stored),
       }).finally(() => renderer.close());
       progressDone();
@@ -95,20 +92,6 @@ async function* imagesZip(db: Db, config: Config, accountId: string, opts: Image
   } finally {
     await renderer.close();
   }
-}
-
-const checkDesign = validatorCompiler({ schema: DesignInput, httpPart: 'body', method: 'POST', url: '' }) as (v: unknown) => { error?: Error };
-
-function designFromJson(raw: string): DesignPatch {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new ValidationError('--design-json: is not valid JSON');
-  }
-  const checked = checkDesign(parsed);
-  if (checked.error) throw new ValidationError(`--design-json: ${checked.error.message}`);
-  return normalizeDesignPatch(parsed as DesignPatch);
 }
 
 function exportFilter(values: { active?: string; 'content-type'?: string; q?: string; tag?: string }) {

@@ -2,7 +2,7 @@
 // design is indistinguishable from a missing one.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { type QrDesign, resolveDesign } from '../domain/design.ts';
+import { type QrDesign, resolveDesign } from '../domain/design/design.ts';
 import type { SavedDesignRecord } from '../domain/saved-design.ts';
 import type { ListCursor } from '../domain/qr-items/list-cursor.ts';
 import { readTime } from './codec.ts';

@@ -1,6 +1,6 @@
 // Saved designs ("templates"): a name and a whole design, per account. New codes start from
 // one; the studio also offers a few built-in designs that are not stored.
-import type { QrDesign } from './design.ts';
+import type { QrDesign } from './design/design.ts';
 import { ValidationError } from './errors.ts';
 
 export const DESIGN_NAME_MAX = 80;

@@ -16,7 +16,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RenderConfig } from '../config.ts';
 import { DomainError, ServiceBusyError, ValidationError } from '../domain/errors.ts';
-import type { ParsedLogo } from '../domain/logo.ts';
+import type { ParsedLogo } from '../domain/design/logo.ts';
 import { type RenderJob, type RenderOutcome, type RenderTask, SIGNAL, threadCpuNs } from './render-worker.ts';
 import { FairQueue } from './fair-queue.ts';
 import { renderWorkerFile } from './worker-bundle.ts';

@@ -4,9 +4,9 @@
 // it from outside: a render blocked in the rasterizer cannot stop itself.
 import { readFileSync, readlinkSync } from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
-import type { QrDesign } from '../domain/design.ts';
+import type { QrDesign } from '../domain/design/design.ts';
 import { DomainError, ValidationError } from '../domain/errors.ts';
-import { parseLogoDataUrl } from '../domain/logo.ts';
+import { parseLogoDataUrl } from '../domain/design/logo.ts';
 import { drawLogoAlone, renderPdf, renderPng, renderSvg } from '../render/index.ts';
 import { UNDECODABLE, rasterizableDesign, rasterizableLogo } from '../render/rasterizable-logo.ts';
 

@@ -1,6 +1,6 @@
 // Plain-language warnings for designs that phones may fail to scan (or people fail
 // to read). Contrast follows WCAG 2: relative luminance, ratio (L1 + 0.05) / (L2 + 0.05).
-import { ERROR_CORRECTION_LEVELS, type QrDesign } from '../domain/design.ts';
+import { ERROR_CORRECTION_LEVELS, type QrDesign } from '../domain/design/design.ts';
 import { frameTextWarning } from './frame-text.ts';
 import { hasLogo, logoBox } from './logo-layer.ts';
 import { parseHex, type Rgba } from './paint.ts';

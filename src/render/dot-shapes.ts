@@ -2,7 +2,7 @@
 // Every style reduces to per-corner radii of a unit square, decided by which of the
 // four neighbours are dark: a corner is rounded only where both its sides are open,
 // so runs of modules flow into each other and lone modules become blobs.
-import type { DotStyle } from '../domain/design.ts';
+import type { DotStyle } from '../domain/design/design.ts';
 import { roundedRect, type Radii } from './path-builder.ts';
 
 /** Which modules to draw: dark data modules outside the eyes and the logo hole. */

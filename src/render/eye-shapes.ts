@@ -13,7 +13,7 @@
 // ring's outside and the centre along each diagonal, which makes the outlines similar
 // whenever the two chosen styles belong together and keeps the error small otherwise
 // (the circular ring excepted: it stays a circle of even width).
-import type { CornerStyle } from '../domain/design.ts';
+import type { CornerStyle } from '../domain/design/design.ts';
 import { finderOrigins } from './qr-matrix.ts';
 import { roundedRect, rotateRadii, type Radii } from './path-builder.ts';
 

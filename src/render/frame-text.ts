@@ -2,7 +2,7 @@
 // for that is shrunk, or broken in two at a word boundary when two lines come out larger.
 // Text smaller than MIN_READABLE_EM is hard to read on a printed code: it is still drawn
 // (shrunk to fit), and the design gets a warning saying so.
-import type { QrDesign } from '../domain/design.ts';
+import type { QrDesign } from '../domain/design/design.ts';
 import { frameLayout, type Box } from './frames.ts';
 import { fillAttrs } from './paint.ts';
 import { num } from './path-builder.ts';

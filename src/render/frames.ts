@@ -1,7 +1,7 @@
 // The three frames. Each frame fits the requested width; the code (with its quiet
 // zone) sits in a square opening and the text gets its own band. Sizes are shares
 // of the width so a frame looks the same at 500 px and at 2500 px.
-import type { FrameStyle } from '../domain/design.ts';
+import type { FrameStyle } from '../domain/design/design.ts';
 import { roundedRect, num, type Radii } from './path-builder.ts';
 
 export interface Box {

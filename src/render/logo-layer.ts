@@ -1,8 +1,8 @@
 // The logo in the middle of the code. Its box is sized by the error-correction
 // budget (product decision §3): the box covers at most logoSize × the level's
 // recovery share of the modules, so every allowed logoSize stays scannable.
-import { type ErrorCorrectionLevel, LIMITS, type PresetLogo, type QrDesign } from '../domain/design.ts';
-import { parseLogoDataUrl } from '../domain/logo.ts';
+import { type ErrorCorrectionLevel, LIMITS, type PresetLogo, type QrDesign } from '../domain/design/design.ts';
+import { parseLogoDataUrl } from '../domain/design/logo.ts';
 import { num } from './path-builder.ts';
 import { presetIcon } from './preset-icons.ts';
 

@@ -1,6 +1,6 @@
 // Fills: solid colours (with the optional alpha of #rrggbbaa split into an opacity,
 // which every SVG consumer understands) and the code's gradient.
-import type { QrDesign } from '../domain/design.ts';
+import type { QrDesign } from '../domain/design/design.ts';
 import { num } from './path-builder.ts';
 
 export interface Rgba {

@@ -1,6 +1,6 @@
 // The preset logos: simple line icons of our own, on a 24×24 grid, drawn with a
 // 2-unit round stroke. `dots` are filled circles (wifi's source point, the pin's hole).
-import type { PresetLogo } from '../domain/design.ts';
+import type { PresetLogo } from '../domain/design/design.ts';
 
 export interface PresetIcon {
   /** Stroked outline. */

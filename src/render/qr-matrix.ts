@@ -6,7 +6,7 @@ import ECLevel from 'qrcode/lib/core/error-correction-level.js';
 import Segments from 'qrcode/lib/core/segments.js';
 import Version from 'qrcode/lib/core/version.js';
 import { ValidationError } from '../domain/errors.ts';
-import type { ErrorCorrectionLevel } from '../domain/design.ts';
+import type { ErrorCorrectionLevel } from '../domain/design/design.ts';
 
 export interface QrMatrix {
   /** Modules per side (21 for version 1 … 177 for version 40). */

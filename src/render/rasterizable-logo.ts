@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import decodeWebp, { init as initWebp } from '@jsquash/webp/decode.js';
 import { Resvg } from '@resvg/resvg-js';
-import type { QrDesign } from '../domain/design.ts';
+import type { QrDesign } from '../domain/design/design.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { LruCache } from '../domain/scans/lru-cache.ts';
 import { encodePng } from './png-encoder.ts';

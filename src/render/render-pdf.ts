@@ -6,7 +6,7 @@
 import { Resvg } from '@resvg/resvg-js';
 import PDFDocument from 'pdfkit';
 import { SaxesParser } from 'saxes';
-import type { QrDesign } from '../domain/design.ts';
+import type { QrDesign } from '../domain/design/design.ts';
 import { renderSvg } from './render-svg.ts';
 
 const PT_PER_MM = 72 / 25.4;

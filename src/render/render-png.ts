@@ -1,7 +1,7 @@
 // SVG → PNG with resvg (a Rust rasterizer shipped as an npm binary): no canvas,
 // no system fonts (the text is already outlines), exactly `size` pixels wide.
 import { Resvg } from '@resvg/resvg-js';
-import type { QrDesign } from '../domain/design.ts';
+import type { QrDesign } from '../domain/design/design.ts';
 import { largestLogoSide, logoTrialSvg } from './logo-layer.ts';
 import { parseHex } from './paint.ts';
 import { encodePng } from './png-encoder.ts';

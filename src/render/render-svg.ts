@@ -1,7 +1,7 @@
 // Design + text → self-contained SVG. Layers, back to front: background, frame,
 // frame text, then the code (dots, eyes, logo) in module units under one transform.
 // Each colour layer is a single <path>, so there are no seams between modules.
-import type { QrDesign } from '../domain/design.ts';
+import type { QrDesign } from '../domain/design/design.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { dotsPath, type DotGrid } from './dot-shapes.ts';
 import { eyesPath } from './eye-shapes.ts';

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { imageSize } from 'image-size';
 import { JSDOM, type ConstructorOptions } from 'jsdom';
-import type { QrDesign } from '../../src/domain/design.ts';
+import type { QrDesign } from '../../src/domain/design/design.ts';
 import { createQrMatrix, QUIET_ZONE } from '../../src/render/index.ts';
 import { LOGO_SVG_DATA_URL } from '../render/fixtures.ts';
 

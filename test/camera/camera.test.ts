@@ -4,7 +4,7 @@
 // plain code's rate, and never below qr-code-styling for any option value.
 import { describe, expect, it } from 'vitest';
 import { DECODERS, decode } from './decoders.ts';
-import { CORNER_STYLES, DEFAULT_DESIGN, type CornerStyle } from '../../src/domain/design.ts';
+import { CORNER_STYLES, DEFAULT_DESIGN, type CornerStyle } from '../../src/domain/design/design.ts';
 import { SHORT_URLS } from '../render/scan-matrix.ts';
 import { DEGRADATIONS } from './degradations.ts';
 import { designWarnings, renderSvg } from '../../src/render/index.ts';

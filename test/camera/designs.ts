@@ -8,7 +8,7 @@ import {
   ERROR_CORRECTION_LEVELS,
   FRAME_STYLES,
   type QrDesign,
-} from '../../src/domain/design.ts';
+} from '../../src/domain/design/design.ts';
 import { LOGO_SVG_DATA_URL } from '../render/fixtures.ts';
 import { SHORT_URLS, pairwiseRows } from '../render/scan-matrix.ts';
 

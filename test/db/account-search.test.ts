@@ -9,7 +9,7 @@ import { type Db, openDatabase } from '../../src/db/database.ts';
 import { InCodeMigrations, migrateToLatest, runMigrations } from '../../src/db/migrations.ts';
 import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
 import { loadConfig } from '../../src/config.ts';
-import { resolveDesign } from '../../src/domain/design.ts';
+import { resolveDesign } from '../../src/domain/design/design.ts';
 import { ON_POSTGRES, freshDatabaseUrl } from '../support/databases.ts';
 import { plansDuring } from '../support/query-plans.ts';
 

@@ -8,7 +8,7 @@ import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts'
 import { type Db, openDatabase } from '../../src/db/database.ts';
 import { type ListQuery, QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
 import { parseDatabaseUrl } from '../../src/config.ts';
-import { resolveDesign } from '../../src/domain/design.ts';
+import { resolveDesign } from '../../src/domain/design/design.ts';
 import type { ContentType } from '../../src/domain/payload/index.ts';
 import type { QrItemRecord } from '../../src/domain/qr-items/qr-item.ts';
 import { foldForSearch } from '../../src/domain/qr-items/search-text.ts';

@@ -10,7 +10,7 @@ import { StatsRepository } from '../../src/db/stats/stats-repository.ts';
 import { AccountStatsRepository } from '../../src/db/stats/account-stats-repository.ts';
 import { accountStats } from '../../src/domain/stats/account-stats.ts';
 import { parseDatabaseUrl } from '../../src/config.ts';
-import { resolveDesign } from '../../src/domain/design.ts';
+import { resolveDesign } from '../../src/domain/design/design.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
 import { itemStats } from '../../src/domain/stats/item-stats.ts';
 import { runningTotalsRepair } from '../../src/db/migrations/0007-running-totals-repair.ts';

@@ -6,7 +6,7 @@ import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts'
 import { openDatabase } from '../../src/db/database.ts';
 import { PostgresShortLinks, packCodes } from '../../src/db/short-links/postgres-short-links.ts';
 import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
-import { resolveDesign } from '../../src/domain/design.ts';
+import { resolveDesign } from '../../src/domain/design/design.ts';
 import { generateShortCode } from '../../src/domain/qr-items/short-code.ts';
 import { ON_POSTGRES, freshDatabaseUrl } from '../support/databases.ts';
 

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/domain/errors.ts';
-import { checkLogoShape, parseLogoDataUrl } from '../../src/domain/logo.ts';
+import { checkLogoShape, parseLogoDataUrl } from '../../src/domain/design/logo.ts';
 import {
   JPEG_BOMB, JPEG_PROGRESSIVE_BOMB, JPEG_SECOND_FRAME_BOMB, jpegClaiming, PNG_HEADER_BOMB, pngBombDataUrl, pngClaiming, SVG_NESTED_JPEG_BOMB_SVG, svgDataUrl,
 } from '../support/hostile-logos.ts';

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewQrItemContent } from '../../src/domain/qr-items/qr-item.ts';
 import { planCreate } from '../../src/domain/qr-items/qr-item.ts';
+import { NO_LOGOS } from '../../src/domain/design/request-logos.ts';
 import { longestGapDuring } from '../support/event-loop-gap.ts';
 import { type TestApp, PUBLIC_BASE_URL, makeTestApp } from '../support/test-app.ts';
 
@@ -20,7 +21,7 @@ const address = () => (listening ??= t.app.listen({ port: 0, host: '127.0.0.1' }
 async function seed(account: string, n: number): Promise<void> {
   const accountId = await t.services.keys.ensureAccount(account);
   const contents: NewQrItemContent[] = Array.from({ length: n }, (_, i) =>
-    planCreate({ title: `Ticket ${i}`, url: `https://example.com/t/${i}`, tags: ['spring', 'gala', `row-${i % 40}`], frameStyle: 'bottom-banner', frameText: 'Scan me' }, { publicBaseUrl: PUBLIC_BASE_URL }),
+    planCreate({ title: `Ticket ${i}`, url: `https://example.com/t/${i}`, tags: ['spring', 'gala', `row-${i % 40}`], frameStyle: 'bottom-banner', frameText: 'Scan me' }, { publicBaseUrl: PUBLIC_BASE_URL }, NO_LOGOS),
   );
   for (let i = 0; i < n; i += 1000) await t.services.items.createMany(accountId, contents.slice(i, i + 1000));
 }

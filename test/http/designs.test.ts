@@ -1,7 +1,7 @@
 // Saved designs (/v1/designs) over HTTP: validation at both bounds, scopes, and accounts
 // kept apart. Runs on SQLite and, in the postgres project, on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DESIGN } from '../../src/domain/design.ts';
+import { DEFAULT_DESIGN } from '../../src/domain/design/design.ts';
 import { DESIGNS_PER_ACCOUNT } from '../../src/domain/saved-design.ts';
 import { DesignsRepository } from '../../src/db/designs-repository.ts';
 import { LIST_PAGE_DESIGN_BYTES } from '../../src/db/qr-items/qr-items-repository.ts';

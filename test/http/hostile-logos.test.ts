@@ -3,7 +3,7 @@
 // tens of seconds or several GiB), nothing is stored, and a logo that slipped into the
 // database some other way is refused again when it is drawn.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseLogoDataUrl } from '../../src/domain/logo.ts';
+import { parseLogoDataUrl } from '../../src/domain/design/logo.ts';
 import { readPngSize } from '../render/decode.ts';
 import { defusedLogos, ORDINARY_LOGOS, PATTERN_BOMB_SVG, refusedLogos, svgDataUrl } from '../support/hostile-logos.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';

@@ -3,7 +3,7 @@
 // errors.txt instead of ending the download.
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveDesign } from '../../src/domain/design.ts';
+import { resolveDesign } from '../../src/domain/design/design.ts';
 import { decodePng } from '../render/decode.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 

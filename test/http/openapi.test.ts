@@ -3,7 +3,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_NAME, hoistNamedSchemas, named } from '../../src/http/openapi-components.ts';
+import { SCHEMA_NAME, named } from '../../src/domain/schema-kit.ts';
+import { hoistNamedSchemas } from '../../src/http/schemas/openapi-components.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
 interface Doc {
@@ -67,7 +68,7 @@ describe('the OpenAPI document', () => {
       const bodies = [op.requestBody?.content, ...Object.values(op.responses).map((r) => r.content)];
       for (const content of bodies) {
         const json = content?.['application/json']?.schema as { $ref?: string; type?: string } | undefined;
-        const hint = `${name}: wrap its schema in named('SomeName', …) (src/http/openapi-components.ts)`;
+        const hint = `${name}: wrap its schema in named('SomeName', …) (src/domain/schema-kit.ts)`;
         // Objects and arrays are what a client needs named; a plain string answer (a file) is not.
         if (json && json.type !== 'null' && json.type !== 'string') expect(json.$ref ?? 'inline', hint).toMatch(/^#\/components\/schemas\/[A-Za-z]+$/);
       }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DESIGN } from '../../src/domain/design.ts';
+import { DEFAULT_DESIGN } from '../../src/domain/design/design.ts';
 import { LIST_PAGE_DESIGN_BYTES, QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
 import { type TestApp, PUBLIC_BASE_URL, makeTestApp } from '../support/test-app.ts';
 

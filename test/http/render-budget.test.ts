@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveDesign } from '../../src/domain/design.ts';
+import { resolveDesign } from '../../src/domain/design/design.ts';
 import { LOGO_TOO_EXPENSIVE } from '../../src/render-pool/render-pool.ts';
 import { readPngSize } from '../render/decode.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
@@ -273,7 +273,7 @@ describe('render pool', () => {
   function inOwnProcess(lines: string[], timeoutMs: number): string {
     const script = [
       "import { RenderPool } from './src/render-pool/render-pool.ts';",
-      "import { resolveDesign } from './src/domain/design.ts';",
+      "import { resolveDesign } from './src/domain/design/design.ts';",
       `const pool = new RenderPool({ workers: 1, timeoutMs: ${Math.round(timeoutMs / 3)}, queue: 1 });`,
       ...lines,
     ].join('\n');

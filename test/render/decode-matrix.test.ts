@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { CORNER_STYLES, DOT_STYLES, ERROR_CORRECTION_LEVELS, FRAME_STYLES, PRESET_LOGOS } from '../../src/domain/design.ts';
+import { CORNER_STYLES, DOT_STYLES, ERROR_CORRECTION_LEVELS, FRAME_STYLES, PRESET_LOGOS } from '../../src/domain/design/design.ts';
 import { colourWarnings } from '../../src/render/design-warnings.ts';
 import { renderPng } from '../../src/render/index.ts';
 import { decodePng } from './decode.ts';

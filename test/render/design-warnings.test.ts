@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DESIGN, type QrDesign } from '../../src/domain/design.ts';
+import { DEFAULT_DESIGN, type QrDesign } from '../../src/domain/design/design.ts';
 import { contrastRatio, createQrMatrix, designWarnings } from '../../src/render/index.ts';
 import { qrVersion } from '../../src/render/qr-matrix.ts';
 import { parseHex } from '../../src/render/paint.ts';

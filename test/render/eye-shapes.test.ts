@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CORNER_STYLES, type CornerStyle } from '../../src/domain/design.ts';
+import { CORNER_STYLES, type CornerStyle } from '../../src/domain/design/design.ts';
 import { eyeRadii, eyesPath } from '../../src/render/eye-shapes.ts';
 
 /** Dark/light runs from the eye's centre out through corner `i` along the diagonal, in module widths. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type QrDesign, resolveDesign } from '../../src/domain/design.ts';
+import { type QrDesign, resolveDesign } from '../../src/domain/design/design.ts';
 import { designWarnings, renderPng, renderSvg } from '../../src/render/index.ts';
 import { fitFrameText } from '../../src/render/frame-text.ts';
 import { frameLayout } from '../../src/render/frames.ts';

@@ -5,7 +5,7 @@
 // the old code could not finish within the test timeout, checked for the right answer.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseLogoDataUrl } from '../../src/domain/logo.ts';
+import { parseLogoDataUrl } from '../../src/domain/design/logo.ts';
 import { linkify } from '../../src/http/pages/landing-pages.ts';
 import { cleanDeclarations, cleanStyleSheet, cleanValue } from '../../src/render/svg-css.ts';
 import { clampNumbers, isPercentage, numberList, pathExtent, plainLength, transformBounds, transformScale } from '../../src/render/svg-numbers.ts';

@@ -7,11 +7,11 @@ import vm from 'node:vm';
 import { build } from 'esbuild';
 import * as harfbuzz from 'harfbuzzjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DESIGN, type QrDesign } from '../../src/domain/design.ts';
+import { DEFAULT_DESIGN, type QrDesign } from '../../src/domain/design/design.ts';
 import { designWarnings, renderSvg } from '../../src/render/index.ts';
 import { LOGO_SVG_DATA_URL, SHORT_URL, logoPngDataUrl } from './fixtures.ts';
 
-const ENTRIES = ['src/render/portable.ts', 'src/domain/design.ts', 'src/domain/payload/index.ts'];
+const ENTRIES = ['src/render/portable.ts', 'src/domain/design/design.ts', 'src/domain/payload/index.ts'];
 const builtins = new Set(builtinModules);
 const require = createRequire(import.meta.url);
 

@@ -11,7 +11,7 @@ import {
   FRAME_STYLES,
   PRESET_LOGOS,
   type QrDesign,
-} from '../../src/domain/design.ts';
+} from '../../src/domain/design/design.ts';
 import { LOGO_SVG_DATA_URL, logoPngDataUrl } from './fixtures.ts';
 
 const FILLS = ['solid', 'linear', 'radial'] as const;

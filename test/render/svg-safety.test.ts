@@ -1,8 +1,8 @@
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DESIGN, FRAME_STYLES, type QrDesign } from '../../src/domain/design.ts';
+import { DEFAULT_DESIGN, FRAME_STYLES, type QrDesign } from '../../src/domain/design/design.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
-import { parseLogoDataUrl } from '../../src/domain/logo.ts';
+import { parseLogoDataUrl } from '../../src/domain/design/logo.ts';
 import { renderPng, renderSvg } from '../../src/render/index.ts';
 import { logoBox } from '../../src/render/logo-layer.ts';
 import { FILTER_CAPS_PX, REFERENCE_LIMITS } from '../../src/render/svg-references.ts';

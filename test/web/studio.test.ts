@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CORNER_STYLES, DOT_STYLES, FRAME_STYLES, PRESET_LOGOS, type QrDesign } from '../../src/domain/design.ts';
+import { CORNER_STYLES, DOT_STYLES, FRAME_STYLES, PRESET_LOGOS, type QrDesign } from '../../src/domain/design/design.ts';
 import { decodePng } from '../render/decode.ts';
 import { mulberry32 } from '../render/scan-matrix.ts';
 import { tempDir } from '../support/test-app.ts';

@@ -1470,10 +1470,13 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member (the last owner cannot be removed); ends their sessions here */
+        /** Remove a member (the last owner cannot be removed); ends their sessions here and revokes the API keys they made (keepKeys=true keeps them) */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Keep the API keys the member made working (default: they are revoked with the removal) */
+                    keepKeys?: boolean;
+                };
                 header?: never;
                 path: {
                     /** @description The member’s user id */
@@ -1643,7 +1646,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a one-time password-reset link for a member (valid 24 h) */
+        /** Make a one-time password-reset link for another member (valid 24 h; for yourself: PUT /v1/me/password) */
         post: {
             parameters: {
                 query?: never;
@@ -1792,7 +1795,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Make a one-time invite link with a role (valid 7 days) */
+        /** Make a one-time invite link with a role (valid 7 days; at most 50 open invites an account) */
         post: {
             parameters: {
                 query?: never;
@@ -1835,6 +1838,15 @@ export interface paths {
                 };
                 /** @description The key lacks the scope this operation needs */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2017,7 +2029,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create an API key; the secret is in this answer only */
+        /** Create an API key; the secret is in this answer only (at most 25 active keys an account) */
         post: {
             parameters: {
                 query?: never;
@@ -2060,6 +2072,15 @@ export interface paths {
                 };
                 /** @description The key lacks the scope this operation needs */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -1,6 +1,6 @@
 import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
 import { NotFoundError } from '../../domain/errors.ts';
-import { DEFAULT_DESIGN } from '../../domain/design.ts';
+import { DEFAULT_DESIGN } from '../../domain/design/design.ts';
 import { toView } from '../../domain/qr-items/qr-item.ts';
 import { defineCommand } from '../command.ts';
 import { itemOf } from '../lookups.ts';

@@ -1,7 +1,7 @@
 // The stored columns of a QR item and how a row becomes a record; shared by the repository
 // and the list planner.
 import type { Selectable } from 'kysely';
-import { resolveDesign } from '../../domain/design.ts';
+import { resolveDesign } from '../../domain/design/design.ts';
 import type { ContentType, TypedFields } from '../../domain/payload/index.ts';
 import type { QrItemRecord } from '../../domain/qr-items/qr-item.ts';
 import { readBool, readTime } from '../codec.ts';

@@ -50,7 +50,7 @@ const everyFieldListed: Exclude<keyof TypedFields, (typeof TYPED_FIELDS)[number]
 void everyFieldListed;
 
 /** The kind each typed field belongs to. */
-const KIND_OF_FIELD: Record<(typeof TYPED_FIELDS)[number], ContentType> = {
+export const KIND_OF_FIELD: Record<(typeof TYPED_FIELDS)[number], ContentType> = {
   url: 'url',
   wifiSsid: 'wifi',
   wifiPass: 'wifi',

@@ -9,6 +9,7 @@ export {
   type ContentType,
   foreignFieldWarnings,
   isContentType,
+  KIND_OF_FIELD,
   TYPED_FIELDS,
   type TypedFields,
   WIFI_ENCRYPTIONS,

@@ -1,5 +1,6 @@
 // A batch of creates: every item is planned by the same rules as a single create, and
 // the batch is all or nothing, so every broken item is named (by its index) at once.
+import type { ParsedLogos } from '../design/request-logos.ts';
 import { DomainError, ValidationError } from '../errors.ts';
 import { type NewQrItemContent, type PlanContext, type QrItemRequest, planCreate } from './qr-item.ts';
 
@@ -8,20 +9,19 @@ export const BATCH_MAX_ITEMS = 1_000;
 const ERRORS_SHOWN = 20;
 
 /**
- * Plans every item; `prepare` runs just before each item is planned (the HTTP layer parses
- * the item's logos off the main thread there), and its 400s are named by index too.
+ * Plans every item; `prepare` runs just before each item is planned and gives its logos parsed
+ * (the HTTP layer parses them off the main thread there); its 400s are named by index too.
  */
 export async function planBatch(
   requests: readonly QrItemRequest[],
   ctx: PlanContext,
-  prepare?: (req: QrItemRequest) => Promise<void>,
+  prepare: (req: QrItemRequest) => Promise<ParsedLogos>,
 ): Promise<NewQrItemContent[]> {
   const errors: string[] = [];
   const planned: NewQrItemContent[] = [];
   for (const [index, req] of requests.entries()) {
     try {
-      await prepare?.(req);
-      planned.push(planCreate(req, ctx));
+      planned.push(planCreate(req, ctx, await prepare(req)));
     } catch (err) {
       if (!(err instanceof DomainError) || err.status !== 400) throw err;
       errors.push(`items[${index}].${err.message}`);

@@ -1,13 +1,13 @@
 // QR items: what a create or update request means, independent of HTTP and storage.
 // The request body arrives shape-checked; these functions apply the product rules
 // (defaults, payload assembly, design merging, PATCH semantics) and return plain values.
-import { type DesignPatch, DESIGN_FIELDS, type QrDesign, checkFrameText, normalizeDesignPatch, resolveDesign } from '../design.ts';
+import { type DesignPatch, DESIGN_FIELDS, type QrDesign, checkFrameText, normalizeDesignPatch, resolveDesign } from '../design/design.ts';
+import type { ParsedLogos } from '../design/request-logos.ts';
 import { ValidationError } from '../errors.ts';
 import { type ContentType, type TypedFields, TYPED_FIELDS, assemblePayload, foreignFieldWarnings, validatePayload } from '../payload/index.ts';
 import { isOwnShortLink, shortUrlFor } from './short-code.ts';
+import { checkTitle } from './qr-title.ts';
 import { normalizeTags } from './tags.ts';
-
-export const TITLE_MAX = 120;
 
 /** A stored QR item, as the data layer hands it up. */
 export interface QrItemRecord {
@@ -90,7 +90,8 @@ export interface PlanContext {
   publicBaseUrl: string;
 }
 
-export function planCreate(req: QrItemRequest, ctx: PlanContext): NewQrItemContent {
+/** `logos`: the request's custom logos, parsed ahead (design/request-logos.ts). */
+export function planCreate(req: QrItemRequest, ctx: PlanContext, logos: ParsedLogos): NewQrItemContent {
   rejectTrackingOff(req);
   if (req.title === undefined) throw new ValidationError('title: is required');
   const contentType = req.contentType ?? 'url';
@@ -100,13 +101,13 @@ export function planCreate(req: QrItemRequest, ctx: PlanContext): NewQrItemConte
     contentType,
     payload: contentFor(contentType, req.payload, fields, ctx),
     fields,
-    design: resolveDesign(undefined, designPatchOf(req)),
+    design: resolveDesign(undefined, designPatchOf(req, logos)),
     tags: normalizeTags(req.tags ?? []),
   };
 }
 
 /** PATCH is partial: only what is given changes; the design merges into the stored one. */
-export function planUpdate(current: QrItemRecord, req: QrItemRequest, ctx: PlanContext): QrItemChanges {
+export function planUpdate(current: QrItemRecord, req: QrItemRequest, ctx: PlanContext, logos: ParsedLogos): QrItemChanges {
   rejectTrackingOff(req);
   const changes: QrItemChanges = {};
   if (req.title !== undefined) changes.title = checkTitle(req.title);
@@ -128,7 +129,7 @@ export function planUpdate(current: QrItemRecord, req: QrItemRequest, ctx: PlanC
     changes.payload = contentFor(contentType, req.payload, fields, ctx);
   }
 
-  const patch = designPatchOf(req);
+  const patch = designPatchOf(req, logos);
   if (Object.keys(patch).length > 0) changes.design = resolveDesign(current.design, patch);
   return changes;
 }
@@ -140,12 +141,6 @@ export function requestWarnings(req: QrItemRequest, contentType: ContentType): s
 
 function rejectTrackingOff(req: QrItemRequest): void {
   if (req.tracking === false) throw new ValidationError('tracking: must be true; every QR item is tracked');
-}
-
-function checkTitle(title: string): string {
-  if (title.trim() === '') throw new ValidationError('title: must not be empty');
-  if ([...title].length > TITLE_MAX) throw new ValidationError(`title: must be at most ${TITLE_MAX} characters`);
-  return title;
 }
 
 function contentFor(contentType: ContentType, payload: string | undefined, fields: TypedFields, ctx: PlanContext): string {
@@ -168,13 +163,13 @@ function typedFieldsOf(req: QrItemRequest): TypedFields {
 }
 
 /** Flat and nested design merged; for the same option the nested `design` value wins. */
-export function designPatchOf(req: DesignPatch & { design?: DesignPatch }): DesignPatch {
+export function designPatchOf(req: DesignPatch & { design?: DesignPatch }, logos: ParsedLogos): DesignPatch {
   // Checked where it was given, so the error names the field the client sent.
   if (req.design?.frameText !== undefined) checkFrameText('design.frameText', req.design.frameText);
   const flat: Record<string, unknown> = {};
   for (const f of DESIGN_FIELDS) if (req[f] !== undefined) flat[f] = req[f];
   const merged = { ...(flat as DesignPatch), ...stripUndefined(req.design ?? {}) };
-  return normalizeDesignPatch(merged);
+  return normalizeDesignPatch(merged, logos);
 }
 
 function stripUndefined(o: DesignPatch): DesignPatch {

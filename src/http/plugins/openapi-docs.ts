@@ -1,7 +1,7 @@
 // The OpenAPI document, generated from the route schemas (/v1/openapi.json), and the human
 // reference over it (/docs). At the root, so the document sees every route registered after it.
 import swagger from '@fastify/swagger';
-import { hoistNamedSchemas } from '../openapi-components.ts';
+import { hoistNamedSchemas } from '../schemas/openapi-components.ts';
 import { registerDocs } from './swagger-ui.ts';
 import { unencapsulated } from './unencapsulated.ts';
 
@@ -19,7 +19,7 @@ export const openApiDocs = unencapsulated<{ publicBaseUrl: string }>(async (app,
       },
       security: [{ bearer: [] }, { session: [] }],
     },
-    // Schemas named in src/http/schemas.ts (and in any route) become components.schemas and $refs.
+    // Schemas named in src/http/schemas/qr-items.ts (and in any route) become components.schemas and $refs.
     transformObject: (doc) => ('openapiObject' in doc ? hoistNamedSchemas(doc.openapiObject) : doc.swaggerObject),
   });
   await registerDocs(app);

@@ -2,7 +2,7 @@
 // Session-only: an API key can never mint keys or change who is a member.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { oneTimeLinkUrl } from '../../domain/accounts/links.ts';
-import { type Role, resetLinkRefusal } from '../../domain/accounts/roles.ts';
+import { resetLinkRefusal } from '../../domain/accounts/roles.ts';
 import { newSecretToken, hashSecretToken } from '../../domain/accounts/secret-token.ts';
 import { INVITE_TTL_MS, RESET_TTL_MS } from '../../domain/accounts/session-policy.ts';
 import { generateApiKey, type Scope } from '../../domain/accounts/api-key.ts';
@@ -25,8 +25,8 @@ import {
   MembersResponse,
   RemoveMemberQuery,
   UserIdParams,
-} from '../account-schemas.ts';
-import { ErrorResponse, OkResponse, authErrors } from '../schemas.ts';
+} from '../schemas/account.ts';
+import { ErrorResponse, OkResponse, authErrors } from '../schemas/qr-items.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { memberOf } from '../auth/session-auth.ts';
 
@@ -61,7 +61,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req) => {
       const accountId = accountOf(req);
-      await members.changeRole(accountId, req.params.userId, req.body.role as Role);
+      await members.changeRole(accountId, req.params.userId, req.body.role);
       const member = (await members.list(accountId)).find((m) => m.userId === req.params.userId);
       if (!member) throw new NotFoundError('member not found');
       return { member };
@@ -140,7 +140,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const token = newSecretToken();
       const createdAt = new Date(now).toISOString();
       const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
-      const role = req.body.role as Role;
+      const role = req.body.role;
       const id = await oneTimeLinks.create({ tokenHash: hashSecretToken(token), kind: 'invite', accountId: accountOf(req), role, createdBy: memberOf(req).userId, now: createdAt, expiresAt });
       return reply.code(201).send({ invite: { id, role, createdAt, expiresAt }, url: oneTimeLinkUrl(config.publicBaseUrl, 'invite', token) });
     },
@@ -181,7 +181,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         name,
         prefix: fresh.prefix,
         hash: fresh.hash,
-        scopes: req.body.scopes as Scope[],
+        scopes: req.body.scopes,
         createdBy: { id: member.userId, email: member.email },
         maxActive: ACTIVE_KEYS_PER_ACCOUNT,
       });

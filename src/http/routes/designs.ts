@@ -2,16 +2,16 @@
 // checked like a code's (colours, logo sanitized in the render pool); answers carry every option.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DesignsRepository } from '../../db/designs-repository.ts';
-import { type DesignPatch, LIMITS, resolveDesign } from '../../domain/design.ts';
+import { type DesignPatch, LIMITS, resolveDesign } from '../../domain/design/design.ts';
+import { type ParseLogo, parseLogosOf } from '../../domain/design/request-logos.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/qr-items/list-cursor.ts';
 import { designPatchOf } from '../../domain/qr-items/qr-item.ts';
 import { checkDesignName, DESIGNS_PER_ACCOUNT, type SavedDesignRecord } from '../../domain/saved-design.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
-import { CreateDesignBody, DesignListQuery, SavedDesignList, SavedDesignResponse, UpdateDesignBody } from '../design-schemas.ts';
-import { parseLogosInPool } from '../logo-prepass.ts';
-import { IdParams, OkResponse, authErrors, bodyErrors, errorAnswer, renderBusyAnswer } from '../schemas.ts';
+import { CreateDesignBody, DesignListQuery, SavedDesignList, SavedDesignResponse, UpdateDesignBody } from '../schemas/designs.ts';
+import { IdParams, OkResponse, authErrors, bodyErrors, errorAnswer, renderBusyAnswer } from '../schemas/qr-items.ts';
 
 const notFoundAnswer = errorAnswer('No such design in this account');
 
@@ -19,10 +19,12 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
   const designs = new DesignsRepository(services.db);
   const view = (d: SavedDesignRecord) => ({ design: d });
   // As for codes: a logo is sanitized off the event loop and tried at the largest size it can be drawn.
-  const patchOf = async (design: DesignPatch, account: string): Promise<DesignPatch> => {
-    await parseLogosInPool(services.renderer, { design }, LIMITS.resolution.max, { account, lane: 'interactive' });
-    return designPatchOf({ design });
-  };
+  const parseLogoFor =
+    (account: string): ParseLogo =>
+    (field, logo) =>
+      services.renderer.parseLogo(field, logo, LIMITS.resolution.max, { account, lane: 'interactive' });
+  const patchOf = async (design: DesignPatch, account: string): Promise<DesignPatch> =>
+    designPatchOf({ design }, await parseLogosOf({ design }, parseLogoFor(account)));
 
   app.get(
     '/designs',
@@ -58,7 +60,7 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
     async (req, reply) => {
       const account = accountOf(req);
       const name = checkDesignName(req.body.name);
-      const design = resolveDesign(undefined, await patchOf(req.body.design as DesignPatch, account));
+      const design = resolveDesign(undefined, await patchOf(req.body.design, account));
       const saved = await designs.create(account, name, design, DESIGNS_PER_ACCOUNT);
       if (!saved) throw new ValidationError(`designs: an account may save at most ${DESIGNS_PER_ACCOUNT} designs; delete one first`);
       return reply.code(201).send(view(saved));
@@ -96,7 +98,7 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
       // A missing id is a 404 before any logo of the body is parsed in the render pool.
       if (!(await designs.find(account, req.params.id))) throw new NotFoundError('design not found');
       const name = req.body.name === undefined ? undefined : checkDesignName(req.body.name);
-      const patch = req.body.design === undefined ? undefined : await patchOf(req.body.design as DesignPatch, account);
+      const patch = req.body.design === undefined ? undefined : await patchOf(req.body.design, account);
       // Merged into the design as stored when written, not as read before the logo check.
       const updated = await designs.update(account, req.params.id, (current) => ({ name, design: patch === undefined ? undefined : resolveDesign(current.design, patch) }));
       if (!updated) throw new NotFoundError('design not found');

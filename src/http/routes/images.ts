@@ -5,16 +5,16 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { type DesignPatch, type QrDesign, LIMITS, resolveDesign } from '../../domain/design.ts';
+import { type QrDesign, LIMITS, resolveDesign } from '../../domain/design/design.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { designPatchOf } from '../../domain/qr-items/qr-item.ts';
+import { parseLogosOf } from '../../domain/design/request-logos.ts';
 import { LruCache } from '../../domain/scans/lru-cache.ts';
 import { shortUrlFor } from '../../domain/qr-items/short-code.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { attachment } from '../downloads/content-disposition.ts';
-import { parseLogosInPool } from '../logo-prepass.ts';
-import { ErrorResponse, IdParams, PreviewBody, TabAccountQuery, authErrors } from '../schemas.ts';
+import { ErrorResponse, IdParams, PreviewBody, TabAccountQuery, authErrors } from '../schemas/qr-items.ts';
 
 type Format = 'svg' | 'png' | 'pdf';
 
@@ -185,13 +185,14 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
       },
     },
     async (req, reply) => {
-      // The schema has checked every enum; the type provider only knows them as strings.
-      const body = (req.body ?? {}) as DesignPatch & { design?: DesignPatch; data?: string };
-      await parseLogosInPool(services.renderer, body, null, { account: accountOf(req), lane: 'interactive' });
-      const design = resolveDesign(undefined, designPatchOf(body));
+      const body = req.body ?? {};
+      // A preview's logo is parsed off the main thread but not trialled: nothing is stored.
+      const who = { account: accountOf(req), lane: 'interactive' } as const;
+      const logos = await parseLogosOf(body, (field, logo) => services.renderer.parseLogo(field, logo, null, who));
+      const design = resolveDesign(undefined, designPatchOf(body, logos));
       const data = body.data ?? shortUrlFor(services.config.publicBaseUrl, SAMPLE_CODE);
       const download = req.query.download === 1 ? { title: 'QR preview', fallback: 'qr-preview' } : null;
-      return send(req, reply, { format: (req.query.format ?? 'svg') as Format, data, design, size: req.query.size, download });
+      return send(req, reply, { format: req.query.format ?? 'svg', data, design, size: req.query.size, download });
     },
   );
 };

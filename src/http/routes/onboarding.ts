@@ -18,8 +18,8 @@ import {
   SetupBody,
   SignUpBody,
   TokenParams,
-} from '../account-schemas.ts';
-import { ErrorResponse, OkResponse } from '../schemas.ts';
+} from '../schemas/account.ts';
+import { ErrorResponse, OkResponse } from '../schemas/qr-items.ts';
 import { refuseCrossSite, signInAs } from './session.ts';
 import { attemptKeys } from '../auth/trusted-device.ts';
 

@@ -3,17 +3,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
 import { turnTaker } from '../../event-loop-turns.ts';
 import { checkCodeQuota } from '../../domain/qr-items/code-quota.ts';
-import { LIMITS } from '../../domain/design.ts';
+import { LIMITS } from '../../domain/design/design.ts';
 import { ValidationError } from '../../domain/errors.ts';
-import { checkLogoShape } from '../../domain/logo.ts';
+import { checkLogoShape } from '../../domain/design/logo.ts';
+import { logosIn, parseLogosOf } from '../../domain/design/request-logos.ts';
 import { BATCH_MAX_ITEMS, batchError, planBatch } from '../../domain/qr-items/qr-batch.ts';
 import { type QrItemRequest, requestWarnings, toView } from '../../domain/qr-items/qr-item.ts';
 import { CODE_LENGTH, shortUrlFor } from '../../domain/qr-items/short-code.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { IdempotencyHeaders, answerOnce } from '../request/idempotency.ts';
-import { logosIn, parseLogosInPool } from '../logo-prepass.ts';
-import { BatchCreateBody, BatchCreateResponse, ErrorResponse, authErrors } from '../schemas.ts';
+import { BatchCreateBody, BatchCreateResponse, ErrorResponse, authErrors } from '../schemas/qr-items.ts';
 
 /** A thousand items with custom logos need more than the 1 MiB a single create gets. */
 export const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
@@ -39,7 +39,7 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req, reply) => {
       const account = accountOf(req);
-      const requests = req.body.items as QrItemRequest[];
+      const requests: QrItemRequest[] = req.body.items;
       // Refused before any logo is parsed; the transaction below checks again.
       checkCodeQuota(await services.items.countLive(account), config.maxCodesPerAccount, requests.length);
       // Custom logos are parsed in the render pool just before each item is planned, as for a
@@ -60,8 +60,9 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (broken.length > 0) throw batchError(broken);
       const turn = turnTaker(20);
       const contents = await planBatch(requests, config, async (item) => {
-        await parseLogosInPool(services.renderer, item, LIMITS.resolution.max, { account, lane: 'interactive' });
+        const logos = await parseLogosOf(item, (field, logo) => services.renderer.parseLogo(field, logo, LIMITS.resolution.max, { account, lane: 'interactive' }));
         await turn();
+        return logos;
       });
       // A design's warnings lay out its frame text (1 ms for Latin, 5 ms and more for several
       // scripts): a thousand would hold the thread answering the short links for seconds, so

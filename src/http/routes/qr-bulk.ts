@@ -1,9 +1,9 @@
 // POST /v1/qr/bulk: pause, resume or delete up to 200 codes in one request.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type BulkAction, applyBulkAction } from '../../domain/qr-items/qr-bulk.ts';
+import { applyBulkAction } from '../../domain/qr-items/qr-bulk.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
-import { BulkActionBody, BulkActionResponse, authErrors, bodyErrors } from '../schemas.ts';
+import { BulkActionBody, BulkActionResponse, authErrors, bodyErrors } from '../schemas/qr-items.ts';
 
 export const qrBulkRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   app.post(
@@ -22,7 +22,7 @@ export const qrBulkRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
       },
     },
     async (req) => {
-      const result = await applyBulkAction(services.items, accountOf(req), req.body.action as BulkAction, req.body.ids);
+      const result = await applyBulkAction(services.items, accountOf(req), req.body.action, req.body.ids);
       await services.onItemsChanged(result.done.map((item) => item.code));
       return result;
     },

@@ -1,6 +1,7 @@
 // The v1 QR items endpoints: thin handlers over the domain rules and the repository.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LIMITS } from '../../domain/design.ts';
+import { LIMITS } from '../../domain/design/design.ts';
+import { type ParseLogo, parseLogosOf } from '../../domain/design/request-logos.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/qr-items/list-cursor.ts';
 import { sparklines } from '../../domain/stats/sparklines.ts';
@@ -13,7 +14,6 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { IdempotencyHeaders, answerOnce } from '../request/idempotency.ts';
-import { parseLogosInPool } from '../logo-prepass.ts';
 import {
   CreateQrBody,
   ErrorResponse,
@@ -28,7 +28,7 @@ import {
   bodyErrors,
   notFoundAnswer,
   renderBusyAnswer,
-} from '../schemas.ts';
+} from '../schemas/qr-items.ts';
 
 const DEFAULT_LIMIT = 50;
 
@@ -38,7 +38,10 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
   // A logo is sanitized in the render pool and tried once, when it is given, at the largest
   // size any image draws it: a stored item whose logo costs more than the render budget
   // could stall every image of it later.
-  const parseLogos = (body: QrItemRequest, account: string) => parseLogosInPool(renderer, body, LIMITS.resolution.max, { account, lane: 'interactive' });
+  const parseLogoFor =
+    (account: string): ParseLogo =>
+    (field, logo) =>
+      renderer.parseLogo(field, logo, LIMITS.resolution.max, { account, lane: 'interactive' });
 
   app.post(
     '/qr',
@@ -55,9 +58,8 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req, reply) => {
       const account = accountOf(req);
-      const body = req.body as QrItemRequest;
-      await parseLogos(body, account);
-      const content = planCreate(body, services.config);
+      const body: QrItemRequest = req.body;
+      const content = planCreate(body, services.config, await parseLogosOf(body, parseLogoFor(account)));
       // Laid out before the transaction (fonts are read on first use); a code's warnings depend
       // on its short link only through the length every code shares.
       const designWarnings = await warningsFor(content.design, shortUrlFor(config.publicBaseUrl, 'x'.repeat(CODE_LENGTH)));
@@ -94,7 +96,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         limit,
         cursor: cursor === undefined ? undefined : decodeCursor(cursor),
         active,
-        contentType: contentType as QrItemRecord['contentType'] | undefined,
+        contentType,
         q,
         tag: tag === undefined ? undefined : normalizeTag(tag),
       });
@@ -144,15 +146,15 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const account = accountOf(req);
       // A missing id is a 404 before any logo of the body is parsed in the render pool.
       if (!(await items.find(account, req.params.id))) throw new NotFoundError('QR item not found');
-      const body = req.body as QrItemRequest;
-      await parseLogos(body, account);
+      const body: QrItemRequest = req.body;
+      const logos = await parseLogosOf(body, parseLogoFor(account));
       // The item is read again, locked, after the logo check: changes sent at once to one
       // code each land on what the others wrote (a design merge must not undo another's).
       const updated = await inTransaction(services.db, async (tx) => {
         const repo = new QrItemsRepository(tx);
         const current = await repo.find(account, req.params.id, true);
         if (!current) return null;
-        const changes = planUpdate(current, body, services.config);
+        const changes = planUpdate(current, body, services.config, logos);
         return Object.keys(changes).length === 0 ? current : await repo.update(account, current.id, changes);
       });
       if (!updated) throw new NotFoundError('QR item not found');

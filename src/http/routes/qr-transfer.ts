@@ -6,16 +6,15 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { exportCodes } from '../../bulk/export-codes.ts';
 import { exportImagesZip } from '../../bulk/export-images.ts';
-import { LIMITS } from '../../domain/design.ts';
+import { LIMITS } from '../../domain/design/design.ts';
 import { importCodes } from '../../bulk/import-codes.ts';
 import type { BulkJobKind } from '../../bulk/running-jobs.ts';
-import { CONTENT_TYPES, type ContentType } from '../../domain/payload/index.ts';
+import { CONTENT_TYPES } from '../../domain/payload/index.ts';
 import { normalizeTag } from '../../domain/qr-items/tags.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
-import { named } from '../openapi-components.ts';
-import { parseLogosInPool } from '../logo-prepass.ts';
-import { ErrorResponse, authErrors, errorAnswer } from '../schemas.ts';
+import { Enum, named } from '../../domain/schema-kit.ts';
+import { ErrorResponse, authErrors, errorAnswer } from '../schemas/qr-items.ts';
 import { utf8Body } from '../request/utf8-body.ts';
 
 /** A CSV upload is read whole before it is validated; 16 MiB is some 100,000 codes. Larger files: the CLI. */
@@ -28,7 +27,7 @@ const ExportQuery = Type.Object(
   {
     format: Type.Optional(Type.Enum(['csv', 'json'], { rule: 'must be csv or json', description: 'Default csv' })),
     active: Type.Optional(Type.Boolean({ rule: 'must be true or false' })),
-    contentType: Type.Optional(Type.Enum([...CONTENT_TYPES] as string[], { rule: `must be one of ${CONTENT_TYPES.join(', ')}` })),
+    contentType: Type.Optional(Enum(CONTENT_TYPES)),
     q: Type.Optional(Type.String({ maxLength: 200, rule: 'must be a string of at most 200 characters' })),
     tag: Type.Optional(Type.String({ maxLength: 64, rule: 'must be a string of at most 64 characters' })),
   },
@@ -74,10 +73,10 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
     },
     async (req, reply) => {
       const { format = 'csv', active, contentType, q, tag } = req.query;
-      const filter = { active, contentType: contentType as ContentType | undefined, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
+      const filter = { active, contentType, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
       const account = accountOf(req);
       const stream = whileRunning(services, account, 'export', `a ${format.toUpperCase()} export`, () =>
-        exportCodes(services.db, account, filter, format as 'csv' | 'json', services.config.publicBaseUrl),
+        exportCodes(services.db, account, filter, format, services.config.publicBaseUrl),
       );
       // The answer is a stream, not the string the schema documents: the untyped reply sends it as is.
       const raw: FastifyReply = reply;
@@ -104,10 +103,10 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
     },
     async (req, reply) => {
       const { format = 'png', size, active, contentType, q, tag } = req.query;
-      const filter = { active, contentType: contentType as ContentType | undefined, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
+      const filter = { active, contentType, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
       const account = accountOf(req);
       const zip = whileRunning(services, account, 'export', `a ZIP export of ${format.toUpperCase()} images`, () =>
-        exportImagesZip(services.db, services.renderer, account, services.config.publicBaseUrl, { filter, format: format as 'png' | 'svg', size }),
+        exportImagesZip(services.db, services.renderer, account, services.config.publicBaseUrl, { filter, format, size }),
       );
       const raw: FastifyReply = reply;
       return raw
@@ -144,7 +143,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         const summary = await importCodes(services.db, account, () => Readable.from(slices(body)), {
           publicBaseUrl: services.config.publicBaseUrl,
           maxCodes: services.config.maxCodesPerAccount,
-          parseLogos: (row) => parseLogosInPool(services.renderer, row, LIMITS.resolution.max, { account, lane: 'bulk' }),
+          parseLogo: (field, logo) => services.renderer.parseLogo(field, logo, LIMITS.resolution.max, { account, lane: 'bulk' }),
         });
         return await reply.code(201).send(summary);
       } finally {

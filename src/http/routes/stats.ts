@@ -5,7 +5,7 @@ import { accountStats } from '../../domain/stats/account-stats.ts';
 import { RECENT_LIMIT, itemStats, recentScans } from '../../domain/stats/item-stats.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
-import { IdParams, StatsQuery, StatsResponse, authErrors, notFoundAnswer } from '../schemas.ts';
+import { IdParams, StatsQuery, StatsResponse, authErrors, notFoundAnswer } from '../schemas/qr-items.ts';
 import { breakdownCsv, csvDisposition, dailyCsv, topCodesCsv } from '../downloads/stats-csv.ts';
 import {
   AccountStatsCsvQuery,
@@ -15,7 +15,7 @@ import {
   ItemStatsCsvQuery,
   RecentQuery,
   RecentResponse,
-} from '../stats-schemas.ts';
+} from '../schemas/stats.ts';
 
 const CSV_TYPE = 'text/csv; charset=utf-8';
 /** The CSV of top codes lists this many: the most the JSON answer can be asked for. */

@@ -1,6 +1,6 @@
 // One code in the list: a table row on wide screens, a card on narrow ones (codes.css).
 // Edit controls are left out entirely for a role that cannot write.
-import { type ContentType, type QrItem, api } from '../../api.ts';
+import { type QrItem, api } from '../../api.ts';
 import { Link } from '../../router.ts';
 import { formatCount } from '../stats/format.ts';
 import { CopyLink } from './copy-link.tsx';
@@ -34,7 +34,7 @@ export function CodeRow({ item, scans, days, actions }: { item: QrItem; scans: n
           {item.title}
         </Link>
         <span class="code-row__meta">
-          <span class="code-row__kind">{kindLabel(item.contentType as ContentType)}</span>
+          <span class="code-row__kind">{kindLabel(item.contentType)}</span>
           {item.tags.map((t) => (
             <span key={t} class="tag">
               {t}

@@ -3,8 +3,9 @@
 // a font source and the text shaper for the browser. Font files are app assets emitted by
 // Vite; a frame text's files (frameFontFilesFor) and HarfBuzz's wasm are fetched before it is drawn.
 import { ValidationError } from '../../../src/domain/errors.ts';
-import { type DesignPatch, normalizeDesignPatch, type QrDesign } from '../../../src/domain/design.ts';
-import { parseLogoDataUrl } from '../../../src/domain/logo.ts';
+import { type DesignPatch, normalizeDesignPatch, type QrDesign } from '../../../src/domain/design/design.ts';
+import { parseLogoDataUrl } from '../../../src/domain/design/logo.ts';
+import { NO_LOGOS } from '../../../src/domain/design/request-logos.ts';
 import { designWarnings, frameFontFilesFor, renderSvg, setFontSource, setShaper } from '../../../src/render/portable.ts';
 
 // Every face a frame text may use (Inter, and the Noto slices of packages/frame-fonts). Eager
@@ -68,7 +69,7 @@ let lastLogo: { url: string; problem: DesignProblem | null } | null = null;
 export function checkDesign(design: QrDesign): DesignProblem | null {
   const logo = design.customLogoUrl;
   if (logo !== null && lastLogo?.url !== logo) lastLogo = { url: logo, problem: problemOf(() => parseLogoDataUrl('customLogoUrl', logo)) };
-  return problemOf(() => normalizeDesignPatch({ ...design, customLogoUrl: null } as DesignPatch)) ?? (logo === null ? null : lastLogo!.problem);
+  return problemOf(() => normalizeDesignPatch({ ...design, customLogoUrl: null } as DesignPatch, NO_LOGOS)) ?? (logo === null ? null : lastLogo!.problem);
 }
 
 function problemOf(check: () => unknown): DesignProblem | null {

@@ -10,6 +10,7 @@ import {
   parseVcardPayload,
   parseWifiPayload,
   type TypedFields,
+  TYPED_FIELDS,
   validatePayload,
   WIFI_ENCRYPTIONS,
   type WifiEncryption,
@@ -76,10 +77,7 @@ export interface Content {
 }
 
 export function emptyFields(): Record<FieldName, string> {
-  return {
-    url: '', wifiSsid: '', wifiPass: '', wifiEnc: 'WPA', vcardFirstName: '', vcardLastName: '', vcardPhone: '', vcardEmail: '', vcardOrg: '', vcardWeb: '',
-    waNumber: '', waMessage: '', text: '', emailTo: '', emailSubject: '', emailBody: '',
-  };
+  return Object.fromEntries(TYPED_FIELDS.map((f) => [f, f === 'wifiEnc' ? 'WPA' : ''])) as Record<FieldName, string>;
 }
 
 /** The typed fields of `kind` that are filled in, as the API takes them. */

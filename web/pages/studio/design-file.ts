@@ -1,48 +1,36 @@
-// Designs as values the studio passes around: the API's range rules (which live in its
-// schema, so they are restated here from the same LIMITS), a few built-in designs, and
-// import/export as a JSON file holding the 23 options.
-import {
-  CORNER_STYLES,
-  DEFAULT_DESIGN,
-  DESIGN_FIELDS,
-  DOT_STYLES,
-  ERROR_CORRECTION_LEVELS,
-  FRAME_STYLES,
-  GRADIENT_TYPES,
-  LIMITS,
-  PRESET_LOGOS,
-  type QrDesign,
-} from '../../../src/domain/design-options.ts';
+// Designs as values the studio passes around: the API's range rules (read from the design
+// schema, with its own sentences), a few built-in designs, and import/export as a JSON file
+// holding the 23 options.
+import { DEFAULT_DESIGN, DESIGN_FIELDS, designOptions, type QrDesign } from '../../../src/domain/design/design-schema.ts';
 import { titleSlug } from '../../../src/domain/qr-items/title-slug.ts';
 
 export type DesignErrors = Partial<Record<keyof QrDesign, string>>;
 
-const RANGES = [
-  ['gradientRotation', LIMITS.gradientRotation, false],
-  ['logoSize', LIMITS.logoSize, false],
-  ['logoMargin', LIMITS.logoMargin, false],
-  ['resolution', LIMITS.resolution, true],
-] as const;
+/** What the studio reads of an option's schema. */
+interface OptionRule {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  enum?: readonly string[];
+  rule?: string;
+}
+const ruleOf = (field: keyof QrDesign): OptionRule => designOptions[field] as OptionRule;
 
 /** Out-of-range numbers, worded as the API's 400 for them. */
 export function rangeErrors(design: QrDesign): DesignErrors {
   const errors: DesignErrors = {};
-  for (const [field, { min, max }, integer] of RANGES) {
-    const v = design[field];
-    if (!(v >= min && v <= max) || (integer && !Number.isInteger(v))) errors[field] = `Must be ${integer ? 'an integer' : 'a number'} between ${min} and ${max}`;
+  for (const field of DESIGN_FIELDS) {
+    const { type, minimum, maximum, rule } = ruleOf(field);
+    if (minimum === undefined || maximum === undefined) continue;
+    const v = design[field] as number;
+    if (!(v >= minimum && v <= maximum) || (type === 'integer' && !Number.isInteger(v))) errors[field] = capitalise(rule ?? '');
   }
   return errors;
 }
 
-const CHOICES: Partial<Record<keyof QrDesign, readonly string[]>> = {
-  dotsStyle: DOT_STYLES,
-  cornerSquare: CORNER_STYLES,
-  cornerDot: CORNER_STYLES,
-  gradientType: GRADIENT_TYPES,
-  presetLogo: PRESET_LOGOS,
-  frameStyle: FRAME_STYLES,
-  errorCorrectionLevel: ERROR_CORRECTION_LEVELS,
-};
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
 
 export interface NamedDesign {
   name: string;
@@ -86,8 +74,8 @@ export function readDesignFile(text: string): NamedDesign {
     if (!(DESIGN_FIELDS as string[]).includes(key)) throw new Error(`Unknown design option "${key}".`);
     const expected = key === 'customLogoUrl' ? (value === null ? 'object' : 'string') : typeof DEFAULT_DESIGN[key as keyof QrDesign];
     if (typeof value !== expected) throw new Error(`${key}: must be a ${expected === 'object' ? 'string or null' : expected}.`);
-    const choices = CHOICES[key as keyof QrDesign];
-    if (choices && !choices.includes(value as string)) throw new Error(`${key}: must be one of ${choices.join(', ')}.`);
+    const { enum: choices, rule } = ruleOf(key as keyof QrDesign);
+    if (choices && !choices.includes(value as string)) throw new Error(`${key}: ${rule}.`);
     design[key] = value;
   }
   return { name, design: design as unknown as QrDesign };

@@ -11,7 +11,7 @@ import {
   LIMITS,
   PRESET_LOGOS,
   type QrDesign,
-} from '../../../src/domain/design-options.ts';
+} from '../../../src/domain/design/design-schema.ts';
 import { FieldError, describedBy } from '../../components/field.tsx';
 import { ChoiceControl, ColorControl, RangeControl, TextControl, ToggleControl } from './design-controls.tsx';
 

@@ -2,7 +2,7 @@
 // the current design saved under a name; designs to and from JSON files.
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import type { QrDesign } from '../../../src/domain/design-options.ts';
+import type { QrDesign } from '../../../src/domain/design/design-schema.ts';
 import { announce, byId, useFocusLater } from '../../components/announce.ts';
 import { ConfirmButton } from '../../components/ui.tsx';
 import { BUILT_IN_DESIGNS, designFile, fileNameOf, type NamedDesign, readDesignFile } from './design-file.ts';

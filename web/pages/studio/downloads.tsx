@@ -2,13 +2,13 @@
 // image.png and image.svg give), the image to the clipboard, the short link to the clipboard.
 // Files are named after the title.
 import { useState } from 'preact/hooks';
-import { LIMITS } from '../../../src/domain/design-options.ts';
-import { api, type CodeItem } from '../../api.ts';
+import { LIMITS } from '../../../src/domain/design/design-schema.ts';
+import { api, type QrItem } from '../../api.ts';
 import { fileNameOf } from './design-file.ts';
 
 const SIZES = [500, 1000, 1500, 2000, 2500] as const;
 
-export function Downloads({ item, dirty }: { item: CodeItem; dirty: boolean }) {
+export function Downloads({ item, dirty }: { item: QrItem; dirty: boolean }) {
   const [size, setSize] = useState<number>(item.design.resolution);
   const [status, setStatus] = useState('');
   const sizes = [...new Set([...SIZES, item.design.resolution])].sort((a, b) => a - b);

@@ -1,7 +1,7 @@
 // The studio's draft as data: a blank one (or one from a built-in design), one from a stored
 // code, the request that saves it, and the snapshot that tells whether it has changed.
-import { DEFAULT_DESIGN, type QrDesign } from '../../../src/domain/design-options.ts';
-import type { CodeItem, CreateQrRequest } from '../../api.ts';
+import { DEFAULT_DESIGN, type QrDesign } from '../../../src/domain/design/design-schema.ts';
+import type { CreateQrRequest, QrItem } from '../../api.ts';
 import { type Content, contentFromPayload, emptyFields, typedFields } from './content-model.ts';
 import { BUILT_IN_DESIGNS } from './design-file.ts';
 
@@ -20,7 +20,7 @@ export function newDraft(): Draft {
   return { title: '', content: { kind: 'url', fields: emptyFields(), raw: null }, design: { ...design } };
 }
 
-export function draftOf(item: CodeItem): Draft {
+export function draftOf(item: QrItem): Draft {
   return { title: item.title, content: contentFromPayload(item.contentType, item.payload), design: item.design };
 }
 

@@ -1,7 +1,7 @@
-import type { CodeItem } from '../../api.ts';
+import type { QrItem } from '../../api.ts';
 
 /** A stored code's short link, whether it is active, and where it leads (as the draft has it now). */
-export function LinkSummary({ item, payload }: { item: CodeItem | null; payload: string | null }) {
+export function LinkSummary({ item, payload }: { item: QrItem | null; payload: string | null }) {
   if (!item) return null;
   return (
     <section class="card link-summary" aria-labelledby="link-h">

@@ -3,7 +3,7 @@
 // gives for the same design. Stale results are dropped: only the newest design is shown.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { announce } from '../../components/announce.ts';
-import type { QrDesign } from '../../../src/domain/design-options.ts';
+import type { QrDesign } from '../../../src/domain/design/design-schema.ts';
 import type { ScanResult } from './scan-check.ts';
 
 type Renderer = typeof import('./browser-renderer.ts');

@@ -1,9 +1,9 @@
 import type { ComponentChildren } from 'preact';
+import { TITLE_MAX } from '../../../src/domain/qr-items/qr-title.ts';
 import { Field } from '../../components/field.tsx';
 import { ContentPanel } from './content-panel.tsx';
 import { DesignPanel } from './design-groups.tsx';
 import { DesignLibrary } from './design-library.tsx';
-import { TITLE_MAX } from './use-draft-checks.ts';
 import type { SavedDesigns } from './use-saved-designs.ts';
 import type { DraftForm, StudioDraft } from './use-studio-draft.ts';
 

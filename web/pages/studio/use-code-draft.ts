@@ -1,29 +1,29 @@
 // The draft and what it is compared with for "unsaved changes": a blank new code, or a stored
 // code read by id (and replaced by what the server stores after each save).
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ApiError, api, type CodeItem } from '../../api.ts';
+import { ApiError, api, type QrItem } from '../../api.ts';
 import { type Draft, draftOf, newDraft, snapshot } from './draft-model.ts';
 
 export interface CodeDraft {
   /** The stored code; null for a new one, or while it is read. */
-  item: CodeItem | null;
+  item: QrItem | null;
   /** null while a stored code is read. */
   draft: Draft | null;
   loadError: string | null;
   dirty: boolean;
   setDraft(draft: Draft): void;
   /** The code as the server stores it now: the draft starts again from it. */
-  stored(item: CodeItem): void;
+  stored(item: QrItem): void;
   /** `draft` is what the server stores now (a create, before its edit page opens). */
   markSaved(draft: Draft): void;
 }
 
 export function useCodeDraft(id: string | undefined): CodeDraft {
-  const [item, setItem] = useState<CodeItem | null>(null);
+  const [item, setItem] = useState<QrItem | null>(null);
   const [draft, setDraft] = useState<Draft | null>(id === undefined ? newDraft() : null);
   const [saved, setSaved] = useState<string | null>(() => (id === undefined ? snapshot(newDraft()) : null));
   const [loadError, setLoadError] = useState<string | null>(null);
-  const stored = (it: CodeItem) => {
+  const stored = (it: QrItem) => {
     const d = draftOf(it);
     setItem(it);
     setDraft(d);

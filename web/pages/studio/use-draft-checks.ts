@@ -1,13 +1,12 @@
 // What stops a draft from being saved, and where each problem is shown: under its field, in
 // its design group, or (a content rule whose field is not on screen) in the form's message.
 import { useMemo } from 'preact/hooks';
-import { DEFAULT_DESIGN, type QrDesign } from '../../../src/domain/design-options.ts';
+import { DEFAULT_DESIGN, type QrDesign } from '../../../src/domain/design/design-schema.ts';
+import { TITLE_MAX } from '../../../src/domain/qr-items/qr-title.ts';
 import { checkContent, type ContentCheck, FIELDS } from './content-model.ts';
 import { type DesignErrors, rangeErrors } from './design-file.ts';
 import type { Draft } from './draft-model.ts';
 import type { loadRenderer } from './preview-panel.tsx';
-
-export const TITLE_MAX = 120;
 
 /** The renderer's design check (the rules only drawing can tell), once its chunk has loaded. */
 export type Checker = Awaited<ReturnType<typeof loadRenderer>>;

@@ -2,7 +2,7 @@
 // create moves to the new code's edit page: its result travels in the history entry's state,
 // read once, so a reload or a Back to the page does not show it again.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { CodeItem } from '../../api.ts';
+import type { QrItem } from '../../api.ts';
 import { announce } from '../../components/announce.ts';
 import { navigate, takeNavigationState } from '../../router.ts';
 
@@ -23,7 +23,7 @@ function takeCreatedWarnings(): string[] | null {
 }
 
 /** The warnings of the last save (null before any); a code just created says its result once the page has its heading (`item` loaded). */
-export function useSaveResult(item: CodeItem | null): [string[] | null, (warnings: string[]) => void] {
+export function useSaveResult(item: QrItem | null): [string[] | null, (warnings: string[]) => void] {
   const [warnings, setWarnings] = useState<string[] | null>(takeCreatedWarnings);
   const created = useRef(warnings !== null);
   useEffect(() => {

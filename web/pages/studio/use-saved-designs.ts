@@ -1,7 +1,7 @@
 // The account's saved designs, for the design library: read once for an editor, kept in step
 // with what the library saves and deletes.
 import { useEffect, useState } from 'preact/hooks';
-import type { QrDesign } from '../../../src/domain/design-options.ts';
+import type { QrDesign } from '../../../src/domain/design/design-schema.ts';
 import { api, type SavedDesign } from '../../api.ts';
 
 export interface SavedDesigns {

@@ -1,7 +1,7 @@
 // The studio's draft, end to end: loaded or blank, edited, checked, saved or created, with
 // what the page shows about it (dirty, the save result, edits kept from an ended session).
 import { useEffect, useState } from 'preact/hooks';
-import { api, type CodeItem, type SessionView } from '../../api.ts';
+import { api, type QrItem, type SessionView } from '../../api.ts';
 import { announce } from '../../components/announce.ts';
 import { type Draft, requestOf } from './draft-model.ts';
 import type { StashedDraft } from './draft-stash.ts';
@@ -15,7 +15,7 @@ import { openCreatedCode, savedMessage, useSaveResult } from './use-save-result.
 import { useUnsavedGuard } from './use-unsaved-guard.ts';
 
 export interface StudioDraft {
-  item: CodeItem | null;
+  item: QrItem | null;
   loadError: string | null;
   dirty: boolean;
   busy: boolean;

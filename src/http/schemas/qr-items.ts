@@ -3,48 +3,18 @@
 // A schema may carry `rule`: the sentence used in the 400 message when it fails.
 // Schemas wrapped in `named(...)` become components of the OpenAPI document under that name
 // (the spec's names where it has them: QrItem, QrDesign, CreateQrRequest, Error).
-import { type TSchema, Type } from 'typebox';
-import {
-  CORNER_STYLES,
-  DOT_STYLES,
-  ERROR_CORRECTION_LEVELS,
-  FRAME_STYLES,
-  GRADIENT_TYPES,
-  LIMITS,
-  PRESET_LOGOS,
-} from '../domain/design.ts';
-import { CONTENT_TYPES } from '../domain/payload/index.ts';
-import { BATCH_MAX_ITEMS } from '../domain/qr-items/qr-batch.ts';
-import { BULK_ACTIONS, BULK_MAX_IDS } from '../domain/qr-items/qr-bulk.ts';
-import { SPARKLINE_DAYS } from '../domain/stats/sparklines.ts';
-import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../domain/qr-items/tags.ts';
-import { TITLE_MAX } from '../domain/qr-items/qr-item.ts';
-import { named } from './openapi-components.ts';
+import { Type } from 'typebox';
+import { DesignPatchSchema, QrDesignSchema, designOptions } from '../../domain/design/design-schema.ts';
+import { CONTENT_TYPES, KIND_OF_FIELD, PAYLOAD_MAX_LENGTH, TYPED_FIELDS, WIFI_ENCRYPTIONS } from '../../domain/payload/index.ts';
+import { BATCH_MAX_ITEMS } from '../../domain/qr-items/qr-batch.ts';
+import { BULK_ACTIONS, BULK_MAX_IDS } from '../../domain/qr-items/qr-bulk.ts';
+import { Between, Enum, named, optionalAll, Text } from '../../domain/schema-kit.ts';
+import { SPARKLINE_DAYS } from '../../domain/stats/sparklines.ts';
+import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../../domain/qr-items/tags.ts';
+import { TITLE_MAX } from '../../domain/qr-items/qr-title.ts';
 
-export const PAYLOAD_MAX = 4000;
-const TYPED_FIELD_MAX = 4000;
-
-const Enum = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Enum([...values] as string[], { rule: `must be one of ${values.join(', ')}`, description }) as unknown as TSchema;
-
-const Color = (description: string) =>
-  Type.String({
-    pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$',
-    rule: 'must be a hex color #rgb, #rrggbb or #rrggbbaa',
-    description,
-    examples: ['#1a73e8'],
-  });
-
-const Between = (min: number, max: number, integer = false, description?: string) =>
-  (integer ? Type.Integer : Type.Number)({
-    minimum: min,
-    maximum: max,
-    rule: `must be ${integer ? 'an integer' : 'a number'} between ${min} and ${max}`,
-    description,
-  });
-
-const Text = (maxLength: number, description?: string) =>
-  Type.String({ maxLength, rule: `must be a string of at most ${maxLength} characters`, description });
+/** A typed field longer than a whole payload could never fit in one. */
+const TYPED_FIELD_MAX = PAYLOAD_MAX_LENGTH;
 
 /**
  * A tag as sent: its 64 characters are counted after trimming and NFC (normalizeTag), so the
@@ -54,91 +24,24 @@ const TagText = (description?: string) =>
   Type.String({ maxLength: TAG_MAX_LENGTH * 4, rule: `must be a string of at most ${TAG_MAX_LENGTH} characters`, description });
 
 const ContentType = named('ContentType', Enum(CONTENT_TYPES));
-const DotStyle = named('DotStyle', Enum(DOT_STYLES));
-const CornerStyle = named('CornerStyle', Enum(CORNER_STYLES));
-const GradientType = named('GradientType', Enum(GRADIENT_TYPES));
-const PresetLogo = named('PresetLogo', Enum(PRESET_LOGOS));
-const FrameStyle = named('FrameStyle', Enum(FRAME_STYLES));
-const ErrorCorrectionLevel = named('ErrorCorrectionLevel', Enum(ERROR_CORRECTION_LEVELS));
 
-export const designProperties = {
-  dotsStyle: DotStyle,
-  cornerSquare: CornerStyle,
-  cornerDot: CornerStyle,
-  isGradient: Type.Boolean(),
-  gradientType: GradientType,
-  gradientRotation: Between(LIMITS.gradientRotation.min, LIMITS.gradientRotation.max, false, 'Degrees'),
-  color1: Color('Dot color, or the first gradient stop'),
-  color2: Color('Second gradient stop'),
-  bgColor: Color('Background color'),
-  bgTransparent: Type.Boolean(),
-  customEyeColors: Type.Boolean(),
-  eyeColor: Color('Color of the three corner eyes when customEyeColors is true'),
-  presetLogo: PresetLogo,
-  customLogoUrl: Type.Union([Type.String({ maxLength: 800_000 }), Type.Null()], {
-    rule: 'must be null or a data: URL of a PNG, JPEG, WebP or SVG image of at most 512 KiB',
-    description:
-      'data: URL (png, jpeg, webp, svg+xml; at most 512 KiB decoded) or null; a PNG, JPEG or WebP must decode and draw something. Raster images (also inside SVG) may have at most ' +
-      '16 megapixels and 8192 px a side, read from their headers. SVG is rebuilt from an allow-list and refused when too costly ' +
-      'to draw: 20,000 elements once references are expanded, patterns/masks/clip paths 3 deep, 32 of them, 16 filter primitives ' +
-      'per filter and 32 in all; CSS keeps presentation properties with plain values and url(#id) only. See the README.',
+const WifiEncryption = named('WifiEncryption', Enum(WIFI_ENCRYPTIONS));
+type TypedFieldSchemas = { [F in (typeof TYPED_FIELDS)[number]]: F extends 'wifiEnc' ? typeof WifiEncryption : ReturnType<typeof Text> };
+/** One property per typed field; the first field of each kind says which contentType it is for. */
+const typedFieldProperties = Object.fromEntries(
+  TYPED_FIELDS.map((f, i) => {
+    const firstOfKind = i === 0 || KIND_OF_FIELD[TYPED_FIELDS[i - 1]!] !== KIND_OF_FIELD[f];
+    return [f, f === 'wifiEnc' ? WifiEncryption : Text(TYPED_FIELD_MAX, firstOfKind ? `For contentType ${KIND_OF_FIELD[f]}` : undefined)];
   }),
-  logoSize: Between(LIMITS.logoSize.min, LIMITS.logoSize.max, false, 'Share of the error-correction budget the logo may cover'),
-  logoMargin: Between(LIMITS.logoMargin.min, LIMITS.logoMargin.max, false, 'Pixels at a 1000 px render, scaled'),
-  hideDotsBehindLogo: Type.Boolean(),
-  frameStyle: FrameStyle,
-  frameText: Text(LIMITS.frameText.maxLength),
-  frameColor: Color('Frame color'),
-  frameTextColor: Color('Frame text color'),
-  errorCorrectionLevel: ErrorCorrectionLevel,
-  resolution: Between(LIMITS.resolution.min, LIMITS.resolution.max, true, 'Image width in pixels'),
-};
-
-type DesignProps = typeof designProperties;
-const optionalAll = <P extends Record<string, TSchema>>(props: P) =>
-  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof P]: ReturnType<typeof Type.Optional<P[K]>> };
-
-/** A design as sent: any subset of the options; the rest keep their stored or default values. */
-export const DesignInput = named(
-  'QrDesignInput',
-  Type.Object(optionalAll(designProperties), {
-    additionalProperties: false,
-    rule: 'must be an object',
-    description: 'Any subset of the QrDesign options; the others keep their stored or default values',
-  }),
-);
-/** A design as answered: always every option, defaults filled in. */
-export const DesignView = named(
-  'QrDesign',
-  Type.Object(designProperties as DesignProps, { additionalProperties: false, description: 'The effective design: every option, defaults filled in' }),
-);
-
-const typedFieldProperties = {
-  url: Text(TYPED_FIELD_MAX, 'For contentType url'),
-  wifiSsid: Text(TYPED_FIELD_MAX, 'For contentType wifi'),
-  wifiPass: Text(TYPED_FIELD_MAX),
-  wifiEnc: named('WifiEncryption', Enum(['WPA', 'WEP', 'nopass'] as const)),
-  vcardFirstName: Text(TYPED_FIELD_MAX, 'For contentType vcard'),
-  vcardLastName: Text(TYPED_FIELD_MAX),
-  vcardPhone: Text(TYPED_FIELD_MAX),
-  vcardEmail: Text(TYPED_FIELD_MAX),
-  vcardOrg: Text(TYPED_FIELD_MAX),
-  vcardWeb: Text(TYPED_FIELD_MAX),
-  waNumber: Text(TYPED_FIELD_MAX, 'For contentType whatsapp'),
-  waMessage: Text(TYPED_FIELD_MAX),
-  text: Text(TYPED_FIELD_MAX, 'For contentType text'),
-  emailTo: Text(TYPED_FIELD_MAX, 'For contentType email'),
-  emailSubject: Text(TYPED_FIELD_MAX),
-  emailBody: Text(TYPED_FIELD_MAX),
-};
+) as TypedFieldSchemas;
 
 const contentProperties = {
   tracking: Type.Boolean({ description: 'Must be true or omitted', rule: 'must be a boolean' }),
   contentType: ContentType,
-  payload: Text(PAYLOAD_MAX, 'Raw content; when absent it is assembled from contentType and the typed fields'),
+  payload: Text(PAYLOAD_MAX_LENGTH, 'Raw content; when absent it is assembled from contentType and the typed fields'),
   ...typedFieldProperties,
-  design: DesignInput,
-  ...designProperties,
+  design: DesignPatchSchema,
+  ...designOptions,
   tags: Type.Array(TagText(), {
     maxItems: TAGS_PER_ITEM,
     rule: `must be an array of at most ${TAGS_PER_ITEM} tags of at most ${TAG_MAX_LENGTH} characters`,
@@ -164,12 +67,12 @@ export const PreviewBody = named('PreviewRequest', Type.Object(
     ...optionalAll({
       data: Type.String({
         minLength: 1,
-        maxLength: PAYLOAD_MAX,
-        rule: `must be a string of 1 to ${PAYLOAD_MAX} characters`,
+        maxLength: PAYLOAD_MAX_LENGTH,
+        rule: `must be a string of 1 to ${PAYLOAD_MAX_LENGTH} characters`,
         description: 'Text to encode; default a sample short link',
       }),
-      design: DesignInput,
-      ...designProperties,
+      design: DesignPatchSchema,
+      ...designOptions,
     }),
   },
   { additionalProperties: false, rule: 'must be a JSON object' },
@@ -187,7 +90,7 @@ export const QrItem = named('QrItem', Type.Object({
   contentType: ContentType,
   payload: Type.String(),
   active: Type.Boolean(),
-  design: DesignView,
+  design: QrDesignSchema,
   shortUrl: Type.String({ format: 'uri' }),
   scanCount: Type.Integer(),
   createdAt: Type.String({ format: 'date-time' }),

@@ -2,17 +2,17 @@
 // invites and keys. They validate requests and generate the OpenAPI document; the
 // browser app reads their static types (type-only, nothing of this file is bundled).
 import { type Static, Type } from 'typebox';
-import { ACCOUNT_NAME_MAX, EMAIL_MAX } from '../domain/accounts/identity.ts';
-import { PASSWORD_MAX } from '../domain/accounts/password.ts';
-import { ROLES, type Role } from '../domain/accounts/roles.ts';
-import { SCOPES, type Scope } from '../domain/accounts/api-key.ts';
-import { named } from './openapi-components.ts';
+import { ACCOUNT_NAME_MAX, EMAIL_MAX } from '../../domain/accounts/identity.ts';
+import { PASSWORD_MAX } from '../../domain/accounts/password.ts';
+import { ROLES } from '../../domain/accounts/roles.ts';
+import { SCOPES } from '../../domain/accounts/api-key.ts';
+import { Enum, named } from '../../domain/schema-kit.ts';
 
 const Email = Type.String({ minLength: 1, maxLength: EMAIL_MAX, rule: 'must be an email address such as ada@example.com', examples: ['ada@example.com'] });
 const Password = Type.String({ minLength: 1, maxLength: PASSWORD_MAX, rule: `must be a string of at most ${PASSWORD_MAX} characters` });
 const AccountName = Type.String({ minLength: 1, maxLength: ACCOUNT_NAME_MAX, rule: `must be a name of 1 to ${ACCOUNT_NAME_MAX} characters` });
-const RoleSchema = Type.Unsafe<Role>(Type.Enum([...ROLES] as string[], { rule: `must be one of ${ROLES.join(', ')}` }));
-const ScopeSchema = Type.Unsafe<Scope>(Type.Enum([...SCOPES] as string[], { rule: `must be one of ${SCOPES.join(', ')}` }));
+const RoleSchema = Enum(ROLES);
+const ScopeSchema = Enum(SCOPES);
 const Uuid = (what: string) => Type.String({ format: 'uuid', rule: 'must be a UUID', description: what });
 const Time = Type.String({ format: 'date-time' });
 const TimeOrNull = Type.Union([Time, Type.Null()]);
@@ -30,7 +30,7 @@ export const InviteIdParams = Type.Object({ id: Uuid('The invite id') }, { addit
 export const InstanceResponse = Type.Object(
   {
     setupRequired: Type.Boolean({ description: 'True until the first user was created with the setup link' }),
-    signup: Type.Unsafe<'invite' | 'open'>(Type.Enum(['invite', 'open'])),
+    signup: Type.Enum(['invite', 'open']),
   },
 
 );
@@ -109,7 +109,7 @@ export type LinkView = Static<typeof LinkResponse>;
 export type InvitePreview = Static<typeof InvitePreviewResponse>;
 export type ResetPreview = Static<typeof ResetPreviewResponse>;
 
-// Components of the OpenAPI document (see src/http/openapi-components.ts): request bodies
+// Components of the OpenAPI document (see src/http/schemas/openapi-components.ts): request bodies
 // are named like CreateQrRequest, the rest keep their names here.
 for (const [name, schema] of Object.entries({
   InstanceResponse,

@@ -2,39 +2,22 @@
 // Values arriving here are already shape-checked by the HTTP schema; this module
 // owns the rules a schema cannot express (colour normalisation, logo data URLs)
 // and the meaning of "effective design" (defaults filled in).
-import { ValidationError } from './errors.ts';
-import { describeCharacter, undrawableCharacters } from '../render/frame-text-coverage.ts';
-import { parseLogoOnce } from './parsed-logos.ts';
-import { DEFAULT_DESIGN, LIMITS, type DesignPatch, type QrDesign } from './design-options.ts';
+import { ValidationError } from '../errors.ts';
+import { describeCharacter, undrawableCharacters } from '../../render/frame-text-coverage.ts';
+import type { ParsedLogos } from './request-logos.ts';
+import { COLOR_PATTERN, COLOR_RULE, DEFAULT_DESIGN, DESIGN_FIELDS, designOptions, LIMITS, type DesignPatch, type QrDesign } from './design-schema.ts';
 
-export {
-  DOT_STYLES,
-  CORNER_STYLES,
-  GRADIENT_TYPES,
-  FRAME_STYLES,
-  ERROR_CORRECTION_LEVELS,
-  PRESET_LOGOS,
-  LIMITS,
-  DEFAULT_DESIGN,
-  DESIGN_FIELDS,
-  type DotStyle,
-  type CornerStyle,
-  type GradientType,
-  type FrameStyle,
-  type ErrorCorrectionLevel,
-  type PresetLogo,
-  type QrDesign,
-  type DesignPatch,
-} from './design-options.ts';
+export * from './design-schema.ts';
 
-const COLOR_FIELDS = ['color1', 'color2', 'bgColor', 'eyeColor', 'frameColor', 'frameTextColor'] as const;
+/** The options the schema types as colours. */
+const COLOR_FIELDS = DESIGN_FIELDS.filter((f) => (designOptions[f] as { pattern?: string }).pattern === COLOR_PATTERN);
 
-const COLOR_RE = /^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+const COLOR_RE = new RegExp(COLOR_PATTERN);
 
 /** `#rgb`, `#rrggbb`, `#rrggbbaa` → lower-case `#rrggbb[aa]`; anything else is a 400. */
 export function normalizeColor(field: string, value: string): string {
   if (!COLOR_RE.test(value)) {
-    throw new ValidationError(`${field}: must be a hex color #rgb, #rrggbb or #rrggbbaa`);
+    throw new ValidationError(`${field}: ${COLOR_RULE}`);
   }
   const hex = value.slice(1).toLowerCase();
   if (hex.length === 3) return '#' + [...hex].map((c) => c + c).join('');
@@ -42,17 +25,21 @@ export function normalizeColor(field: string, value: string): string {
 }
 
 /**
- * Applies the rules the schema cannot: colours are normalised, the logo data URL is
- * checked (media type, size, SVG sanitized). Returns a new patch; does not fill defaults.
+ * Applies the rules the schema cannot: colours are normalised, and the custom logo is replaced
+ * by its sanitized form from `logos` (parsed ahead: request-logos.ts). Returns a new patch;
+ * does not fill defaults.
  */
-export function normalizeDesignPatch(patch: DesignPatch, fieldPrefix = ''): DesignPatch {
+export function normalizeDesignPatch(patch: DesignPatch, logos: ParsedLogos, fieldPrefix = ''): DesignPatch {
   const out: DesignPatch = { ...patch };
+  const colors = out as Record<string, unknown>;
   for (const f of COLOR_FIELDS) {
-    const v = out[f];
-    if (v !== undefined) out[f] = normalizeColor(fieldPrefix + f, v);
+    const v = colors[f];
+    if (v !== undefined) colors[f] = normalizeColor(fieldPrefix + f, v as string);
   }
   if (out.customLogoUrl !== undefined && out.customLogoUrl !== null) {
-    out.customLogoUrl = parseLogoOnce(fieldPrefix + 'customLogoUrl', out.customLogoUrl).dataUrl;
+    const parsed = logos.get(out.customLogoUrl);
+    if (parsed === undefined) throw new Error(`${fieldPrefix}customLogoUrl: the logo was not parsed before the design was normalised`);
+    out.customLogoUrl = parsed.dataUrl;
   }
   if (out.frameText !== undefined) checkFrameText(fieldPrefix + 'frameText', out.frameText);
   return out;

@@ -1,8 +1,8 @@
 // Schemas of the account overview, the CSV exports and the live poll of recent scans.
 // Kept beside schemas.ts (the item stats) so each stats route reads its schemas in one place.
-import { type TSchema, Type } from 'typebox';
-import { named } from './openapi-components.ts';
-import { StatsQuery, StatsResponse, TabAccountQuery } from './schemas.ts';
+import { Type } from 'typebox';
+import { Enum, named } from '../../domain/schema-kit.ts';
+import { StatsQuery, StatsResponse, TabAccountQuery } from './qr-items.ts';
 
 const Count = Type.Integer({ minimum: 0 });
 
@@ -45,8 +45,7 @@ export const AccountStatsResponse = named('AccountStats', Type.Object({
   breakdown: StatsResponse.properties.breakdown,
 }));
 
-const csvPart = (parts: readonly string[], description: string) =>
-  Type.Optional(Type.Enum([...parts], { rule: `must be one of ${parts.join(', ')}`, description }) as unknown as TSchema);
+const csvPart = <const Parts extends string[]>(parts: readonly [...Parts], description: string) => Type.Optional(Enum(parts, description));
 
 export const ItemStatsCsvQuery = Type.Object(
   {

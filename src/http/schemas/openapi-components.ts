@@ -1,22 +1,11 @@
-// Named schemas for the OpenAPI document. A route schema built with `named('QrItem', …)`
+// Named schemas for the OpenAPI document. A schema built with `named('QrItem', …)` (src/domain/schema-kit.ts)
 // validates exactly as before (the marker is an annotation TypeBox ignores), and in the
 // published document every occurrence becomes `$ref: '#/components/schemas/QrItem'`.
 // Hoisting happens only on the document, never on the schemas that validate requests, so
 // no `$id`/`$ref` resolution ever reaches the validator. A route added later gets named
 // components by naming its schemas; nothing else needs to change.
 import { isDeepStrictEqual } from 'node:util';
-import type { TSchema } from 'typebox';
-
-/** The annotation carrying a schema's component name; it never appears in the document. */
-export const SCHEMA_NAME = 'x-schema-name';
-const COMPONENT_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
-
-/** Marks a freshly built schema as the component `name` (PascalCase, as in the spec). */
-export function named<T extends TSchema>(name: string, schema: T): T {
-  if (!COMPONENT_NAME.test(name)) throw new Error(`schema name "${name}" must be alphanumeric`);
-  (schema as Record<string, unknown>)[SCHEMA_NAME] = name;
-  return schema;
-}
+import { SCHEMA_NAME } from '../../domain/schema-kit.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -1,10 +1,11 @@
 // Custom logos arrive as data: URLs (the server never fetches a URL). Raster logos
 // are checked by media type, size and magic bytes; SVG logos are re-built from an
 // allow-list, and only the sanitized SVG is ever stored or drawn.
-import { sanitizeSvg, SvgRejected } from '../render/svg-sanitizer.ts';
-import { decodeBase64 as base64Bytes, encodeBase64 } from './base64.ts';
-import { ValidationError } from './errors.ts';
-import { checkRasterSize } from './raster-size.ts';
+import { sanitizeSvg, SvgRejected } from '../../render/svg-sanitizer.ts';
+import { decodeBase64 as base64Bytes, encodeBase64 } from '../base64.ts';
+import { ValidationError } from '../errors.ts';
+import { checkRasterSize } from '../raster-size.ts';
+import { LIMITS } from './design-schema.ts';
 
 export type LogoMediaType = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/svg+xml';
 type RasterType = Exclude<LogoMediaType, 'image/svg+xml'>;
@@ -15,8 +16,7 @@ export interface ParsedLogo {
   dataUrl: string;
 }
 
-/** Same bound as LIMITS.logoBytes in design.ts (not imported: design.ts imports this module). */
-const MAX_BYTES = 512 * 1024;
+const MAX_BYTES = LIMITS.logoBytes;
 const MEDIA_TYPES: readonly LogoMediaType[] = ['image/png', 'image/jpeg', 'image/webp', 'image/svg+xml'];
 /** One character class and a bounded tail: linear on any input. */
 const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;

@@ -1,8 +1,8 @@
 // Request and answer schemas of the saved designs (/v1/designs).
 import { Type } from 'typebox';
-import { DESIGN_NAME_MAX } from '../domain/saved-design.ts';
-import { named } from './openapi-components.ts';
-import { DesignInput, DesignView } from './schemas.ts';
+import { DesignPatchSchema, QrDesignSchema } from '../../domain/design/design-schema.ts';
+import { DESIGN_NAME_MAX } from '../../domain/saved-design.ts';
+import { named } from '../../domain/schema-kit.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: DESIGN_NAME_MAX, rule: `must be a string of 1 to ${DESIGN_NAME_MAX} characters`, description: 'Shown in the studio' });
 
@@ -11,7 +11,7 @@ export const SavedDesign = named(
   Type.Object({
     id: Type.String({ format: 'uuid' }),
     name: Type.String(),
-    design: DesignView,
+    design: QrDesignSchema,
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   }, { description: 'A named design of the account, to start codes from' }),
@@ -33,10 +33,10 @@ export const DesignListQuery = Type.Object(
 
 export const CreateDesignBody = named(
   'CreateDesignRequest',
-  Type.Object({ name: Name, design: DesignInput }, { additionalProperties: false, rule: 'must be a JSON object with name and design' }),
+  Type.Object({ name: Name, design: DesignPatchSchema }, { additionalProperties: false, rule: 'must be a JSON object with name and design' }),
 );
 
 export const UpdateDesignBody = named(
   'UpdateDesignRequest',
-  Type.Object({ name: Type.Optional(Name), design: Type.Optional(DesignInput) }, { additionalProperties: false, rule: 'must be a JSON object' }),
+  Type.Object({ name: Type.Optional(Name), design: Type.Optional(DesignPatchSchema) }, { additionalProperties: false, rule: 'must be a JSON object' }),
 );
