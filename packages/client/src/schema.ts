@@ -2683,6 +2683,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description An export of this account (CSV, JSON or ZIP) is still running: one at a time per account */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Rate limited; Retry-After says when to try again */
                 429: {
                     headers: {
@@ -2767,6 +2776,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description An export of this account (CSV, JSON or ZIP) is still running: one at a time per account */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Rate limited; Retry-After says when to try again */
                 429: {
                     headers: {
@@ -2842,6 +2860,15 @@ export interface paths {
                 };
                 /** @description The key lacks the scope this operation needs */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An import of this account is still running: one at a time per account */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
