@@ -19,7 +19,13 @@ export default defineConfig({
       // and more for a page's first paint. A test a loaded machine still starves gets two more tries.
       {
         extends: true as const,
-        test: { name: 'browser', include: ['test/web/**/*.test.ts'], poolOptions: { forks: { singleFork: true } }, retry: 2, sequence: { groupOrder: 1 } },
+        test: {
+          name: 'browser',
+          include: ['test/web/**/*.test.ts'],
+          poolOptions: { forks: { singleFork: true } },
+          retry: 2,
+          sequence: { groupOrder: 1 },
+        },
       },
       ...(postgres
         ? [
@@ -29,7 +35,12 @@ export default defineConfig({
                 name: 'postgres',
                 include: ['test/http/**/*.test.ts', 'test/db/**/*.test.ts'],
                 // These start processes on SQLite files of their own; the multi-process suite covers PostgreSQL.
-                exclude: ['test/http/server.test.ts', 'test/http/durability.test.ts', 'test/http/npm-start.test.ts', 'test/db/sqlite-driver.test.ts'],
+                exclude: [
+                  'test/http/server.test.ts',
+                  'test/http/durability.test.ts',
+                  'test/http/npm-start.test.ts',
+                  'test/db/sqlite-driver.test.ts',
+                ],
                 env: { QRTRACK_TEST_DB: 'postgres' },
               },
             },

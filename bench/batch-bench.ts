@@ -14,7 +14,12 @@ const KINDS = [
 ];
 
 export async function runBatchBench(database: DatabaseConfig, databaseUrl: string, label: string, batches: number): Promise<ResultRow[]> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench.test', RATE_LIMIT_PER_MINUTE: '1000000' });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: 'http://bench.test',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  });
   const db = await openDatabase(database);
   const { app, services } = await buildApp(config, db);
   await app.ready();
@@ -22,7 +27,8 @@ export async function runBatchBench(database: DatabaseConfig, databaseUrl: strin
   const k = generateApiKey();
   await services.keys.createKey({ accountId, name: 'bench', prefix: k.prefix, hash: k.hash, scopes: parseScopes('qr:write') });
   const headers = { authorization: `Bearer ${k.key}`, 'content-type': 'application/json' };
-  const body = (n: number, offset: number) => JSON.stringify({ items: Array.from({ length: n }, (_, i) => (KINDS[i % KINDS.length] as (i: number) => object)(offset + i)) });
+  const body = (n: number, offset: number) =>
+    JSON.stringify({ items: Array.from({ length: n }, (_, i) => (KINDS[i % KINDS.length] as (i: number) => object)(offset + i)) });
 
   // Warm-up, then the measured batches, each with its body built beforehand.
   await app.inject({ method: 'POST', url: '/v1/qr/batch', headers, payload: body(1000, 0) });

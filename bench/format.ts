@@ -11,7 +11,10 @@ export function formatTable(rows: readonly Row[], columns?: readonly string[], d
   const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]?.length ?? 0)));
   const numeric = cols.map((c) => rows.some((r) => typeof r[c] === 'number'));
   const line = (values: readonly string[]): string =>
-    values.map((v, i) => (numeric[i] ? v.padStart(widths[i] ?? 0) : v.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+    values
+      .map((v, i) => (numeric[i] ? v.padStart(widths[i] ?? 0) : v.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(cols), rule, ...cells.map(line)].join('\n');
 }

@@ -21,7 +21,11 @@ if (process.env.HOSTILE_CHILD) {
   try {
     const logo = parseLogoDataUrl('customLogoUrl', url);
     const t1 = performance.now();
-    renderPng('https://qr.test/r/abc', { ...DEFAULT_DESIGN, errorCorrectionLevel: 'H', logoSize: 0.5, customLogoUrl: logo.dataUrl }, { size: 2500 });
+    renderPng(
+      'https://qr.test/r/abc',
+      { ...DEFAULT_DESIGN, errorCorrectionLevel: 'H', logoSize: 0.5, customLogoUrl: logo.dataUrl },
+      { size: 2500 },
+    );
     outcome = `accepted (parse ${(t1 - t0).toFixed(0)} ms), rendered`;
   } catch (err) {
     outcome = `refused: ${(err as Error).message.slice(0, 90)}`;
@@ -40,7 +44,10 @@ function rssOf(pid: number): number {
 }
 
 async function measure(name: string): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], { env: { ...process.env, HOSTILE_CHILD: name }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    env: { ...process.env, HOSTILE_CHILD: name },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const start = performance.now();

@@ -214,7 +214,19 @@ async function selfCheck(): Promise<void> {
   const bare = await startBareRedirectServer();
   try {
     const r = await measure(bare.url, { connections, durationSeconds });
-    console.log(formatTable([{ target: 'bare node:http 302', connections, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors, 'non-2xx/3xx': r.non2xx3xx }]));
+    console.log(
+      formatTable([
+        {
+          target: 'bare node:http 302',
+          connections,
+          'req/s': Math.round(r.rps),
+          'p50 ms': r.p50,
+          'p99 ms': r.p99,
+          errors: r.errors,
+          'non-2xx/3xx': r.non2xx3xx,
+        },
+      ]),
+    );
   } finally {
     await bare.close();
   }

@@ -27,9 +27,19 @@ const QUERIES: [string, string][] = [
   ['limit=200 (the baseline of the line above)', 'limit=200'],
 ];
 
-
-export async function runListBench(database: DatabaseConfig, databaseUrl: string, label: string, sizes: [number, number], runs = 500): Promise<ResultRow[]> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench.test', RATE_LIMIT_PER_MINUTE: '1000000' });
+export async function runListBench(
+  database: DatabaseConfig,
+  databaseUrl: string,
+  label: string,
+  sizes: [number, number],
+  runs = 500,
+): Promise<ResultRow[]> {
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: 'http://bench.test',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  });
   const db = await openDatabase(database);
   const { app, services } = await buildApp(config, db);
   await app.ready();
@@ -90,7 +100,12 @@ export async function runListBench(database: DatabaseConfig, databaseUrl: string
       extra: `p50 ${big.p50.toFixed(2)} ms; ${big.count} items on the page${held ? `; event loop held at most ${held.p50.toFixed(1)} ms at a stretch (p50; max ${held.max.toFixed(1)})` : ''}`,
     });
   }
-  rows.push({ name: `${label} seeding ${sizes[1].toLocaleString('en-US')} codes in the database`, value: seeded[1] ?? 0, unit: 's', extra: `${sizes[0].toLocaleString('en-US')}: ${(seeded[0] ?? 0).toFixed(1)} s` });
+  rows.push({
+    name: `${label} seeding ${sizes[1].toLocaleString('en-US')} codes in the database`,
+    value: seeded[1] ?? 0,
+    unit: 's',
+    extra: `${sizes[0].toLocaleString('en-US')}: ${(seeded[0] ?? 0).toFixed(1)} s`,
+  });
   await app.close();
   await db.close();
   return rows;

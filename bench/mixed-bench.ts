@@ -18,7 +18,8 @@ import { settle } from './settle.ts';
 import { tempSqlite } from './stats-bench.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 export interface MixedBenchOptions {
   connections: number;
@@ -41,7 +42,9 @@ export function heavyLogo(): string {
     const r = 10 + (i % 40);
     const x = 50 + r * Math.cos(angle);
     const y = 50 + r * Math.sin(angle);
-    circles.push(`<circle cx="${x.toFixed(2)}" cy="${y.toFixed(2)}" r="${2 + (i % 5)}" fill="hsl(${(i * 137.5) % 360},70%,50%)" fill-opacity="0.6"/>`);
+    circles.push(
+      `<circle cx="${x.toFixed(2)}" cy="${y.toFixed(2)}" r="${2 + (i % 5)}" fill="hsl(${(i * 137.5) % 360},70%,50%)" fill-opacity="0.6"/>`,
+    );
   }
   const svg =
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><defs><filter id="b"><feGaussianBlur stdDeviation="1.5"/></filter>' +
@@ -68,7 +71,13 @@ async function seed(file: string) {
   const accountId = await keys.ensureAccount('bench-mixed');
   const key = generateApiKey();
   await keys.createKey({ accountId, name: 'bench', prefix: key.prefix, hash: key.hash, scopes: parseScopes('qr:read') });
-  const item = await new QrItemsRepository(db).create(accountId, { title: 'bench', contentType: 'url', payload: 'https://example.com/', fields: {}, design: resolveDesign(undefined) });
+  const item = await new QrItemsRepository(db).create(accountId, {
+    title: 'bench',
+    contentType: 'url',
+    payload: 'https://example.com/',
+    fields: {},
+    design: resolveDesign(undefined),
+  });
   await db.close();
   return { key: key.key, code: item.code };
 }
@@ -114,7 +123,13 @@ function median(values: number[]): number {
 
 function medianResult(results: LoadResult[]): LoadResult {
   const pick = (f: (r: LoadResult) => number) => median(results.map(f));
-  return { rps: pick((r) => r.rps), p50: pick((r) => r.p50), p99: pick((r) => r.p99), errors: pick((r) => r.errors), non2xx3xx: pick((r) => r.non2xx3xx) };
+  return {
+    rps: pick((r) => r.rps),
+    p50: pick((r) => r.p50),
+    p99: pick((r) => r.p99),
+    errors: pick((r) => r.errors),
+    non2xx3xx: pick((r) => r.non2xx3xx),
+  };
 }
 
 export async function runMixedBench(o: MixedBenchOptions): Promise<ResultRow[]> {

@@ -26,7 +26,8 @@ import { tempSqlite } from './stats-bench.ts';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PROBE_EVERY_MS = 20;
 const TAG = 'campaign';
-const UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 export interface NeighboursTarget {
   label: string;
@@ -66,13 +67,23 @@ async function seed(db: Db, codes: number): Promise<Seeded> {
   await sql`insert into qr_tags (tag_account_id, tag, tagged_item_id, item_created_at)
     select account_id, ${TAG}, id, created_at from qr_items where account_id = ${big}`.execute(db.kysely);
   const small = await keys.ensureAccount('neighbours-small');
-  for (let i = 0; i < 10; i++) await items.create(small, { title: `small ${i}`, contentType: 'url', payload: `https://small.example/${i}`, fields: {}, design });
+  for (let i = 0; i < 10; i++)
+    await items.create(small, { title: `small ${i}`, contentType: 'url', payload: `https://small.example/${i}`, fields: {}, design });
   const probe = await keys.ensureAccount('neighbours-probe');
-  const probeItem = await items.create(probe, { title: 'probe', contentType: 'url', payload: 'https://example.com/probe', fields: {}, design });
+  const probeItem = await items.create(probe, {
+    title: 'probe',
+    contentType: 'url',
+    payload: 'https://example.com/probe',
+    fields: {},
+    design,
+  });
   const importer = await keys.ensureAccount('neighbours-import');
   // 200 ids spread over the whole big account (seedCodes' id pattern).
   const step = Math.floor(codes / 200);
-  const bulkIds = Array.from({ length: 200 }, (_, i) => `${'n'.charCodeAt(0).toString(16).padStart(8, '0')}-0000-4000-8000-${((i + 1) * step).toString(16).padStart(12, '0')}`);
+  const bulkIds = Array.from(
+    { length: 200 },
+    (_, i) => `${'n'.charCodeAt(0).toString(16).padStart(8, '0')}-0000-4000-8000-${((i + 1) * step).toString(16).padStart(12, '0')}`,
+  );
   return {
     probeCode: probeItem.code,
     bigKey: await key(big, 'qr:read,qr:write'),
@@ -121,14 +132,22 @@ function repeatFor(seconds: number, request: () => Promise<void>): () => Promise
   };
 }
 
-async function call(base: string, key: string, method: string, route: string, body?: { type: string; data: string }, expect?: number[]): Promise<void> {
+async function call(
+  base: string,
+  key: string,
+  method: string,
+  route: string,
+  body?: { type: string; data: string },
+  expect?: number[],
+): Promise<void> {
   const res = await fetch(`${base}${route}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': body.type } : {}) },
     body: body?.data,
   });
   const text = await res.arrayBuffer();
-  if (expect ? !expect.includes(res.status) : res.status < 200 || res.status > 299) throw new Error(`${method} ${route}: ${res.status} ${Buffer.from(text).toString('utf8').slice(0, 300)}`);
+  if (expect ? !expect.includes(res.status) : res.status < 200 || res.status > 299)
+    throw new Error(`${method} ${route}: ${res.status} ${Buffer.from(text).toString('utf8').slice(0, 300)}`);
 }
 
 function importCsv(rows: number): string {
@@ -163,19 +182,40 @@ export async function runNeighboursBench(target: NeighboursTarget, o: Neighbours
   let paused = false;
   const codes = o.codes.toLocaleString('en-US');
   const classes: [string, () => Promise<void>][] = [
-    ['search q=https&limit=200 from a 10-code account', repeatFor(o.seconds, () => call(base, smallKey, 'GET', '/v1/qr?q=https&limit=200'))],
-    [`bulk pause/resume of 200 ids (${codes}-code account)`, repeatFor(o.seconds, async () => {
-      paused = !paused;
-      await call(base, bigKey, 'POST', '/v1/qr/bulk', { type: 'application/json', data: JSON.stringify({ action: paused ? 'pause' : 'resume', ids: bulkIds }) });
-    })],
+    [
+      'search q=https&limit=200 from a 10-code account',
+      repeatFor(o.seconds, () => call(base, smallKey, 'GET', '/v1/qr?q=https&limit=200')),
+    ],
+    [
+      `bulk pause/resume of 200 ids (${codes}-code account)`,
+      repeatFor(o.seconds, async () => {
+        paused = !paused;
+        await call(base, bigKey, 'POST', '/v1/qr/bulk', {
+          type: 'application/json',
+          data: JSON.stringify({ action: paused ? 'pause' : 'resume', ids: bulkIds }),
+        });
+      }),
+    ],
     [`tag=… & q=zz (tag of ${codes} codes)`, repeatFor(o.seconds, () => call(base, bigKey, 'GET', `/v1/qr?tag=${TAG}&q=zz`))],
     [`overview GET /v1/stats (${codes}-code account)`, repeatFor(o.seconds, () => call(base, bigKey, 'GET', '/v1/stats?days=30&tz=UTC'))],
     [`CSV export (${codes} codes)`, () => call(base, bigKey, 'GET', '/v1/qr/export?format=csv')],
     [`JSON export (${codes} codes)`, () => call(base, bigKey, 'GET', '/v1/qr/export?format=json')],
-    [`import of ${o.importRows.toLocaleString('en-US')} rows`, () => call(base, importKey, 'POST', '/v1/qr/import', { type: 'text/csv', data: csv })],
-    ['batch of 16 MiB refused by validation', repeatFor(o.seconds, () => call(base, importKey, 'POST', '/v1/qr/batch', { type: 'application/json', data: big16 }, [400]))],
-    ['batch of 1,000 items', repeatFor(o.seconds, () => call(base, importKey, 'POST', '/v1/qr/batch', { type: 'application/json', data: batch1000 }))],
-    [`tag rename (${codes} codes)`, () => call(base, bigKey, 'PATCH', `/v1/tags/${TAG}`, { type: 'application/json', data: JSON.stringify({ name: 'renamed' }) })],
+    [
+      `import of ${o.importRows.toLocaleString('en-US')} rows`,
+      () => call(base, importKey, 'POST', '/v1/qr/import', { type: 'text/csv', data: csv }),
+    ],
+    [
+      'batch of 16 MiB refused by validation',
+      repeatFor(o.seconds, () => call(base, importKey, 'POST', '/v1/qr/batch', { type: 'application/json', data: big16 }, [400])),
+    ],
+    [
+      'batch of 1,000 items',
+      repeatFor(o.seconds, () => call(base, importKey, 'POST', '/v1/qr/batch', { type: 'application/json', data: batch1000 })),
+    ],
+    [
+      `tag rename (${codes} codes)`,
+      () => call(base, bigKey, 'PATCH', `/v1/tags/${TAG}`, { type: 'application/json', data: JSON.stringify({ name: 'renamed' }) }),
+    ],
     [`tag delete (${codes} codes)`, () => call(base, bigKey, 'DELETE', '/v1/tags/renamed')],
   ];
   const rows: ResultRow[] = [];
@@ -195,7 +235,9 @@ export async function runNeighboursBench(target: NeighboursTarget, o: Neighbours
       const took = (performance.now() - started) / 1000;
       const p99 = percentile(times, 99);
       // Progress on stderr: a whole run takes minutes.
-      process.stderr.write(`${target.label} ${name}: p99 ${p99.toFixed(1)} ms, max ${(times.at(-1) ?? 0).toFixed(1)} ms, ${took.toFixed(1)} s\n`);
+      process.stderr.write(
+        `${target.label} ${name}: p99 ${p99.toFixed(1)} ms, max ${(times.at(-1) ?? 0).toFixed(1)} ms, ${took.toFixed(1)} s\n`,
+      );
       rows.push({
         name: `${target.label} /r/{code} p99 beside ${name}`,
         value: p99,
@@ -213,8 +255,18 @@ export async function runNeighboursBench(target: NeighboursTarget, o: Neighbours
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, big: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false } } });
-  const opts: NeighboursOptions = { codes: values.big ? 1_000_000 : 200_000, importRows: values.quick ? 20_000 : 200_000, seconds: values.quick ? 2 : 5 };
+  const { values } = parseArgs({
+    options: {
+      db: { type: 'string', default: 'sqlite' },
+      big: { type: 'boolean', default: false },
+      quick: { type: 'boolean', default: false },
+    },
+  });
+  const opts: NeighboursOptions = {
+    codes: values.big ? 1_000_000 : 200_000,
+    importRows: values.quick ? 20_000 : 200_000,
+    seconds: values.quick ? 2 : 5,
+  };
   const rows: ResultRow[] = [];
   if (values.db !== 'postgres') {
     const sqlite = tempSqlite();
@@ -223,7 +275,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   }
   if (values.db !== 'sqlite') {
     const pg = await freshPostgres();
-    rows.push(...(await runNeighboursBench({ label: 'PostgreSQL', database: { kind: 'postgres', url: pg.url }, databaseUrl: pg.url }, opts)));
+    rows.push(
+      ...(await runNeighboursBench({ label: 'PostgreSQL', database: { kind: 'postgres', url: pg.url }, databaseUrl: pg.url }, opts)),
+    );
     await pg.dispose();
   }
   printResults(rows);

@@ -15,7 +15,8 @@ import { settle } from './settle.ts';
 import type { ResultRow } from './result-row.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 export interface RedirectBenchOptions {
   connections: number;
@@ -34,13 +35,25 @@ function median(results: LoadResult[]): LoadResult {
     const v = results.map(f).sort((a, b) => a - b);
     return v[Math.floor(v.length / 2)] ?? 0;
   };
-  return { rps: pick((r) => r.rps), p50: pick((r) => r.p50), p99: pick((r) => r.p99), errors: pick((r) => r.errors), non2xx3xx: pick((r) => r.non2xx3xx) };
+  return {
+    rps: pick((r) => r.rps),
+    p50: pick((r) => r.p50),
+    p99: pick((r) => r.p99),
+    errors: pick((r) => r.errors),
+    non2xx3xx: pick((r) => r.non2xx3xx),
+  };
 }
 
 async function seedItem(database: DatabaseConfig) {
   const db = await openDatabase(database);
   const accountId = await new ApiKeysRepository(db).ensureAccount(`bench-${Date.now()}`);
-  const item = await new QrItemsRepository(db).create(accountId, { title: 'bench', contentType: 'url', payload: 'https://example.com/', fields: {}, design: resolveDesign(undefined) });
+  const item = await new QrItemsRepository(db).create(accountId, {
+    title: 'bench',
+    contentType: 'url',
+    payload: 'https://example.com/',
+    fields: {},
+    design: resolveDesign(undefined),
+  });
   await db.close();
   return { accountId, itemId: item.id, code: item.code };
 }
@@ -81,7 +94,12 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
     }
     const ceiling = median(bareResults);
     const rows: ResultRow[] = [
-      { name: 'bare node http 302 (ceiling)', value: ceiling.rps, unit: 'req/s', extra: `p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms; median of ${o.rounds}; machine idle before each round ≥ ${Math.floor(quietest * 100)}%` },
+      {
+        name: 'bare node http 302 (ceiling)',
+        value: ceiling.rps,
+        unit: 'req/s',
+        extra: `p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms; median of ${o.rounds}; machine idle before each round ≥ ${Math.floor(quietest * 100)}%`,
+      },
     ];
     for (const s of servers) {
       await s.server.close();

@@ -19,7 +19,15 @@ PostgreSQL runs use BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:54
 
 function options() {
   try {
-    const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, quick: { type: 'boolean', default: false }, big: { type: 'boolean', default: false }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    const { values } = parseArgs({
+      options: {
+        db: { type: 'string', default: 'sqlite' },
+        quick: { type: 'boolean', default: false },
+        big: { type: 'boolean', default: false },
+        only: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
     if (values.help) {
       console.log(USAGE);
       process.exit(0);
@@ -126,7 +134,9 @@ if (only.includes('neighbours')) {
   sqlite.dispose();
   if (withPostgres) {
     const pg = await freshPostgres();
-    rows.push(...(await runNeighboursBench({ label: 'PostgreSQL', database: { kind: 'postgres', url: pg.url }, databaseUrl: pg.url }, opts)));
+    rows.push(
+      ...(await runNeighboursBench({ label: 'PostgreSQL', database: { kind: 'postgres', url: pg.url }, databaseUrl: pg.url }, opts)),
+    );
     await pg.dispose();
   }
 }

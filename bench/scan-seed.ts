@@ -23,10 +23,11 @@ export interface ScanMix {
 export function* syntheticScans(itemIds: readonly string[], accountId: string, count: number, mix: ScanMix): Generator<ScanEvent> {
   const now = Date.now();
   let seed = mix.seed;
-  const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  const rnd = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
   const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)] as T;
   for (let i = 0; i < count; i++) {
-    const itemId = i < itemIds.length ? itemIds[i]! : itemIds.length === 1 ? itemIds[0]! : itemIds[Math.floor(itemIds.length * rnd() ** 3)]!;
+    const itemId =
+      i < itemIds.length ? itemIds[i]! : itemIds.length === 1 ? itemIds[0]! : itemIds[Math.floor(itemIds.length * rnd() ** 3)]!;
     yield {
       itemId,
       accountId,

@@ -33,7 +33,11 @@ export async function runStudioBench(): Promise<ResultRow[]> {
   try {
     for (let i = 0; i < 200 && !/\/app\/setup\//.test(server.output()); i++) await new Promise((r) => setTimeout(r, 50));
     const token = /\/app\/setup\/(\S+)/.exec(server.output())?.[1] as string;
-    const setup = await fetch(`${server.url}/v1/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, accountName: 'Bench', ...OWNER }) });
+    const setup = await fetch(`${server.url}/v1/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, accountName: 'Bench', ...OWNER }),
+    });
     const csrf = ((await setup.json()) as { csrfToken: string }).csrfToken;
     const cookie = (setup.headers.get('set-cookie') ?? '').split(';')[0] as string;
 
@@ -115,9 +119,16 @@ export async function runStudioBench(): Promise<ResultRow[]> {
     const roundTrips: number[] = [];
     for (const { design } of BUILT_IN_DESIGNS) {
       for (let k = 0; k < CHANGES_PER_DESIGN; k++) {
-        const body = JSON.stringify({ design: { ...design, dotsStyle: DOT_STYLES[k % DOT_STYLES.length] }, data: `${server.url}/r/AbCdE12` });
+        const body = JSON.stringify({
+          design: { ...design, dotsStyle: DOT_STYLES[k % DOT_STYLES.length] },
+          data: `${server.url}/r/AbCdE12`,
+        });
         const t0 = performance.now();
-        const res = await fetch(`${server.url}/v1/qr/preview?format=svg`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf }, body });
+        const res = await fetch(`${server.url}/v1/qr/preview?format=svg`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf },
+          body,
+        });
         await res.text();
         roundTrips.push(performance.now() - t0);
       }
@@ -136,13 +147,54 @@ export async function runStudioBench(): Promise<ResultRow[]> {
     const base95 = percentile(roundTrips, 95);
     const n = `${redraws.length} changes over ${BUILT_IN_DESIGNS.length} gallery designs`;
     return [
-      { name: 'studio preview redraw in the browser, p50', value: p50, unit: 'ms', ratio: p50 / base50, baseline: `server preview round trip p50 ${base50.toFixed(1)} ms`, extra: n },
-      { name: 'studio preview redraw in the browser, p95', value: p95, unit: 'ms', ratio: p95 / base95, baseline: `server preview round trip p95 ${base95.toFixed(1)} ms`, extra: n },
-      { name: 'change to new image set (page update + renderSvg), p50', value: percentile(updates, 50), unit: 'ms', extra: `p95 ${percentile(updates, 95).toFixed(1)} ms; the rest of a redraw is the image load` },
-      { name: 'renderSvg alone in the browser, p50', value: percentile(renders, 50), unit: 'ms', extra: `p95 ${percentile(renders, 95).toFixed(1)} ms` },
-      { name: 'studio JS before the preview (gzipped)', value: kib(studioJs), unit: 'KiB', ratio: kib(studioJs) / baseKib, baseline: `sign-in page ${baseKib.toFixed(1)} KiB`, extra: studioJs.join(' ') },
-      { name: 'renderer chunk, lazy (gzipped)', value: rendererFile ? gzipped(rendererFile) : 0, unit: 'KiB', extra: 'loaded when the studio opens, not with the app' },
-      { name: 'scan-check chunk + zxing wasm, lazy (gzipped)', value: (scanFile ? gzipped(scanFile) : 0) + (wasm ? gzipped(wasm) : 0), unit: 'KiB', extra: 'loaded after the first preview' },
+      {
+        name: 'studio preview redraw in the browser, p50',
+        value: p50,
+        unit: 'ms',
+        ratio: p50 / base50,
+        baseline: `server preview round trip p50 ${base50.toFixed(1)} ms`,
+        extra: n,
+      },
+      {
+        name: 'studio preview redraw in the browser, p95',
+        value: p95,
+        unit: 'ms',
+        ratio: p95 / base95,
+        baseline: `server preview round trip p95 ${base95.toFixed(1)} ms`,
+        extra: n,
+      },
+      {
+        name: 'change to new image set (page update + renderSvg), p50',
+        value: percentile(updates, 50),
+        unit: 'ms',
+        extra: `p95 ${percentile(updates, 95).toFixed(1)} ms; the rest of a redraw is the image load`,
+      },
+      {
+        name: 'renderSvg alone in the browser, p50',
+        value: percentile(renders, 50),
+        unit: 'ms',
+        extra: `p95 ${percentile(renders, 95).toFixed(1)} ms`,
+      },
+      {
+        name: 'studio JS before the preview (gzipped)',
+        value: kib(studioJs),
+        unit: 'KiB',
+        ratio: kib(studioJs) / baseKib,
+        baseline: `sign-in page ${baseKib.toFixed(1)} KiB`,
+        extra: studioJs.join(' '),
+      },
+      {
+        name: 'renderer chunk, lazy (gzipped)',
+        value: rendererFile ? gzipped(rendererFile) : 0,
+        unit: 'KiB',
+        extra: 'loaded when the studio opens, not with the app',
+      },
+      {
+        name: 'scan-check chunk + zxing wasm, lazy (gzipped)',
+        value: (scanFile ? gzipped(scanFile) : 0) + (wasm ? gzipped(wasm) : 0),
+        unit: 'KiB',
+        extra: 'loaded after the first preview',
+      },
     ];
   } finally {
     await browser.close();

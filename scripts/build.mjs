@@ -82,7 +82,7 @@ export async function build({ parts = ['server', 'web'], force = false, log = (l
 
 /** A module id as a path relative to the project, or null for a package's file or a virtual module. */
 function projectFile(/** @type {string} */ id) {
-  const file = path.relative(ROOT, id.startsWith('file://') ? fileURLToPath(id) : id.split('?')[0] ?? id);
+  const file = path.relative(ROOT, id.startsWith('file://') ? fileURLToPath(id) : (id.split('?')[0] ?? id));
   if (file.startsWith('..') || path.isAbsolute(file) || file.split(path.sep).includes('node_modules')) return null;
   return fs.existsSync(path.join(ROOT, file)) ? file : null;
 }
@@ -124,14 +124,23 @@ async function buildServer(log) {
     logLevel: 'warning',
   });
   // Folders too: a file added, removed or renamed changes its folder's mtime.
-  return [...Object.keys(result.metafile.inputs).map(projectFile).filter((f) => f !== null), ...foldersUnder('src')];
+  return [
+    ...Object.keys(result.metafile.inputs)
+      .map(projectFile)
+      .filter((f) => f !== null),
+    ...foldersUnder('src'),
+  ];
 }
 
 /** @param {Log} log */
 async function buildWeb(log) {
   log('qrtrack: building the web app (dist/web)…');
   const vite = await loadBuildTool('vite');
-  const outputs = await vite.build({ root: path.join(ROOT, 'web'), configFile: path.join(ROOT, 'web', 'vite.config.ts'), logLevel: 'warn' });
+  const outputs = await vite.build({
+    root: path.join(ROOT, 'web'),
+    configFile: path.join(ROOT, 'web', 'vite.config.ts'),
+    logLevel: 'warn',
+  });
   const ids = [];
   for (const output of Array.isArray(outputs) ? outputs : [outputs]) {
     if (!('output' in output)) continue;
@@ -158,7 +167,9 @@ async function loadBuildTool(name) {
     return await import(name);
   } catch (err) {
     if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'ERR_MODULE_NOT_FOUND') throw err;
-    throw new Error(`the build in dist/ is missing or older than the sources, and ${name} (a dev dependency) is not installed: run \`npm install\`, then \`npm run build\``);
+    throw new Error(
+      `the build in dist/ is missing or older than the sources, and ${name} (a dev dependency) is not installed: run \`npm install\`, then \`npm run build\``,
+    );
   }
 }
 

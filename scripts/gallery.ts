@@ -31,39 +31,141 @@ function sections(): Section[] {
   return [
     {
       title: 'Dot styles',
-      note: '`dotsStyle`. Rounded styles look at each module\'s four neighbours, so runs of modules flow together.',
+      note: "`dotsStyle`. Rounded styles look at each module's four neighbours, so runs of modules flow together.",
       entries: DOT_STYLES.map((s) => ({ file: `dots-${s}`, caption: `\`${s}\``, design: { dotsStyle: s, color1: '#111827' } })),
     },
     {
       title: 'Corner squares and corner dots',
       note: '`cornerSquare` / `cornerDot`, shown with the same style for both.',
-      entries: CORNER_STYLES.map((s) => ({ file: `corners-${s}`, caption: `\`${s}\``, design: { cornerSquare: s, cornerDot: s, dotsStyle: 'rounded', color1: '#1e3a8a' } })),
+      entries: CORNER_STYLES.map((s) => ({
+        file: `corners-${s}`,
+        caption: `\`${s}\``,
+        design: { cornerSquare: s, cornerDot: s, dotsStyle: 'rounded', color1: '#1e3a8a' },
+      })),
     },
     {
       title: 'Colours',
       note: 'Gradients span the whole code; `gradientRotation` turns linear ones. Eye colour and a transparent background (shown on the page colour).',
       entries: [
-        { file: 'gradient-linear', caption: 'linear, 45°', design: { isGradient: true, color1: '#1d4ed8', color2: '#9333ea', gradientRotation: 45, dotsStyle: 'extra-rounded', cornerSquare: 'extra-rounded', cornerDot: 'dot' } },
-        { file: 'gradient-radial', caption: 'radial', design: { isGradient: true, gradientType: 'radial', color1: '#b91c1c', color2: '#111827', dotsStyle: 'classy-rounded', cornerSquare: 'classy-rounded', cornerDot: 'classy-rounded' } },
-        { file: 'eye-colour', caption: 'custom eye colour', design: { customEyeColors: true, eyeColor: '#dc2626', color1: '#111827', dotsStyle: 'dots', cornerSquare: 'dot', cornerDot: 'dot' } },
-        { file: 'transparent', caption: 'transparent background', design: { bgTransparent: true, color1: '#065f46', dotsStyle: 'rounded' } },
+        {
+          file: 'gradient-linear',
+          caption: 'linear, 45°',
+          design: {
+            isGradient: true,
+            color1: '#1d4ed8',
+            color2: '#9333ea',
+            gradientRotation: 45,
+            dotsStyle: 'extra-rounded',
+            cornerSquare: 'extra-rounded',
+            cornerDot: 'dot',
+          },
+        },
+        {
+          file: 'gradient-radial',
+          caption: 'radial',
+          design: {
+            isGradient: true,
+            gradientType: 'radial',
+            color1: '#b91c1c',
+            color2: '#111827',
+            dotsStyle: 'classy-rounded',
+            cornerSquare: 'classy-rounded',
+            cornerDot: 'classy-rounded',
+          },
+        },
+        {
+          file: 'eye-colour',
+          caption: 'custom eye colour',
+          design: {
+            customEyeColors: true,
+            eyeColor: '#dc2626',
+            color1: '#111827',
+            dotsStyle: 'dots',
+            cornerSquare: 'dot',
+            cornerDot: 'dot',
+          },
+        },
+        {
+          file: 'transparent',
+          caption: 'transparent background',
+          design: { bgTransparent: true, color1: '#065f46', dotsStyle: 'rounded' },
+        },
       ],
     },
     {
       title: 'Logos',
-      note: 'The eight preset icons (drawn by us) and a custom SVG logo. The logo box takes `logoSize` × the level\'s recovery share of the modules; dots behind it are hidden.',
+      note: "The eight preset icons (drawn by us) and a custom SVG logo. The logo box takes `logoSize` × the level's recovery share of the modules; dots behind it are hidden.",
       entries: [
-        ...PRESET_LOGOS.filter((p) => p !== 'none').map((p) => ({ file: `logo-${p}`, caption: `\`${p}\``, design: { presetLogo: p, dotsStyle: 'rounded' as const, cornerSquare: 'extra-rounded' as const, color1: '#0f172a', errorCorrectionLevel: 'H' as const } })),
-        { file: 'logo-custom', caption: 'custom SVG logo, margin 40', design: { customLogoUrl: logo, logoMargin: 40, logoSize: 0.5, errorCorrectionLevel: 'H', dotsStyle: 'classy', cornerSquare: 'classy', cornerDot: 'classy', color1: '#7c2d12' } },
+        ...PRESET_LOGOS.filter((p) => p !== 'none').map((p) => ({
+          file: `logo-${p}`,
+          caption: `\`${p}\``,
+          design: {
+            presetLogo: p,
+            dotsStyle: 'rounded' as const,
+            cornerSquare: 'extra-rounded' as const,
+            color1: '#0f172a',
+            errorCorrectionLevel: 'H' as const,
+          },
+        })),
+        {
+          file: 'logo-custom',
+          caption: 'custom SVG logo, margin 40',
+          design: {
+            customLogoUrl: logo,
+            logoMargin: 40,
+            logoSize: 0.5,
+            errorCorrectionLevel: 'H',
+            dotsStyle: 'classy',
+            cornerSquare: 'classy',
+            cornerDot: 'classy',
+            color1: '#7c2d12',
+          },
+        },
       ],
     },
     {
       title: 'Frames',
       note: '`frameStyle` with `frameText`, `frameColor`, `frameTextColor`. The frame fits the width; long text shrinks to fit.',
       entries: [
-        { file: 'frame-bottom-banner', caption: '`bottom-banner`', design: { frameStyle: 'bottom-banner', dotsStyle: 'rounded', cornerSquare: 'extra-rounded', cornerDot: 'dot', presetLogo: 'link' } },
-        { file: 'frame-phone', caption: '`phone`', design: { frameStyle: 'phone', frameColor: '#1e293b', frameText: 'Scan to pay', dotsStyle: 'dots', cornerSquare: 'dot', cornerDot: 'dot', color1: '#1e293b' } },
-        { file: 'frame-badge', caption: '`badge`, long text', design: { frameStyle: 'badge', frameColor: '#9333ea', frameText: 'Scan me for today\'s menu and opening hours', isGradient: true, color1: '#6d28d9', color2: '#db2777', dotsStyle: 'classy-rounded', cornerSquare: 'classy-rounded', cornerDot: 'classy-rounded' } },
+        {
+          file: 'frame-bottom-banner',
+          caption: '`bottom-banner`',
+          design: {
+            frameStyle: 'bottom-banner',
+            dotsStyle: 'rounded',
+            cornerSquare: 'extra-rounded',
+            cornerDot: 'dot',
+            presetLogo: 'link',
+          },
+        },
+        {
+          file: 'frame-phone',
+          caption: '`phone`',
+          design: {
+            frameStyle: 'phone',
+            frameColor: '#1e293b',
+            frameText: 'Scan to pay',
+            dotsStyle: 'dots',
+            cornerSquare: 'dot',
+            cornerDot: 'dot',
+            color1: '#1e293b',
+          },
+        },
+        {
+          file: 'frame-badge',
+          caption: '`badge`, long text',
+          design: {
+            frameStyle: 'badge',
+            frameColor: '#9333ea',
+            frameText: "Scan me for today's menu and opening hours",
+            isGradient: true,
+            color1: '#6d28d9',
+            color2: '#db2777',
+            dotsStyle: 'classy-rounded',
+            cornerSquare: 'classy-rounded',
+            cornerDot: 'classy-rounded',
+          },
+        },
       ],
     },
   ];
@@ -71,9 +173,23 @@ function sections(): Section[] {
 
 function main(): void {
   mkdirSync(OUT, { recursive: true });
-  const md = ['# Gallery', '', `Reference renders of the styled renderer (\`src/render/\`), ${SIZE} px wide, all encoding \`${DATA}\`.`, 'Regenerate with `npx tsx scripts/gallery.ts`; every one of these styles is also decoded by zxing in `test/render/decode-matrix.test.ts`.', 'Frame text is drawn as outlines of Inter Bold (SIL Open Font License 1.1, from the `@fontsource/inter` package), so it looks the same everywhere.', ''];
+  const md = [
+    '# Gallery',
+    '',
+    `Reference renders of the styled renderer (\`src/render/\`), ${SIZE} px wide, all encoding \`${DATA}\`.`,
+    'Regenerate with `npx tsx scripts/gallery.ts`; every one of these styles is also decoded by zxing in `test/render/decode-matrix.test.ts`.',
+    'Frame text is drawn as outlines of Inter Bold (SIL Open Font License 1.1, from the `@fontsource/inter` package), so it looks the same everywhere.',
+    '',
+  ];
   for (const section of sections()) {
-    md.push(`## ${section.title}`, '', section.note, '', `| ${section.entries.map((e) => e.caption).join(' | ')} |`, `|${section.entries.map(() => ' :-: ').join('|')}|`);
+    md.push(
+      `## ${section.title}`,
+      '',
+      section.note,
+      '',
+      `| ${section.entries.map((e) => e.caption).join(' | ')} |`,
+      `|${section.entries.map(() => ' :-: ').join('|')}|`,
+    );
     const cells = section.entries.map((e) => {
       writeFileSync(join(OUT, `${e.file}.png`), renderPng(DATA, { ...DEFAULT_DESIGN, ...e.design }, { size: SIZE }));
       return `![${e.file}](gallery/${e.file}.png)`;

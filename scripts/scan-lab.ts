@@ -10,7 +10,13 @@ import { cameraDesigns, FACTORS, type Factor } from '../test/camera/designs.ts';
 import { breakdown, formatTable, goalMisses, runLab } from '../test/camera/lab.ts';
 
 const { values } = parseArgs({
-  options: { extra: { type: 'string', default: '150' }, decoders: { type: 'string' }, 'no-anchor': { type: 'boolean', default: false }, 'no-colours': { type: 'boolean', default: false }, json: { type: 'string' } },
+  options: {
+    extra: { type: 'string', default: '150' },
+    decoders: { type: 'string' },
+    'no-anchor': { type: 'boolean', default: false },
+    'no-colours': { type: 'boolean', default: false },
+    json: { type: 'string' },
+  },
 });
 const withColours = !values['no-colours'];
 const decoders = (values.decoders?.split(',') ?? [...DECODERS]) as DecoderName[];
@@ -21,11 +27,16 @@ const outcomes = await runLab(designs, {
   anchor: !values['no-anchor'],
   colours: withColours,
   onDesign: (done, total) => {
-    if (done % 10 === 0 || done === total) process.stderr.write(`${done}/${total} designs, ${Math.round((Date.now() - started) / 1000)} s\n`);
+    if (done % 10 === 0 || done === total)
+      process.stderr.write(`${done}/${total} designs, ${Math.round((Date.now() - started) / 1000)} s\n`);
   },
 });
-const coloursNote = withColours ? ', colours = plain square-module code in the design\'s colours (not in the goals: what the palette alone costs)' : '';
-console.log(`${designs.length} designs × ${new Set(outcomes.map((o) => o.degradation)).size} degradations (each noise row read under ${NOISE_FIELDS} noise fields); rates in %; ceiling = plain black square-module code, anchor = qr-code-styling${coloursNote}\n`);
+const coloursNote = withColours
+  ? ", colours = plain square-module code in the design's colours (not in the goals: what the palette alone costs)"
+  : '';
+console.log(
+  `${designs.length} designs × ${new Set(outcomes.map((o) => o.degradation)).size} degradations (each noise row read under ${NOISE_FIELDS} noise fields); rates in %; ceiling = plain black square-module code, anchor = qr-code-styling${coloursNote}\n`,
+);
 const misses: string[] = [];
 for (const dec of decoders) {
   const rows = breakdown(outcomes, dec, Object.keys(FACTORS) as Factor[]);
@@ -36,5 +47,7 @@ console.log(misses.length ? `Goals missed:\n- ${misses.join('\n- ')}` : 'All goa
 // The same goals over the degradations without sensor noise: where the misses above come from.
 const calm = outcomes.filter((o) => !o.degradation.includes('noise'));
 const calmMisses = decoders.flatMap((dec) => goalMisses(breakdown(calm, dec, Object.keys(FACTORS) as Factor[]), dec));
-console.log(calmMisses.length ? `\nWithout the noise rows, goals missed:\n- ${calmMisses.join('\n- ')}` : '\nWithout the noise rows, all goals hold.');
+console.log(
+  calmMisses.length ? `\nWithout the noise rows, goals missed:\n- ${calmMisses.join('\n- ')}` : '\nWithout the noise rows, all goals hold.',
+);
 if (values.json) writeFileSync(values.json, JSON.stringify(outcomes.map((o) => ({ ...o, design: o.design.labels }))));

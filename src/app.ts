@@ -85,7 +85,10 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       void reply.code(tooLong ? 414 : 400).send({ error: tooLong ? 'path: a path segment is too long' : 'path: is not a valid URL' });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  const health: ShortLinkHealth = { scans: new FailureWatch(app.log, 'scans not recorded'), lookups: new FailureWatch(app.log, 'short links not answered: the database cannot be read') };
+  const health: ShortLinkHealth = {
+    scans: new FailureWatch(app.log, 'scans not recorded'),
+    lookups: new FailureWatch(app.log, 'short links not answered: the database cannot be read'),
+  };
 
   // The order matters: a parser, hook or handler applies to what is registered after it.
   await app.register(requestParsing);

@@ -78,7 +78,8 @@ async function runAccounts(group: 'setup-link' | 'users', email: string | undefi
     const links = new OneTimeLinksRepository(db);
     if (group === 'setup-link') {
       const url = await makeSetupLink(users, links, config.publicBaseUrl);
-      if (url === null) throw new UsageError('setup-link: this instance already has users; sign in, or use: qrtrack users reset-link EMAIL');
+      if (url === null)
+        throw new UsageError('setup-link: this instance already has users; sign in, or use: qrtrack users reset-link EMAIL');
       process.stderr.write('open this link to create the owner account; it works once:\n');
       return out(url);
     }

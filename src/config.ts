@@ -108,7 +108,10 @@ function parseIntRange(name: string, raw: string | undefined, def: number, min: 
 function parseTrustProxy(raw: string | undefined): TrustProxy {
   if (raw === undefined || raw === '' || /^(0|false|no)$/i.test(raw)) return false;
   if (/^(true|yes)$/i.test(raw)) return 1;
-  const refuse = () => new ConfigError(`TRUST_PROXY: must be true, false, a number of proxies (1 to 10) or a comma-separated list of proxy addresses or CIDR ranges, got "${raw}"`);
+  const refuse = () =>
+    new ConfigError(
+      `TRUST_PROXY: must be true, false, a number of proxies (1 to 10) or a comma-separated list of proxy addresses or CIDR ranges, got "${raw}"`,
+    );
   if (/^\d+$/.test(raw)) {
     const hops = Number(raw);
     if (hops > 10) throw refuse();
@@ -132,7 +135,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const logFormat = (env.LOG_FORMAT || (stdoutIsTty ? 'pretty' : 'json')).toLowerCase();
   if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`LOG_FORMAT: must be pretty or json, got "${env.LOG_FORMAT}"`);
   // Port 0 is chosen at start, so no address built from it would reach the server.
-  if (port === 0 && !env.PUBLIC_BASE_URL) throw new ConfigError('PUBLIC_BASE_URL: must be set when PORT is 0 (the port is chosen at start, so short links cannot be built from it)');
+  if (port === 0 && !env.PUBLIC_BASE_URL)
+    throw new ConfigError(
+      'PUBLIC_BASE_URL: must be set when PORT is 0 (the port is chosen at start, so short links cannot be built from it)',
+    );
   const given = env.PUBLIC_BASE_URL || `http://localhost:${port}`;
   let u: URL;
   try {
@@ -143,7 +149,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(`PUBLIC_BASE_URL: must be an http(s) URL without query, got "${given}"`);
   }
   // The web app and the API live at /app/ and /v1/ of the site's root: a path cannot work.
-  if (u.pathname.replace(/\/+$/, '') !== '') throw new ConfigError(`PUBLIC_BASE_URL: must be the site's root, without a path (the app is served at /app/ and the API at /v1/), got "${given}"`);
+  if (u.pathname.replace(/\/+$/, '') !== '')
+    throw new ConfigError(
+      `PUBLIC_BASE_URL: must be the site's root, without a path (the app is served at /app/ and the API at /v1/), got "${given}"`,
+    );
   // The origin: scheme and host in lower case (HTTPS://… is https, for the cookie's Secure flag too).
   const publicBaseUrl = u.origin;
   const redisUrl = env.REDIS_URL || null;
@@ -183,7 +192,10 @@ function parseConnections(env: NodeJS.ProcessEnv): ConnectionConfig {
   const requestTimeoutMs = parseIntRange('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000, 1000, 3_600_000);
   const largeBodyTimeoutMs = parseIntRange('LARGE_BODY_TIMEOUT_MS', env.LARGE_BODY_TIMEOUT_MS, 300_000, 1000, 3_600_000);
   // Node refuses a headers timeout longer than the whole request's, which is the large-body one.
-  if (headersTimeoutMs > largeBodyTimeoutMs) throw new ConfigError(`HEADERS_TIMEOUT_MS: must not be longer than LARGE_BODY_TIMEOUT_MS (${largeBodyTimeoutMs}), got "${headersTimeoutMs}"`);
+  if (headersTimeoutMs > largeBodyTimeoutMs)
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS: must not be longer than LARGE_BODY_TIMEOUT_MS (${largeBodyTimeoutMs}), got "${headersTimeoutMs}"`,
+    );
   return {
     // A browser opens about 6 per site; a few dozen people behind one NAT stay well under 256.
     maxPerAddress: parseIntRange('MAX_CONNECTIONS_PER_ADDRESS', env.MAX_CONNECTIONS_PER_ADDRESS, 256, 0, 1_000_000),

@@ -8,17 +8,32 @@ import type { OneTimeLinksRepository } from './db/accounts/one-time-links-reposi
 import type { UsersRepository } from './db/accounts/users-repository.ts';
 
 /** A fresh setup link, or null when the instance already has users. */
-export async function makeSetupLink(users: UsersRepository, links: OneTimeLinksRepository, publicBaseUrl: string, { replaceEarlier = false } = {}): Promise<string | null> {
+export async function makeSetupLink(
+  users: UsersRepository,
+  links: OneTimeLinksRepository,
+  publicBaseUrl: string,
+  { replaceEarlier = false } = {},
+): Promise<string | null> {
   if (await users.any()) return null;
   const token = newSecretToken();
   const now = Date.now();
   if (replaceEarlier) await links.withdrawSetupLinks(new Date(now).toISOString());
-  await links.create({ tokenHash: hashSecretToken(token), kind: 'setup', now: new Date(now).toISOString(), expiresAt: new Date(now + SETUP_TTL_MS).toISOString() });
+  await links.create({
+    tokenHash: hashSecretToken(token),
+    kind: 'setup',
+    now: new Date(now).toISOString(),
+    expiresAt: new Date(now + SETUP_TTL_MS).toISOString(),
+  });
   return oneTimeLinkUrl(publicBaseUrl, 'setup', token);
 }
 
 /** A reset link for one user (the CLI's `users reset-link`). */
-export async function makeResetLink(links: OneTimeLinksRepository, userId: string, publicBaseUrl: string, ttlMs: number): Promise<{ url: string; expiresAt: string }> {
+export async function makeResetLink(
+  links: OneTimeLinksRepository,
+  userId: string,
+  publicBaseUrl: string,
+  ttlMs: number,
+): Promise<{ url: string; expiresAt: string }> {
   const token = newSecretToken();
   const now = Date.now();
   const expiresAt = new Date(now + ttlMs).toISOString();

@@ -6,7 +6,7 @@ import { SqliteInUseError, claimSqliteFile } from './db/sqlite/sqlite-server-loc
 import { makeSetupLink } from './first-run.ts';
 
 async function main(): Promise<void> {
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (err) {
@@ -61,7 +61,8 @@ async function main(): Promise<void> {
   });
   // First run: one line with the link that lets the owner in (it works once, for 24 hours; each start makes a new one and ends the earlier).
   const setupLink = await makeSetupLink(services.users, services.oneTimeLinks, config.publicBaseUrl, { replaceEarlier: true });
-  if (setupLink !== null) process.stdout.write(`qrtrack: first run: open ${setupLink} to create the owner account (the link works once, within 24 hours)\n`);
+  if (setupLink !== null)
+    process.stdout.write(`qrtrack: first run: open ${setupLink} to create the owner account (the link works once, within 24 hours)\n`);
 }
 
 main().catch((err: unknown) => {

@@ -70,7 +70,9 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
   const items = new QrItemsRepository(db);
   // One SQLite process owns its cache; PostgreSQL processes invalidate each other's through NOTIFY.
   const links: ShortLinkResolver =
-    config.database.kind === 'postgres' && db.pool ? new PostgresShortLinks(items, db.pool, config.database.url) : new CachedShortLinks(items);
+    config.database.kind === 'postgres' && db.pool
+      ? new PostgresShortLinks(items, db.pool, config.database.url)
+      : new CachedShortLinks(items);
   const writer: ScanWriter = createScanWriter(db);
   const salts = new SaltsRepository(db);
   const countries = createCountryLookup({ trustedHeader: config.countryHeader, database: 'bundled' });
@@ -93,7 +95,9 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     oneTimeLinks: new OneTimeLinksRepository(db),
     onboarding: new OnboardingRepository(db),
     signInLimiter: redis ? new SharedAttemptLimiter(redis, new AttemptLimiter()) : localAttempts(new AttemptLimiter()),
-    signUpLimiter: redis ? new SharedAttemptLimiter(redis, new AttemptLimiter(SIGN_UP_LIMITS), 'qrtrack-signup:') : localAttempts(new AttemptLimiter(SIGN_UP_LIMITS)),
+    signUpLimiter: redis
+      ? new SharedAttemptLimiter(redis, new AttemptLimiter(SIGN_UP_LIMITS), 'qrtrack-signup:')
+      : localAttempts(new AttemptLimiter(SIGN_UP_LIMITS)),
     onItemsChanged: (codes) => links.invalidate(codes),
     warningsFor: async (design, data) => {
       if (design.frameStyle !== 'none') await warmFontsFor(design.frameText);

@@ -14,14 +14,34 @@ import type {
   SessionView,
 } from '../src/http/schemas/account.ts';
 import type { Static } from 'typebox';
-import type { BulkActionBody, BulkActionResponse, CreateQrBody, ItemWithWarningsResponse, ListResponse, StatsResponse, TagListResponse, UpdateQrBody } from '../src/http/schemas/qr-items.ts';
+import type {
+  BulkActionBody,
+  BulkActionResponse,
+  CreateQrBody,
+  ItemWithWarningsResponse,
+  ListResponse,
+  StatsResponse,
+  TagListResponse,
+  UpdateQrBody,
+} from '../src/http/schemas/qr-items.ts';
 import type { AccountStatsResponse, RecentResponse } from '../src/http/schemas/stats.ts';
 import type { SavedDesign as SavedDesignSchema } from '../src/http/schemas/designs.ts';
 import type { QrDesign } from '../src/domain/design/design-schema.ts';
 import type { ContentType } from '../src/domain/payload/index.ts';
 
 export type { ContentType };
-export type { ApiKeyListItem, CreatedInvite, CreatedKey, InstanceView, InvitePreview, InviteView, LinkView, MemberView, ResetPreview, SessionView };
+export type {
+  ApiKeyListItem,
+  CreatedInvite,
+  CreatedKey,
+  InstanceView,
+  InvitePreview,
+  InviteView,
+  LinkView,
+  MemberView,
+  ResetPreview,
+  SessionView,
+};
 export type Role = SessionView['account']['role'];
 export type Scope = SessionView['scopes'][number];
 export type QrList = Static<typeof ListResponse>;
@@ -97,14 +117,24 @@ function remember(session: SessionView): SessionView {
   return session;
 }
 
-async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, opts: { quiet401?: boolean } = {}): Promise<T> {
+async function call<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+  opts: { quiet401?: boolean } = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;
   if (tabAccount !== null) headers['x-qrtrack-account'] = tabAccount;
   let res: Response;
   try {
-    res = await fetch(`/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+    res = await fetch(`/v1${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
   } catch {
     throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.', null, null);
   }
@@ -116,7 +146,10 @@ async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path
     // not JSON: a proxy's error page
   }
   if (!res.ok) {
-    const raw = typeof data === 'object' && data !== null && 'error' in data ? String((data as { error: unknown }).error) : `Request failed (${res.status})`;
+    const raw =
+      typeof data === 'object' && data !== null && 'error' in data
+        ? String((data as { error: unknown }).error)
+        : `Request failed (${res.status})`;
     const m = /^([A-Za-z][\w.]*): (.+)$/.exec(raw);
     const retry = res.headers.get('retry-after');
     // Only a session this page held can end: with none (never signed in, or already told),
@@ -125,7 +158,12 @@ async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path
       csrfToken = null;
       for (const l of signedOutListeners) l();
     }
-    throw new ApiError(res.status, m ? capitalise(m[2] as string) : raw, m ? (m[1] as string) : null, retry === null ? null : Number(retry));
+    throw new ApiError(
+      res.status,
+      m ? capitalise(m[2] as string) : raw,
+      m ? (m[1] as string) : null,
+      retry === null ? null : Number(retry),
+    );
   }
   return data as T;
 }
@@ -153,18 +191,22 @@ export const api = {
   signOut: () => call<{ ok: boolean }>('DELETE', '/session', undefined, { quiet401: true }).finally(() => (csrfToken = null)),
   signOutEverywhere: () => call<{ ok: boolean }>('DELETE', '/sessions', undefined, { quiet401: true }).finally(() => (csrfToken = null)),
   switchAccount: (accountId: string) => call<SessionView>('PUT', '/session/account', { accountId }).then(remember),
-  changePassword: (currentPassword: string, newPassword: string) => call<{ ok: boolean }>('PUT', '/me/password', { currentPassword, newPassword }),
+  changePassword: (currentPassword: string, newPassword: string) =>
+    call<{ ok: boolean }>('PUT', '/me/password', { currentPassword, newPassword }),
 
   checkSetup: (token: string) => call<{ ok: boolean }>('GET', `/setup/${token}`),
-  setup: (body: { token: string; accountName: string; email: string; password: string }) => call<SessionView>('POST', '/setup', body).then(remember),
+  setup: (body: { token: string; accountName: string; email: string; password: string }) =>
+    call<SessionView>('POST', '/setup', body).then(remember),
   signUp: (body: { accountName: string; email: string; password: string }) => call<SessionView>('POST', '/signup', body).then(remember),
   invitePreview: (token: string) => call<InvitePreview>('GET', `/invites/${token}`),
-  acceptInvite: (token: string, email: string, password: string) => call<SessionView>('POST', `/invites/${token}/accept`, { email, password }, { quiet401: true }).then(remember),
+  acceptInvite: (token: string, email: string, password: string) =>
+    call<SessionView>('POST', `/invites/${token}/accept`, { email, password }, { quiet401: true }).then(remember),
   resetPreview: (token: string) => call<ResetPreview>('GET', `/password-resets/${token}`),
   resetPassword: (token: string, password: string) => call<{ ok: boolean }>('POST', `/password-resets/${token}`, { password }),
 
   members: () => call<{ members: MemberView[] }>('GET', '/account/members').then((r) => r.members),
-  changeRole: (userId: string, role: Role) => call<{ member: MemberView }>('PATCH', `/account/members/${userId}`, { role }).then((r) => r.member),
+  changeRole: (userId: string, role: Role) =>
+    call<{ member: MemberView }>('PATCH', `/account/members/${userId}`, { role }).then((r) => r.member),
   removeMember: (userId: string) => call<{ ok: boolean }>('DELETE', `/account/members/${userId}`),
   resetLink: (userId: string) => call<LinkView>('POST', `/account/members/${userId}/reset-link`),
   invites: () => call<{ invites: InviteView[] }>('GET', '/account/invites').then((r) => r.invites),
@@ -188,16 +230,21 @@ export const api = {
     const all: SavedDesign[] = [];
     let cursor: string | null = null;
     do {
-      const page: { designs: SavedDesign[]; nextCursor: string | null } = await call('GET', `/designs${cursor === null ? '' : `?cursor=${encodeURIComponent(cursor)}`}`);
+      const page: { designs: SavedDesign[]; nextCursor: string | null } = await call(
+        'GET',
+        `/designs${cursor === null ? '' : `?cursor=${encodeURIComponent(cursor)}`}`,
+      );
       all.push(...page.designs);
       cursor = page.nextCursor;
     } while (cursor !== null);
     return all;
   },
-  createDesign: (name: string, design: QrDesign) => call<{ design: SavedDesign }>('POST', '/designs', { name, design }).then((r) => r.design),
+  createDesign: (name: string, design: QrDesign) =>
+    call<{ design: SavedDesign }>('POST', '/designs', { name, design }).then((r) => r.design),
   deleteDesign: (id: string) => call<{ ok: boolean }>('DELETE', `/designs/${encodeURIComponent(id)}`),
   /** The server's own image of a code (exactly what image.png / image.svg give); a link, read with the session cookie. */
-  codeImageUrl: (id: string, format: 'svg' | 'png', size?: number) => linked(`/v1/qr/${encodeURIComponent(id)}/image.${format}${size === undefined ? '' : `?size=${size}`}`),
+  codeImageUrl: (id: string, format: 'svg' | 'png', size?: number) =>
+    linked(`/v1/qr/${encodeURIComponent(id)}/image.${format}${size === undefined ? '' : `?size=${size}`}`),
   /** Pauses, resumes or deletes up to 200 codes in one request. */
   bulkCodes: (action: BulkAction, ids: string[]) => call<BulkResult>('POST', '/qr/bulk', { action, ids }),
   tags: () => call<{ tags: TagCount[] }>('GET', '/tags').then((r) => r.tags),
@@ -206,11 +253,14 @@ export const api = {
    * browser caches it. `version` (the item's updatedAt) gives an edited design a new address.
    */
   codeThumbnailUrl: (id: string, version: string) => linked(`/v1/qr/${encodeURIComponent(id)}/image.svg?v=${encodeURIComponent(version)}`),
-  codeStats: (id: string, days: number, tz: string) => call<CodeStats>('GET', `/qr/${encodeURIComponent(id)}/stats?${statsQuery(days, tz)}`),
+  codeStats: (id: string, days: number, tz: string) =>
+    call<CodeStats>('GET', `/qr/${encodeURIComponent(id)}/stats?${statsQuery(days, tz)}`),
   recentScans: (id: string, since?: string) =>
     call<RecentScans>('GET', `/qr/${encodeURIComponent(id)}/recent${since ? `?since=${encodeURIComponent(since)}` : ''}`),
   accountStats: (days: number, tz: string, top = 10) => call<AccountStats>('GET', `/stats?${statsQuery(days, tz)}&top=${top}`),
   /** Links, not fetches: the browser downloads them with the session cookie. */
-  codeStatsCsvUrl: (id: string, days: number, tz: string, part: 'daily' | 'breakdown') => linked(`/v1/qr/${encodeURIComponent(id)}/stats.csv?${statsQuery(days, tz)}&part=${part}`),
-  accountStatsCsvUrl: (days: number, tz: string, part: 'daily' | 'breakdown' | 'top') => linked(`/v1/stats.csv?${statsQuery(days, tz)}&part=${part}`),
+  codeStatsCsvUrl: (id: string, days: number, tz: string, part: 'daily' | 'breakdown') =>
+    linked(`/v1/qr/${encodeURIComponent(id)}/stats.csv?${statsQuery(days, tz)}&part=${part}`),
+  accountStatsCsvUrl: (days: number, tz: string, part: 'daily' | 'breakdown' | 'top') =>
+    linked(`/v1/stats.csv?${statsQuery(days, tz)}&part=${part}`),
 };

@@ -63,8 +63,14 @@ function App() {
   if ((p = match('/setup/:token', path))) return <SetupPage token={p.token as string} />;
   if ((p = match('/invite/:token', path))) return <InvitePage token={p.token as string} />;
   if ((p = match('/reset/:token', path))) return <ResetPage token={p.token as string} />;
-  if (session === undefined) return <PublicLayout title="Loading"><Spinner /></PublicLayout>;
-  if (path === '/sign-in') return session ? <Redirect to="/codes" /> : <SignInPage next={new URLSearchParams(location.search).get('next') ?? undefined} />;
+  if (session === undefined)
+    return (
+      <PublicLayout title="Loading">
+        <Spinner />
+      </PublicLayout>
+    );
+  if (path === '/sign-in')
+    return session ? <Redirect to="/codes" /> : <SignInPage next={new URLSearchParams(location.search).get('next') ?? undefined} />;
   if (path === '/sign-up') return session ? <Redirect to="/codes" /> : <SignUpPage />;
   if (!session) return <Redirect to={path === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(path)}`} />;
   if (path === '/') return <Redirect to="/codes" />;

@@ -18,8 +18,20 @@ export type ExportFilter = Omit<ListQuery, 'limit' | 'cursor'>;
  * The CSV columns. An exported file imports again as is: the columns that describe a
  * stored code (id, code, shortUrl, scan totals, times) are read-only and skipped on import.
  */
-export const EXPORT_COLUMNS = ['id', 'code', 'shortUrl', 'title', 'contentType', 'payload', 'active', 'tags', 'scanCount', 'createdAt', 'updatedAt', 'design'] as const;
-
+export const EXPORT_COLUMNS = [
+  'id',
+  'code',
+  'shortUrl',
+  'title',
+  'contentType',
+  'payload',
+  'active',
+  'tags',
+  'scanCount',
+  'createdAt',
+  'updatedAt',
+  'design',
+] as const;
 
 /** Yields the file in pieces; `onProgress` hears the number of codes written so far after each page. */
 export async function* exportCodes(
@@ -57,6 +69,19 @@ export async function* exportCodes(
 
 function csvRow(item: QrItemRecord, publicBaseUrl: string): string[] {
   const v = toView(item, publicBaseUrl);
-  const cells = [v.id, v.code, v.shortUrl, v.title, v.contentType, v.payload, String(v.active), v.tags.join(TAG_SEPARATOR), String(v.scanCount), v.createdAt, v.updatedAt, JSON.stringify(v.design)];
+  const cells = [
+    v.id,
+    v.code,
+    v.shortUrl,
+    v.title,
+    v.contentType,
+    v.payload,
+    String(v.active),
+    v.tags.join(TAG_SEPARATOR),
+    String(v.scanCount),
+    v.createdAt,
+    v.updatedAt,
+    JSON.stringify(v.design),
+  ];
   return cells.map(guardFormula);
 }

@@ -31,7 +31,13 @@ export interface ImageExport {
 }
 
 /** Yields the ZIP file in chunks. */
-export async function* exportImagesZip(db: Db, renderer: RenderPool, accountId: string, publicBaseUrl: string, opts: ImageExport): AsyncGenerator<Uint8Array> {
+export async function* exportImagesZip(
+  db: Db,
+  renderer: RenderPool,
+  accountId: string,
+  publicBaseUrl: string,
+  opts: ImageExport,
+): AsyncGenerator<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let failure: Error | null = null;
   const zip = new Zip((err, chunk) => {
@@ -73,7 +79,12 @@ export async function* exportImagesZip(db: Db, renderer: RenderPool, accountId: 
 type Drawn = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
 
 async function draw(renderer: RenderPool, item: QrItemRecord, publicBaseUrl: string, opts: ImageExport): Promise<Drawn> {
-  const job = { kind: opts.format, data: shortUrlFor(publicBaseUrl, item.code), design: item.design, width: opts.size ?? item.design.resolution };
+  const job = {
+    kind: opts.format,
+    data: shortUrlFor(publicBaseUrl, item.code),
+    design: item.design,
+    width: opts.size ?? item.design.resolution,
+  };
   for (let attempt = 0; ; attempt++) {
     try {
       // Behind every image someone is waiting for, and shared with other accounts' exports.

@@ -63,9 +63,13 @@ const PROPERTIES = (CreateQrBody as unknown as { properties: Record<string, Prop
 const SKIPPED = new Set<string>(EXPORT_COLUMNS.filter((c) => !(c in PROPERTIES)));
 const KNOWN = [...Object.keys(PROPERTIES).filter((c) => c !== 'tracking'), ...SKIPPED];
 
-const checkRequest = validatorCompiler({ schema: CreateQrBody, httpPart: 'body', method: 'POST', url: '/v1/qr' }) as (v: unknown) => { error?: Error };
+const checkRequest = validatorCompiler({ schema: CreateQrBody, httpPart: 'body', method: 'POST', url: '/v1/qr' }) as (v: unknown) => {
+  error?: Error;
+};
 
-const checkDesign = validatorCompiler({ schema: DesignPatchSchema, httpPart: 'body', method: 'POST', url: '' }) as (v: unknown) => { error?: Error };
+const checkDesign = validatorCompiler({ schema: DesignPatchSchema, httpPart: 'body', method: 'POST', url: '' }) as (v: unknown) => {
+  error?: Error;
+};
 
 /** A default design given as JSON text (the CLI's --design-json), checked and normalised as a request's design is. */
 export async function designFromJson(raw: string, option: string): Promise<DesignPatch> {

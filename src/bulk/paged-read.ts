@@ -18,7 +18,12 @@ export const PAGE_SIZES = { first: 50, min: 10, max: 1_000 } as const;
  * page's size follows the time the last one took (at most doubling, so a quick page cannot make
  * the next one huge).
  */
-export async function* readPages(db: Db, accountId: string, filter: ExportFilter, maxPage: number = PAGE_SIZES.max): AsyncGenerator<QrItemRecord[]> {
+export async function* readPages(
+  db: Db,
+  accountId: string,
+  filter: ExportFilter,
+  maxPage: number = PAGE_SIZES.max,
+): AsyncGenerator<QrItemRecord[]> {
   const repo = new QrItemsRepository(db);
   let size: number = Math.min(PAGE_SIZES.first, maxPage);
   let cursor: ListQuery['cursor'];

@@ -17,7 +17,9 @@ export class RunningJobs {
     const key = `${kind}:${accountId}`;
     const current = this.running.get(key);
     if (current !== undefined) {
-      throw new ConflictError(`${kind}: ${current} of this account is still running; an account runs one ${kind} at a time, so retry when it has finished`);
+      throw new ConflictError(
+        `${kind}: ${current} of this account is still running; an account runs one ${kind} at a time, so retry when it has finished`,
+      );
     }
     this.running.set(key, what);
     let ended = false;

@@ -12,7 +12,6 @@ import type { Config } from '../config.ts';
 import { ApiKeysRepository } from '../db/accounts/api-keys-repository.ts';
 import { type Db, openDatabase } from '../db/database.ts';
 import { LIMITS } from '../domain/design/design.ts';
-import { ValidationError } from '../domain/errors.ts';
 import { CONTENT_TYPES, type ContentType } from '../domain/payload/index.ts';
 import { normalizeTag } from '../domain/qr-items/tags.ts';
 import { BulkUsageError } from './bulk-usage.ts';
@@ -20,7 +19,6 @@ import { exportItems } from './commands/export.ts';
 import { importItems } from './commands/import.ts';
 import { writeOutputFile } from './output-file.ts';
 import { type ParsedArgs, parseCommandArgs } from './parse-command-args.ts';
-
 
 export async function runBulkCommand(command: 'import' | 'export', args: string[], config: Config): Promise<void> {
   const { values, positionals } = parseBulkArgs(command, args);
@@ -35,7 +33,10 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
       const defaultDesign = values['design-json'] === undefined ? undefined : await designFromJson(values['design-json'], '--design-json');
       // An unknown name is refused, not made: a typo put the codes in a new account, exit 0.
       const accountId = await keys.findAccountId(values.account);
-      if (!accountId) throw new BulkUsageError(`import: no account named "${values.account}" (see qrtrack accounts list; qrtrack accounts create NAME makes one)`);
+      if (!accountId)
+        throw new BulkUsageError(
+          `import: no account named "${values.account}" (see qrtrack accounts list; qrtrack accounts create NAME makes one)`,
+        );
       const started = Date.now();
       process.stderr.write(`checking ${file}…\n`);
       // Logos are parsed and trialled as the server does, so the CLI stores none the server would refuse.
@@ -45,25 +46,33 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
         defaultDesign,
         maxCodes: config.maxCodesPerAccount,
         parseLogo: (field, logo) => renderer.parseLogo(field, logo, LIMITS.resolution.max),
-        onProgress: (stored, total) => progress(`imported ${stored.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} codes`, stored),
+        onProgress: (stored, total) =>
+          progress(`imported ${stored.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} codes`, stored),
       }).finally(() => renderer.close());
       progressDone();
       const seconds = (Date.now() - started) / 1000;
-      process.stderr.write(`imported ${summary.created.toLocaleString('en-US')} codes into account "${values.account}" in ${seconds.toFixed(1)} s\n`);
+      process.stderr.write(
+        `imported ${summary.created.toLocaleString('en-US')} codes into account "${values.account}" in ${seconds.toFixed(1)} s\n`,
+      );
       return;
     }
     const format = values.format ?? 'csv';
-    if (format !== 'csv' && format !== 'json' && format !== 'png' && format !== 'svg') throw new BulkUsageError('export: --format must be csv, json, png or svg');
+    if (format !== 'csv' && format !== 'json' && format !== 'png' && format !== 'svg')
+      throw new BulkUsageError('export: --format must be csv, json, png or svg');
     const accountId = await keys.findAccountId(values.account);
     if (!accountId) throw new BulkUsageError(`export: no account "${values.account}"`);
     const filter = exportFilter(values);
-    if ((format === 'png' || format === 'svg') && !values.out) throw new BulkUsageError(`export: --format ${format} writes a ZIP file: give --out FILE.zip`);
+    if ((format === 'png' || format === 'svg') && !values.out)
+      throw new BulkUsageError(`export: --format ${format} writes a ZIP file: give --out FILE.zip`);
     let exported = 0;
     const onProgress = (n: number) => {
       exported = n;
       progress(`exported ${n.toLocaleString('en-US')} codes`, n);
     };
-    const chunks = format === 'png' || format === 'svg' ? imagesZip(db, config, accountId, { filter, format, onProgress }) : exportCodes(db, accountId, filter, format, config.publicBaseUrl, onProgress);
+    const chunks =
+      format === 'png' || format === 'svg'
+        ? imagesZip(db, config, accountId, { filter, format, onProgress })
+        : exportCodes(db, accountId, filter, format, config.publicBaseUrl, onProgress);
     if (values.out) await writeOutputFile('export', values.out, chunks);
     else {
       for await (const chunk of chunks) {
@@ -98,8 +107,14 @@ function exportFilter(values: { active?: string; 'content-type'?: string; q?: st
   const active = values.active === undefined ? undefined : values.active === 'true' ? true : values.active === 'false' ? false : null;
   if (active === null) throw new BulkUsageError('export: --active must be true or false');
   const kind = values['content-type'];
-  if (kind !== undefined && !(CONTENT_TYPES as readonly string[]).includes(kind)) throw new BulkUsageError(`export: --content-type must be one of ${CONTENT_TYPES.join(', ')}`);
-  return { active, contentType: kind as ContentType | undefined, q: values.q, tag: values.tag === undefined ? undefined : normalizeTag(values.tag, '--tag') };
+  if (kind !== undefined && !(CONTENT_TYPES as readonly string[]).includes(kind))
+    throw new BulkUsageError(`export: --content-type must be one of ${CONTENT_TYPES.join(', ')}`);
+  return {
+    active,
+    contentType: kind as ContentType | undefined,
+    q: values.q,
+    tag: values.tag === undefined ? undefined : normalizeTag(values.tag, '--tag'),
+  };
 }
 
 /** One progress line, rewritten in place on a terminal; a line per 100,000 codes otherwise (logs). */

@@ -28,6 +28,7 @@ export function intOption(command: string, name: string, raw: string | undefined
 
 export function oneOf<T extends string>(command: string, name: string, raw: string | undefined, values: readonly T[], fallback: T): T {
   if (raw === undefined) return fallback;
-  if (!(values as readonly string[]).includes(raw)) throw new ValidationError(`${command}: --${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  if (!(values as readonly string[]).includes(raw))
+    throw new ValidationError(`${command}: --${name} must be one of ${values.join(', ')}, got "${raw}"`);
   return raw as T;
 }

@@ -25,6 +25,7 @@ function problem(err: unknown): string {
   const option = /'(-{1,2}[^'\s=]+)/.exec(message)?.[1] ?? 'an option';
   const code = (err as { code?: unknown }).code;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`;
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return /does not take/.test(message) ? `option ${option} takes no value` : `option ${option} needs a value`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+    return /does not take/.test(message) ? `option ${option} takes no value` : `option ${option} needs a value`;
   return message.split('\n')[0] ?? message;
 }

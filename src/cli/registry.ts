@@ -67,7 +67,12 @@ export async function dispatch(argv: readonly string[], io: CliIo = stdio): Prom
   if (first === 'help' || first === '--help' || first === '-h') {
     const rest = argv.slice(1);
     const named = find(rest);
-    for (const line of named ? commandHelp(named) : rest.length > 0 && isGroup(rest[0]!) ? groupHelp(COMMANDS, rest[0]!) : mainHelp(COMMANDS)) io.out(line);
+    for (const line of named
+      ? commandHelp(named)
+      : rest.length > 0 && isGroup(rest[0]!)
+        ? groupHelp(COMMANDS, rest[0]!)
+        : mainHelp(COMMANDS))
+      io.out(line);
     return true;
   }
   const command = find(argv);
@@ -77,7 +82,10 @@ export async function dispatch(argv: readonly string[], io: CliIo = stdio): Prom
     return true;
   }
   if (!command) {
-    if (isGroup(first)) throw new ValidationError(`${first}: ${second === undefined ? 'which one?' : `unknown command "${second}"`} (${subcommands(first)}); see qrtrack ${first} --help`);
+    if (isGroup(first))
+      throw new ValidationError(
+        `${first}: ${second === undefined ? 'which one?' : `unknown command "${second}"`} (${subcommands(first)}); see qrtrack ${first} --help`,
+      );
     return false;
   }
   if (!command.run) return false;
@@ -97,5 +105,7 @@ function isGroup(word: string): boolean {
 }
 
 function subcommands(group: string): string {
-  return COMMANDS.filter((c) => c.words[0] === group).map((c) => c.words.slice(1).join(' ')).join(', ');
+  return COMMANDS.filter((c) => c.words[0] === group)
+    .map((c) => c.words.slice(1).join(' '))
+    .join(', ');
 }

@@ -10,9 +10,7 @@ export interface Codec {
 }
 
 export function codecFor(dialect: Dialect): Codec {
-  return dialect === 'sqlite'
-    ? { dialect, bool: (v) => (v ? 1 : 0), time: (iso) => iso }
-    : { dialect, bool: (v) => v, time: (iso) => iso };
+  return dialect === 'sqlite' ? { dialect, bool: (v) => (v ? 1 : 0), time: (iso) => iso } : { dialect, bool: (v) => v, time: (iso) => iso };
 }
 
 export function readBool(v: DbBool): boolean {

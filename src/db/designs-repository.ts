@@ -22,16 +22,24 @@ export class DesignsRepository {
       .selectFrom('designs')
       .select(['id', sql<number>`octet_length(design_json)`.as('bytes')])
       .where('account_id', '=', accountId)
-      .$if(cursor !== undefined, (q) => q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(this.db.codec.time(cursor!.createdAt), cursor!.id))))
+      .$if(cursor !== undefined, (q) =>
+        q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(this.db.codec.time(cursor!.createdAt), cursor!.id))),
+      )
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
     let bytes = 0;
     let kept = 0;
-    while (kept < sizes.length && (kept === 0 || bytes + Number(sizes[kept]!.bytes) <= LIST_PAGE_DESIGN_BYTES)) bytes += Number(sizes[kept++]!.bytes);
+    while (kept < sizes.length && (kept === 0 || bytes + Number(sizes[kept]!.bytes) <= LIST_PAGE_DESIGN_BYTES))
+      bytes += Number(sizes[kept++]!.bytes);
     const ids = sizes.slice(0, kept).map((r) => r.id);
     if (ids.length === 0) return { designs: [], more: false };
-    const rows = await this.db.kysely.selectFrom('designs').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    const rows = await this.db.kysely
+      .selectFrom('designs')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
     const designs = ids.flatMap((id) => {
       const row = byId.get(id);
@@ -41,7 +49,12 @@ export class DesignsRepository {
   }
 
   async find(accountId: string, id: string): Promise<SavedDesignRecord | null> {
-    const row = await this.db.kysely.selectFrom('designs').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('designs')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRecord(row) : null;
   }
 
@@ -54,11 +67,23 @@ export class DesignsRepository {
     return this.db.kysely.transaction().execute(async (trx) => {
       // FOR NO KEY UPDATE: serialises design creates of the account without holding up the
       // inserts that reference the account (codes, sessions), which FOR UPDATE blocked.
-      if (this.db.codec.dialect === 'postgres') await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forNoKeyUpdate().execute();
-      const row = await trx.selectFrom('designs').select(sql<number>`count(*)`.as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      if (this.db.codec.dialect === 'postgres')
+        await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forNoKeyUpdate().execute();
+      const row = await trx
+        .selectFrom('designs')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
       if (Number(row.n) >= max) return null;
       const now = this.db.codec.time(new Date().toISOString());
-      const saved: DesignsTable = { id: randomUUID(), account_id: accountId, name, design_json: JSON.stringify(design), created_at: now, updated_at: now };
+      const saved: DesignsTable = {
+        id: randomUUID(),
+        account_id: accountId,
+        name,
+        design_json: JSON.stringify(design),
+        created_at: now,
+        updated_at: now,
+      };
       await trx.insertInto('designs').values(saved).execute();
       return toRecord(saved);
     });
@@ -69,7 +94,11 @@ export class DesignsRepository {
    * PostgreSQL; SQLite runs one transaction at a time), so changes sent at once all land.
    * Null when the design does not exist in this account.
    */
-  async update(accountId: string, id: string, change: (current: SavedDesignRecord) => { name?: string; design?: QrDesign }): Promise<SavedDesignRecord | null> {
+  async update(
+    accountId: string,
+    id: string,
+    change: (current: SavedDesignRecord) => { name?: string; design?: QrDesign },
+  ): Promise<SavedDesignRecord | null> {
     return this.db.kysely.transaction().execute(async (trx) => {
       let q = trx.selectFrom('designs').selectAll().where('account_id', '=', accountId).where('id', '=', id);
       if (this.db.codec.dialect === 'postgres') q = q.forUpdate();
@@ -92,5 +121,11 @@ export class DesignsRepository {
 
 function toRecord(r: DesignsTable): SavedDesignRecord {
   // resolveDesign fills options added after the design was saved.
-  return { id: r.id, name: r.name, design: resolveDesign(JSON.parse(r.design_json) as Partial<QrDesign>), createdAt: readTime(r.created_at), updatedAt: readTime(r.updated_at) };
+  return {
+    id: r.id,
+    name: r.name,
+    design: resolveDesign(JSON.parse(r.design_json) as Partial<QrDesign>),
+    createdAt: readTime(r.created_at),
+    updatedAt: readTime(r.updated_at),
+  };
 }

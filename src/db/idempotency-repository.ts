@@ -34,7 +34,12 @@ export class IdempotencyRepository {
    */
   async store(accountId: string, key: string, answer: StoredAnswer, now: string, notBefore: string): Promise<boolean> {
     const k = this.db.kysely;
-    await k.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).where('created_at', '<', this.db.codec.time(notBefore)).execute();
+    await k
+      .deleteFrom('idempotency_keys')
+      .where('account_id', '=', accountId)
+      .where('key', '=', key)
+      .where('created_at', '<', this.db.codec.time(notBefore))
+      .execute();
     if (++storedSincePrune >= PRUNE_EVERY) {
       storedSincePrune = 0;
       await k.deleteFrom('idempotency_keys').where('created_at', '<', this.db.codec.time(notBefore)).execute();
@@ -48,8 +53,11 @@ export class IdempotencyRepository {
       created_at: this.db.codec.time(now),
     };
     // PostgreSQL aborts a transaction on any error, so a conflict is detected without one.
-    const res = await k.insertInto('idempotency_keys').values(row).onConflict((oc) => oc.columns(['account_id', 'key']).doNothing()).executeTakeFirst();
+    const res = await k
+      .insertInto('idempotency_keys')
+      .values(row)
+      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+      .executeTakeFirst();
     return Number(res.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
 }
-

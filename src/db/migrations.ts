@@ -163,7 +163,10 @@ function webAccounts(dialect: Dialect): Migration {
         .addColumn('used_at', t.time)
         .execute();
       await db.schema.createIndex('one_time_links_account').on('one_time_links').columns(['account_id', 'kind']).execute();
-      await db.schema.alterTable('api_keys').addColumn('created_by', 'text', (c) => c.references('users.id')).execute();
+      await db.schema
+        .alterTable('api_keys')
+        .addColumn('created_by', 'text', (c) => c.references('users.id'))
+        .execute();
     },
   };
 }
@@ -199,8 +202,7 @@ export async function migrateToLatest(db: AnyDb, dialect: Dialect): Promise<void
 export async function runMigrations(db: AnyDb, dialect: Dialect, provider: MigrationProvider): Promise<void> {
   // On PostgreSQL the bookkeeping tables live in the connection's own schema: Kysely
   // would otherwise find another schema's tables of the same name and skip creating them.
-  const schema =
-    dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const schema = dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
   const migrator = new Migrator({ db, provider, migrationTableSchema: schema });
   // An upgrade may take minutes (0008 backfills every recent scan) before the server listens:
   // say so, rather than leave an operator looking at a silent process. A new database is quick.

@@ -18,7 +18,8 @@ function ipv6Prefix64(address: string): string {
   const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
   // An embedded IPv4 tail (::1.2.3.4) is two groups; only the first four groups matter here.
   const tailCount = tailGroups.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
-  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - tailCount).fill('0'), ...tailGroups];
+  const groups =
+    tail === undefined ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - tailCount).fill('0'), ...tailGroups];
   return groups
     .slice(0, 4)
     .map((g) => (g.includes('.') ? '0' : (parseInt(g, 16) || 0).toString(16)))

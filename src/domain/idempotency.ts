@@ -26,7 +26,9 @@ export class IdempotencyKeyBusyError extends DomainError {
  * on a retry is not told it sent another.
  */
 export function requestFingerprint(method: string, route: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${route}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${route}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
 }
 
 /** JSON with object keys sorted at every level. Bodies are at most 1 MiB and 32 levels deep. */

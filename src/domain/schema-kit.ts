@@ -31,4 +31,6 @@ export const Text = (maxLength: number, description?: string) =>
 
 /** Every property of `props` made optional, keeping each one's type. */
 export const optionalAll = <P extends Record<string, TSchema>>(props: P) =>
-  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof P]: ReturnType<typeof Type.Optional<P[K]>> };
+  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as {
+    [K in keyof P]: ReturnType<typeof Type.Optional<P[K]>>;
+  };

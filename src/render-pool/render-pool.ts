@@ -118,7 +118,9 @@ export class RenderPool {
   async render(job: RenderJob, who: RenderFor = NOBODY, budgetMs = this.config.timeoutMs): Promise<Buffer | string> {
     const outcome = await this.run(job, budgetMs, who);
     if (!outcome.ok) throw new DomainError(outcome.message, outcome.status);
-    return typeof outcome.body === 'string' ? outcome.body : Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength);
+    return typeof outcome.body === 'string'
+      ? outcome.body
+      : Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength);
   }
 
   /**
@@ -156,7 +158,8 @@ export class RenderPool {
     // piscina's maxQueue does not hold for tasks with an AbortSignal (5.3: they wait in a
     // queue it does not count), so jobs wait here, each lane bounded by `queue` and each
     // account within it by its share.
-    if (!startNow && (queue.size >= this.config.queue || queue.waitingOf(who.account) >= this.accountShare)) throw this.busy(QUEUE_FULL_MESSAGE);
+    if (!startNow && (queue.size >= this.config.queue || queue.waitingOf(who.account) >= this.accountShare))
+      throw this.busy(QUEUE_FULL_MESSAGE);
     const { port1, port2 } = new MessageChannel();
     const p: PendingJob = {
       job,
@@ -220,7 +223,8 @@ export class RenderPool {
       const busy = this.started.interactive + this.started.bulk;
       if (busy >= this.config.workers) return;
       let next = this.waiting.interactive.shift();
-      if (next === undefined && (this.config.workers === 1 || this.started.bulk < this.config.workers - 1)) next = this.waiting.bulk.shift();
+      if (next === undefined && (this.config.workers === 1 || this.started.bulk < this.config.workers - 1))
+        next = this.waiting.bulk.shift();
       if (next === undefined) return;
       const waiting = next.waiting;
       next.waiting = null;

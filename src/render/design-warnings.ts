@@ -18,7 +18,12 @@ const WHITE: Rgba = { r: 255, g: 255, b: 255, a: 1 };
 
 /** Warnings for `design`; with `data` (the text the code encodes) also those that depend on the code's size. */
 export function designWarnings(design: QrDesign, data?: string): string[] {
-  return [...colourWarnings(design), ...styleWarnings(design), ...(data === undefined ? [] : logoWarnings(design, data)), ...frameWarnings(design)];
+  return [
+    ...colourWarnings(design),
+    ...styleWarnings(design),
+    ...(data === undefined ? [] : logoWarnings(design, data)),
+    ...frameWarnings(design),
+  ];
 }
 
 /** Contrast of the code against its background, and inverted codes. */
@@ -41,7 +46,9 @@ export function colourWarnings(design: QrDesign): string[] {
     }
   }
   if (foregrounds(design).some(([, c]) => luminance(over(parseHex(c), bg)) > luminance(bg))) {
-    warnings.push('The code is lighter than its background; many phone scanners cannot read inverted codes. Use a dark code on a light background.');
+    warnings.push(
+      'The code is lighter than its background; many phone scanners cannot read inverted codes. Use a dark code on a light background.',
+    );
   }
   return warnings;
 }
@@ -78,7 +85,9 @@ function logoWarnings(design: QrDesign, data: string): string[] {
   if (!covered) return [];
   const levels = ERROR_CORRECTION_LEVELS.slice(0, ERROR_CORRECTION_LEVELS.indexOf(design.errorCorrectionLevel));
   const smaller = levels.filter((l) => (qrVersion(data, l) ?? 99) < 7).at(-1);
-  const remedy = smaller ? `Error-correction level ${smaller}${smaller === 'L' ? '' : ' or lower'}, or no logo, avoids this.` : 'Shorter content or no logo avoids this.';
+  const remedy = smaller
+    ? `Error-correction level ${smaller}${smaller === 'L' ? '' : ' or lower'}, or no logo, avoids this.`
+    : 'Shorter content or no logo avoids this.';
   return [
     `At error-correction level ${design.errorCorrectionLevel} this content makes a large code (version ${version}) whose logo covers one of its alignment marks; some scanner apps (those built on ZBar) then cannot read it. ${remedy}`,
   ];

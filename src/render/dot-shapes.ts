@@ -79,4 +79,3 @@ export function dotRadii(style: Exclude<DotStyle, 'square'>, n: Neighbours): Rad
     }
   }
 }
-

@@ -106,7 +106,10 @@ export function frameTextMarkup(text: string, band: Box, color: string): string 
   const k = fitted.em / UNITS_PER_EM;
   return fitted.lines
     .filter(({ line }) => line.d)
-    .map(({ line, x, baseline }) => `<path transform="translate(${num(x)} ${num(baseline)}) scale(${num(k)})" d="${line.d}"${fillAttrs(color)}/>`)
+    .map(
+      ({ line, x, baseline }) =>
+        `<path transform="translate(${num(x)} ${num(baseline)}) scale(${num(k)})" d="${line.d}"${fillAttrs(color)}/>`,
+    )
     .join('');
 }
 

@@ -43,8 +43,7 @@ function bottomBanner(W: number): FrameLayout {
   const side = W - 2 * border;
   const height = border + side + banner;
   const radius = W * 0.05;
-  const path =
-    roundedRect(0, 0, W, height, all(radius)) + roundedRect(border, border, side, side, all(radius - border), true);
+  const path = roundedRect(0, 0, W, height, all(radius)) + roundedRect(border, border, side, side, all(radius - border), true);
   return {
     height,
     code: { x: border, y: border, w: side, h: side },

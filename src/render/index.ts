@@ -9,7 +9,16 @@ import { setShaper } from './shaper-source.ts';
 setFontSource(nodeFontSource);
 setShaper(harfbuzz);
 
-export { renderSvg, QUIET_ZONE, type RenderOptions, designWarnings, contrastRatio, MIN_CONTRAST, createQrMatrix, type QrMatrix } from './portable.ts';
+export {
+  renderSvg,
+  QUIET_ZONE,
+  type RenderOptions,
+  designWarnings,
+  contrastRatio,
+  MIN_CONTRAST,
+  createQrMatrix,
+  type QrMatrix,
+} from './portable.ts';
 export { drawLogoAlone, renderPng } from './render-png.ts';
 export { renderPdf } from './render-pdf.ts';
 export { warmFontsFor } from './node-font-source.ts';

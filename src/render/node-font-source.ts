@@ -48,7 +48,10 @@ async function unpack(file: string): Promise<void> {
   const woff = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   const parsed = woffTables(woff);
   const sfnt = parsed
-    ? assembleSfnt(parsed.flavor, await Promise.all(parsed.tables.map(async (t) => (t.packed ? { ...t, data: new Uint8Array(await inflateAsync(t.data)) } : t))))
+    ? assembleSfnt(
+        parsed.flavor,
+        await Promise.all(parsed.tables.map(async (t) => (t.packed ? { ...t, data: new Uint8Array(await inflateAsync(t.data)) } : t))),
+      )
     : woffToSfnt(woff);
   if (!settled.has(file)) ready.set(file, sfnt);
   settled.add(file);

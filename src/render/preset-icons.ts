@@ -12,7 +12,8 @@ export interface PresetIcon {
 const ICONS: Record<Exclude<PresetLogo, 'none'>, PresetIcon> = {
   // Two interlocking chain links at 45°.
   link: {
-    stroke: 'M10.6 13.4a3.5 3.5 0 0 0 4.9 0l3-3a3.5 3.5 0 0 0-4.9-4.9l-1.2 1.2M13.4 10.6a3.5 3.5 0 0 0-4.9 0l-3 3a3.5 3.5 0 0 0 4.9 4.9l1.2-1.2',
+    stroke:
+      'M10.6 13.4a3.5 3.5 0 0 0 4.9 0l3-3a3.5 3.5 0 0 0-4.9-4.9l-1.2 1.2M13.4 10.6a3.5 3.5 0 0 0-4.9 0l-3 3a3.5 3.5 0 0 0 4.9 4.9l1.2-1.2',
     fill: '',
   },
   // Three arcs over a dot.

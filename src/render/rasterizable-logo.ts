@@ -78,7 +78,8 @@ async function remembered(dataUrl: string, make: () => Promise<string | null>): 
 
 /** An SVG drawn as the top-level document, its longest side MAX_SIDE pixels. */
 function svgAsPng(svg: string): Buffer {
-  const draw = (mode: 'width' | 'height') => new Resvg(svg, { font: { loadSystemFonts: false }, logLevel: 'off', fitTo: { mode, value: MAX_SIDE } }).render();
+  const draw = (mode: 'width' | 'height') =>
+    new Resvg(svg, { font: { loadSystemFonts: false }, logLevel: 'off', fitTo: { mode, value: MAX_SIDE } }).render();
   let image = draw('width');
   if (image.height > MAX_SIDE) image = draw('height');
   return encodePng(image.pixels, image.width, image.height, false);
@@ -115,7 +116,12 @@ export const UNDECODABLE = (field: string) => `${field}: the image cannot be dec
  * Shrinks RGBA pixels by a whole factor until the longest side fits, each output pixel the
  * average of its block, colours weighted by their alpha so transparent pixels add no colour.
  */
-export function fitWithin(data: Uint8Array | Uint8ClampedArray, width: number, height: number, maxSide: number): { data: Uint8Array; width: number; height: number } {
+export function fitWithin(
+  data: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  maxSide: number,
+): { data: Uint8Array; width: number; height: number } {
   const k = Math.ceil(Math.max(width, height) / maxSide);
   if (k <= 1) return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height };
   const w = Math.ceil(width / k);

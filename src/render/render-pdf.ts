@@ -97,7 +97,10 @@ function applyTransform(doc: Doc, transform: string | undefined): number {
   if (!transform) return 1;
   let scale = 1;
   for (const [, op, args] of transform.matchAll(/(\w+)\s*\(([^)]*)\)/g)) {
-    const v = (args ?? '').split(/[\s,]+/).filter(Boolean).map(Number);
+    const v = (args ?? '')
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(Number);
     const [a = 0, b, c, d, e = 0, f = 0] = v;
     switch (op) {
       case 'translate':

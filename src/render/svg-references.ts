@@ -9,7 +9,17 @@
 import { decodeBase64 } from '../domain/base64.ts';
 import { checkRasterSize, MAX_LOGO_PIXELS } from '../domain/raster-size.ts';
 import { cleanValue, mayMatch, type Rule } from './svg-css.ts';
-import { clampNumbers, geometryNumbers, isPercentage, numberLength, numberList, pathExtent, plainLength, transformBounds, transformScale } from './svg-numbers.ts';
+import {
+  clampNumbers,
+  geometryNumbers,
+  isPercentage,
+  numberLength,
+  numberList,
+  pathExtent,
+  plainLength,
+  transformBounds,
+  transformScale,
+} from './svg-numbers.ts';
 import { elements, type SvgNode, SvgRejected } from './svg-tree.ts';
 
 /*
@@ -87,13 +97,17 @@ export function checkReferences(root: SvgNode, sheet: Rule[], maxDrawPx: number)
     throw new SvgRejected(`too complex (${why})`);
   };
 
-  const sheetStroke = Math.max(0, ...sheet.flatMap((r) => r.declarations.filter((d) => d.property === 'stroke-width').map((d) => leadingNumber(d.value.text))));
+  const sheetStroke = Math.max(
+    0,
+    ...sheet.flatMap((r) => r.declarations.filter((d) => d.property === 'stroke-width').map((d) => leadingNumber(d.value.text))),
+  );
   /** Per element, not per instance: a long path used a thousand times is read once. */
   const geometry = new Map<SvgNode, { scale: number; shift: number; reach: number; origin: number }>();
   const geometryOf = (node: SvgNode) => {
     let g = geometry.get(node);
     if (g === undefined) {
-      const t = node === root ? { scale: 1 / viewport, shift: 0 } : (transformBounds(node.attrs.get('transform') ?? '') ?? { scale: 1, shift: 0 });
+      const t =
+        node === root ? { scale: 1 / viewport, shift: 0 } : (transformBounds(node.attrs.get('transform') ?? '') ?? { scale: 1, shift: 0 });
       g = {
         scale: t.scale * (node.name === 'svg' && node !== root ? viewBoxScale(node, node, viewport) : 1),
         shift: t.shift,
@@ -105,7 +119,10 @@ export function checkReferences(root: SvgNode, sheet: Rule[], maxDrawPx: number)
     return g;
   };
   const reach = (px: number): void => {
-    if (!(px <= REFERENCE_LIMITS.devicePx)) tooComplex(`coordinates reach ${px > 1e12 ? 'beyond 10^12' : Math.round(px)} px at the largest logo size; at most ${REFERENCE_LIMITS.devicePx}`);
+    if (!(px <= REFERENCE_LIMITS.devicePx))
+      tooComplex(
+        `coordinates reach ${px > 1e12 ? 'beyond 10^12' : Math.round(px)} px at the largest logo size; at most ${REFERENCE_LIMITS.devicePx}`,
+      );
   };
 
   /**
@@ -114,7 +131,8 @@ export function checkReferences(root: SvgNode, sheet: Rule[], maxDrawPx: number)
    * drawing's. Returns how far from the drawing's origin this instance can reach.
    */
   const walk = (node: SvgNode, acc: number, offset: number, hops: number, nesting: number, instantiated: boolean): number => {
-    if (++instances > REFERENCE_LIMITS.instances) tooComplex(`more than ${REFERENCE_LIMITS.instances} elements once references are expanded`);
+    if (++instances > REFERENCE_LIMITS.instances)
+      tooComplex(`more than ${REFERENCE_LIMITS.instances} elements once references are expanded`);
     if (onPath.has(node)) tooComplex(`a reference cycle through ${describe(node)}`);
     onPath.add(node);
     const g = geometryOf(node);
@@ -146,17 +164,23 @@ export function checkReferences(root: SvgNode, sheet: Rule[], maxDrawPx: number)
     /** User units of `from` across its bounding box, at most. */
     const box = (2 * extent) / Math.max(acc, 1e-12);
     let factor = 1;
-    if (kind !== 'other' && ++layers > REFERENCE_LIMITS.layers) tooComplex(`more than ${REFERENCE_LIMITS.layers} patterns, masks, clip paths and filters once references are expanded`);
+    if (kind !== 'other' && ++layers > REFERENCE_LIMITS.layers)
+      tooComplex(`more than ${REFERENCE_LIMITS.layers} patterns, masks, clip paths and filters once references are expanded`);
     if (kind === 'pattern' || kind === 'mask' || kind === 'clipPath') {
       if (nesting + 1 > REFERENCE_LIMITS.layerNesting) tooComplex(`${kind} nesting deeper than ${REFERENCE_LIMITS.layerNesting}`);
-      factor = kind === 'pattern' ? patternScale(target, box) : contentUnitsScale(target, kind === 'mask' ? 'maskContentUnits' : 'clipPathUnits', box);
+      factor =
+        kind === 'pattern'
+          ? patternScale(target, box)
+          : contentUnitsScale(target, kind === 'mask' ? 'maskContentUnits' : 'clipPathUnits', box);
       nesting += 1;
       offset = extent; // the content is placed somewhere within the element's reach
     } else if (kind === 'filter') {
       const count = target.children.filter((c) => typeof c !== 'string').length;
-      if (count > REFERENCE_LIMITS.primitivesPerFilter) tooComplex(`a filter with more than ${REFERENCE_LIMITS.primitivesPerFilter} primitives`);
+      if (count > REFERENCE_LIMITS.primitivesPerFilter)
+        tooComplex(`a filter with more than ${REFERENCE_LIMITS.primitivesPerFilter} primitives`);
       primitives += count;
-      if (primitives > REFERENCE_LIMITS.primitives) tooComplex(`more than ${REFERENCE_LIMITS.primitives} filter primitives once references are expanded`);
+      if (primitives > REFERENCE_LIMITS.primitives)
+        tooComplex(`more than ${REFERENCE_LIMITS.primitives} filter primitives once references are expanded`);
       const units = target.attrs.get('primitiveUnits') === 'objectBoundingBox' ? box : 1;
       filterScales.set(target, Math.max(filterScales.get(target) ?? 0, acc * units));
       offset = extent;
@@ -201,7 +225,8 @@ function referenceReader(root: SvgNode, sheet: Rule[], ids: Map<string, SvgNode>
       if (v !== undefined) named.push(...(cleanValue(v)?.refs ?? []));
     }
     const style = node.attrs.get('style');
-    if (style !== undefined) for (const part of style.split(';')) named.push(...(cleanValue(part.slice(part.indexOf(':') + 1))?.refs ?? []));
+    if (style !== undefined)
+      for (const part of style.split(';')) named.push(...(cleanValue(part.slice(part.indexOf(':') + 1))?.refs ?? []));
     if (urlRules.length) {
       const id = node.attrs.get('id');
       const classes = (node.attrs.get('class') ?? '').split(/\s+/);
@@ -225,7 +250,7 @@ function rootUnits(root: SvgNode): number {
 /** A viewBox fitted into a viewport of the given element's width and height (100 % when absent). */
 function viewBoxScale(box: SvgNode, sized: SvgNode, viewport: number): number {
   const vb = numberList(box.attrs.get('viewBox') ?? '');
-  if (!vb || vb.length !== 4) return 1;
+  if (vb?.length !== 4) return 1;
   const side = Math.max(plainLength(sized.attrs.get('width')) ?? viewport, plainLength(sized.attrs.get('height')) ?? viewport);
   return side / Math.min(vb[2]!, vb[3]!);
 }

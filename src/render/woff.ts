@@ -25,7 +25,13 @@ export function woffTables(woff: Uint8Array): { flavor: number; tables: WoffTabl
     const offset = src.getUint32(at + 4);
     const compLength = src.getUint32(at + 8);
     const length = src.getUint32(at + 12);
-    tables.push({ tag: src.getUint32(at), checksum: src.getUint32(at + 16), data: woff.subarray(offset, offset + compLength), packed: compLength < length, length });
+    tables.push({
+      tag: src.getUint32(at),
+      checksum: src.getUint32(at + 16),
+      data: woff.subarray(offset, offset + compLength),
+      packed: compLength < length,
+      length,
+    });
   }
   return { flavor: src.getUint32(4), tables };
 }
@@ -33,7 +39,10 @@ export function woffTables(woff: Uint8Array): { flavor: number; tables: WoffTabl
 export function woffToSfnt(woff: Uint8Array): Uint8Array {
   const parsed = woffTables(woff);
   if (!parsed) return woff;
-  return assembleSfnt(parsed.flavor, parsed.tables.map((t) => ({ ...t, data: t.packed ? unzlibSync(t.data) : t.data })));
+  return assembleSfnt(
+    parsed.flavor,
+    parsed.tables.map((t) => ({ ...t, data: t.packed ? unzlibSync(t.data) : t.data })),
+  );
 }
 
 /** The sfnt file of `tables`, each already unpacked. */

@@ -61,7 +61,8 @@ let Styling: StylingClass | null = null;
 
 function stylingClass(): StylingClass {
   // The package's Node build is CommonJS and untyped (its types import `canvas`, which we do not install).
-  Styling ??= (createRequire(import.meta.url)('qr-code-styling/lib/qr-code-styling.common.js') as { QRCodeStyling: StylingClass }).QRCodeStyling;
+  Styling ??= (createRequire(import.meta.url)('qr-code-styling/lib/qr-code-styling.common.js') as { QRCodeStyling: StylingClass })
+    .QRCodeStyling;
   return Styling;
 }
 
@@ -73,7 +74,6 @@ export function anchorOrigin(n: number, width: number): number {
 /** qr-code-styling's SVG of `design` (code only), `width` pixels square, same quiet zone as ours. */
 export async function anchorSvg(data: string, design: QrDesign, width: number): Promise<string> {
   const n = createQrMatrix(data, design.errorCorrectionLevel).size;
-  const scale = Math.floor(width / (n + 2 * QUIET_ZONE));
   const fill = paint(design);
   const eyeFill = design.customEyeColors ? { color: design.eyeColor } : fill;
   const logo = design.customLogoUrl ?? (design.presetLogo !== 'none' ? LOGO_SVG_DATA_URL : undefined);

@@ -22,7 +22,8 @@ describe('camera test (fast subset)', () => {
   it('runs every design through every degradation and decoder', async () => {
     outcomes = await runLab(designs, { degradations });
     expect(outcomes).toHaveLength(designs.length * degradations.length * DECODERS.length);
-    for (const f of ['dotsStyle', 'cornerSquare', 'cornerDot'] as const) expect(new Set(designs.map((d) => d.labels[f])).size).toBe(FACTORS[f].length);
+    for (const f of ['dotsStyle', 'cornerSquare', 'cornerDot'] as const)
+      expect(new Set(designs.map((d) => d.labels[f])).size).toBe(FACTORS[f].length);
   }, 120_000);
 
   it.each(DECODERS)('meets the goals with %s', (decoder) => {
@@ -36,7 +37,7 @@ function spanning(all: CameraDesign[], factors: Factor[]): CameraDesign[] {
   const seen = new Set<string>();
   return all.filter((d) => {
     const fresh = factors.map((f) => `${f}=${d.labels[f]}`).filter((k) => !seen.has(k));
-    fresh.forEach((k) => seen.add(k));
+    for (const k of fresh) seen.add(k);
     return fresh.length > 0;
   });
 }
@@ -51,7 +52,13 @@ describe('eyes under camera noise (jsQR, the decoder most sensitive to eye shape
   const noisy = DEGRADATIONS.filter((d) => d.name === 'noise σ20');
   const scanned = async (style: CornerStyle) => {
     const ds = SHORT_URLS.flatMap((data) =>
-      (['M', 'H'] as const).map((ec): CameraDesign => ({ data, design: { ...DEFAULT_DESIGN, cornerSquare: style, cornerDot: style, errorCorrectionLevel: ec }, labels: {} as CameraDesign['labels'] })),
+      (['M', 'H'] as const).map(
+        (ec): CameraDesign => ({
+          data,
+          design: { ...DEFAULT_DESIGN, cornerSquare: style, cornerDot: style, errorCorrectionLevel: ec },
+          labels: {} as CameraDesign['labels'],
+        }),
+      ),
     );
     const outcomes = await runLab(ds, { degradations: noisy, decoders: ['jsqr'], anchor: false, ceiling: false });
     return outcomes.reduce((sum, o) => sum + o.ours, 0) / outcomes.length;

@@ -25,7 +25,9 @@ export type DecoderName = (typeof DECODERS)[number] | (typeof EXTRA_DECODERS)[nu
 
 const require = createRequire(import.meta.url);
 // jsQR is CommonJS with `exports.default`; require it as Node sees it.
-const jsQR = (require('jsqr') as { default: (data: Uint8ClampedArray, width: number, height: number, options?: JsQrOptions) => JsQrCode | null }).default;
+const jsQR = (
+  require('jsqr') as { default: (data: Uint8ClampedArray, width: number, height: number, options?: JsQrOptions) => JsQrCode | null }
+).default;
 
 // zxing-wasm's defaults (try-harder on), as the zxing-cpp based apps ship them.
 const ZXING: ReaderOptions = { formats: ['QRCode'], maxNumberOfSymbols: 1 };
@@ -42,7 +44,11 @@ const zxing = (px: Pixels) => zxingWith(px, ZXING);
 const zxingDenoise = (px: Pixels) => zxingWith(px, { ...ZXING, tryDenoise: true });
 
 async function zbar(px: Pixels): Promise<string | null> {
-  const symbols = await scanRGBABuffer(px.data.buffer.slice(px.data.byteOffset, px.data.byteOffset + px.data.byteLength) as ArrayBuffer, px.width, px.height);
+  const symbols = await scanRGBABuffer(
+    px.data.buffer.slice(px.data.byteOffset, px.data.byteOffset + px.data.byteLength) as ArrayBuffer,
+    px.width,
+    px.height,
+  );
   const qr = symbols.find((s) => s.typeName === 'ZBAR_QRCODE');
   return qr ? qr.decode('utf-8') : null;
 }

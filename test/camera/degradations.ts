@@ -36,10 +36,38 @@ export const DEGRADATIONS: readonly Degradation[] = [
   { name: 'keystone', steps: [{ op: 'keystone', squeeze: 0.3 }] },
   { name: 'noise σ20', steps: [{ op: 'noise', sigma: 20 }] },
   { name: 'light gradient', steps: [{ op: 'light', darkest: 0.35 }] },
-  { name: '250 px + blur σ1 + JPEG q30', steps: [{ op: 'resize', width: 250 }, { op: 'blur', sigma: 1 }, { op: 'jpeg', quality: 30 }] },
-  { name: 'rotate 10° + noise σ20 + light', steps: [{ op: 'rotate', degrees: 10 }, { op: 'noise', sigma: 20 }, { op: 'light', darkest: 0.5 }] },
-  { name: 'keystone + blur σ1 + JPEG q30', steps: [{ op: 'keystone', squeeze: 0.2 }, { op: 'blur', sigma: 1 }, { op: 'jpeg', quality: 30 }] },
-  { name: 'keystone + rotate 10° + 250 px', steps: [{ op: 'keystone', squeeze: 0.2 }, { op: 'rotate', degrees: 10 }, { op: 'resize', width: 250 }] },
+  {
+    name: '250 px + blur σ1 + JPEG q30',
+    steps: [
+      { op: 'resize', width: 250 },
+      { op: 'blur', sigma: 1 },
+      { op: 'jpeg', quality: 30 },
+    ],
+  },
+  {
+    name: 'rotate 10° + noise σ20 + light',
+    steps: [
+      { op: 'rotate', degrees: 10 },
+      { op: 'noise', sigma: 20 },
+      { op: 'light', darkest: 0.5 },
+    ],
+  },
+  {
+    name: 'keystone + blur σ1 + JPEG q30',
+    steps: [
+      { op: 'keystone', squeeze: 0.2 },
+      { op: 'blur', sigma: 1 },
+      { op: 'jpeg', quality: 30 },
+    ],
+  },
+  {
+    name: 'keystone + rotate 10° + 250 px',
+    steps: [
+      { op: 'keystone', squeeze: 0.2 },
+      { op: 'rotate', degrees: 10 },
+      { op: 'resize', width: 250 },
+    ],
+  },
 ];
 
 const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
@@ -85,7 +113,9 @@ async function apply(px: Pixels, step: Step, seed: number): Promise<Pixels> {
 }
 
 function sharpOf(px: Pixels): Sharp {
-  return sharp(Buffer.from(px.data.buffer, px.data.byteOffset, px.data.byteLength), { raw: { width: px.width, height: px.height, channels: 4 } });
+  return sharp(Buffer.from(px.data.buffer, px.data.byteOffset, px.data.byteLength), {
+    raw: { width: px.width, height: px.height, channels: 4 },
+  });
 }
 
 function viaSharp(px: Pixels, fn: (s: Sharp) => Sharp): Promise<Pixels> {
@@ -107,8 +137,18 @@ function keystone(px: Pixels, squeeze: number): Pixels {
   const inset = (squeeze * w) / 2;
   // Output corners → source corners (top-left, top-right, bottom-right, bottom-left).
   const back = homography(
-    [[inset, 0], [w - inset, 0], [w, h], [0, h]],
-    [[0, 0], [w, 0], [w, h], [0, h]],
+    [
+      [inset, 0],
+      [w - inset, 0],
+      [w, h],
+      [0, h],
+    ],
+    [
+      [0, 0],
+      [w, 0],
+      [w, h],
+      [0, h],
+    ],
   );
   const out = new Uint8ClampedArray(w * h * 4).fill(255);
   for (let y = 0; y < h; y++) {

@@ -21,8 +21,14 @@ export interface Palette {
 
 export const PALETTES: readonly Palette[] = [
   { name: 'black on white', colors: { color1: '#000000', bgColor: '#ffffff' } },
-  { name: 'blue→purple gradient', colors: { isGradient: true, gradientType: 'linear', gradientRotation: 45, color1: '#1d4ed8', color2: '#9333ea', bgColor: '#ffffff' } },
-  { name: 'green on mint, radial', colors: { isGradient: true, gradientType: 'radial', color1: '#065f46', color2: '#0f766e', bgColor: '#f0fdf4' } },
+  {
+    name: 'blue→purple gradient',
+    colors: { isGradient: true, gradientType: 'linear', gradientRotation: 45, color1: '#1d4ed8', color2: '#9333ea', bgColor: '#ffffff' },
+  },
+  {
+    name: 'green on mint, radial',
+    colors: { isGradient: true, gradientType: 'radial', color1: '#065f46', color2: '#0f766e', bgColor: '#f0fdf4' },
+  },
   { name: 'red, dark eyes', colors: { color1: '#b91c1c', bgColor: '#ffffff', customEyeColors: true, eyeColor: '#111827' } },
   { name: 'navy, transparent', colors: { color1: '#1e3a8a', bgTransparent: true } },
   { name: 'grey 3.0:1', colors: { color1: '#949494', bgColor: '#ffffff' } },
@@ -80,5 +86,16 @@ export function plainDesign(design: QrDesign): QrDesign {
 /** A plain square-module code in the design's own colours (gradient, eye colour, background included). */
 export function plainInColours(design: QrDesign): QrDesign {
   const { color1, color2, isGradient, gradientType, gradientRotation, bgColor, bgTransparent, customEyeColors, eyeColor } = design;
-  return { ...plainDesign(design), color1, color2, isGradient, gradientType, gradientRotation, bgColor, bgTransparent, customEyeColors, eyeColor };
+  return {
+    ...plainDesign(design),
+    color1,
+    color2,
+    isGradient,
+    gradientType,
+    gradientRotation,
+    bgColor,
+    bgTransparent,
+    customEyeColors,
+    eyeColor,
+  };
 }

@@ -59,15 +59,28 @@ export async function runLab(designs: readonly CameraDesign[], opts: LabOptions 
     const at = placeCode(n, layout.code);
     const asOurs = (px: Pixels, origin: number) => placeOn(px, ours.width, ours.height, at.x - origin, at.y - origin);
     const plainOrigin = placeCode(n, { x: 0, y: 0, w: codeWidth, h: codeWidth }).x;
-    const anchor = opts.anchor === false ? null : asOurs(rasterize(await anchorSvg(d.data, d.design, codeWidth)), anchorOrigin(n, codeWidth));
+    const anchor =
+      opts.anchor === false ? null : asOurs(rasterize(await anchorSvg(d.data, d.design, codeWidth)), anchorOrigin(n, codeWidth));
     const plain = plainDesign(d.design);
     const key = `${d.data}|${plain.errorCorrectionLevel}|${d.design.frameStyle}`;
     let ceiling = opts.ceiling === false ? noHits(degradations, decoders) : ceilingCache.get(key);
     if (!ceiling) {
-      ceiling = await scanAll(asOurs(rasterize(renderSvg(d.data, plain, { size: codeWidth })), plainOrigin), d.data, degradations, decoders);
+      ceiling = await scanAll(
+        asOurs(rasterize(renderSvg(d.data, plain, { size: codeWidth })), plainOrigin),
+        d.data,
+        degradations,
+        decoders,
+      );
       ceilingCache.set(key, ceiling);
     }
-    const colours = opts.colours ? await scanAll(asOurs(rasterize(renderSvg(d.data, plainInColours(d.design), { size: codeWidth })), plainOrigin), d.data, degradations, decoders) : null;
+    const colours = opts.colours
+      ? await scanAll(
+          asOurs(rasterize(renderSvg(d.data, plainInColours(d.design), { size: codeWidth })), plainOrigin),
+          d.data,
+          degradations,
+          decoders,
+        )
+      : null;
     const oursHits = await scanAll(ours, d.data, degradations, decoders);
     const anchorHits = anchor ? await scanAll(anchor, d.data, degradations, decoders) : null;
     const warned = designWarnings(d.design, d.data).length > 0;
@@ -122,7 +135,13 @@ export interface Rate {
 export function rate(outcomes: readonly Outcome[], pick: (o: Outcome) => boolean = () => true): Rate {
   const kept = outcomes.filter(pick);
   const share = (f: (o: Outcome) => number) => (kept.length ? kept.reduce((sum, o) => sum + f(o), 0) / kept.length : 1);
-  return { n: kept.length, ours: share((o) => o.ours), anchor: share((o) => o.anchor), ceiling: share((o) => o.ceiling), colours: share((o) => o.colours) };
+  return {
+    n: kept.length,
+    ours: share((o) => o.ours),
+    anchor: share((o) => o.anchor),
+    ceiling: share((o) => o.ceiling),
+    colours: share((o) => o.colours),
+  };
 }
 
 export interface GroupRate extends Rate {
@@ -137,7 +156,8 @@ export function breakdown(outcomes: readonly Outcome[], decoder: DecoderName, fa
     const values = [...new Set(mine.map((o) => o.design.labels[f]))];
     for (const v of values) rows.push({ group: `${f} ${v}`, ...rate(mine, (o) => o.design.labels[f] === v) });
   }
-  for (const deg of [...new Set(mine.map((o) => o.degradation))]) rows.push({ group: `degradation: ${deg}`, ...rate(mine, (o) => o.degradation === deg) });
+  for (const deg of [...new Set(mine.map((o) => o.degradation))])
+    rows.push({ group: `degradation: ${deg}`, ...rate(mine, (o) => o.degradation === deg) });
   const warned = outcomes.filter((o) => o.decoder === decoder && o.warned);
   if (warned.length) rows.push({ group: 'designs with a warning', ...rate(warned) });
   return rows;
@@ -149,7 +169,8 @@ export function goalMisses(rows: readonly GroupRate[], decoder: DecoderName): st
   const all = rows[0]!;
   const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
   if (decoder === 'zxing' && all.ours < 0.995) misses.push(`zxing overall ${pct(all.ours)} < 99.5 %`);
-  if (decoder !== 'zxing' && all.ours < all.ceiling - 0.02) misses.push(`${decoder} overall ${pct(all.ours)} more than 2 points below the ceiling ${pct(all.ceiling)}`);
+  if (decoder !== 'zxing' && all.ours < all.ceiling - 0.02)
+    misses.push(`${decoder} overall ${pct(all.ours)} more than 2 points below the ceiling ${pct(all.ceiling)}`);
   for (const r of rows) {
     if (r.group.startsWith('degradation') || r.group.startsWith('designs with')) continue;
     if (r.ours < r.anchor) misses.push(`${decoder} ${r.group}: ${pct(r.ours)} below qr-code-styling's ${pct(r.anchor)}`);
@@ -162,6 +183,9 @@ export function formatTable(rows: readonly GroupRate[], decoder: string, withCol
   const width = Math.max(...rows.map((r) => r.group.length));
   const colours = (text: string) => (withColours ? `  ${text}` : '');
   const head = `${decoder.padEnd(width)}  ${'ours'.padStart(6)}  ${'ceil.'.padStart(6)}  ${'anchor'.padStart(6)}${colours('colours')}  ${'scans'.padStart(6)}`;
-  const lines = rows.map((r) => `${r.group.padEnd(width)}  ${pct(r.ours)}  ${pct(r.ceiling)}  ${pct(r.anchor)}${colours(` ${pct(r.colours)}`)}  ${String(r.n).padStart(6)}`);
+  const lines = rows.map(
+    (r) =>
+      `${r.group.padEnd(width)}  ${pct(r.ours)}  ${pct(r.ceiling)}  ${pct(r.anchor)}${colours(` ${pct(r.colours)}`)}  ${String(r.n).padStart(6)}`,
+  );
   return [head, ...lines].join('\n');
 }

@@ -5,7 +5,11 @@ import type { Pixels } from './decoders.ts';
 export function rasterize(svg: string, width?: number): Pixels {
   const fit = width ? { fitTo: { mode: 'width' as const, value: width } } : {};
   const img = new Resvg(svg, { background: '#ffffff', font: { loadSystemFonts: false }, logLevel: 'off', ...fit }).render();
-  return { data: new Uint8ClampedArray(img.pixels.buffer, img.pixels.byteOffset, img.pixels.byteLength), width: img.width, height: img.height };
+  return {
+    data: new Uint8ClampedArray(img.pixels.buffer, img.pixels.byteOffset, img.pixels.byteLength),
+    width: img.width,
+    height: img.height,
+  };
 }
 
 /** `px` copied onto white paper `width` × `height` with its top-left corner at (x, y); what falls outside is cut. */

@@ -19,7 +19,12 @@ function file(name: string, text: string): string {
 
 describe('qrtrack import and export', () => {
   it('imports a CSV with a default design, then exports it as CSV and JSON with short links and scan totals', () => {
-    const rows = ['title,contentType,url,text,color1,tags', ...Array.from({ length: 2500 }, (_, i) => (i % 2 ? `Poster ${i},url,https://example.com/${i},,,print` : `Note ${i},text,,hello ${i},#1a73e8,`))];
+    const rows = [
+      'title,contentType,url,text,color1,tags',
+      ...Array.from({ length: 2500 }, (_, i) =>
+        i % 2 ? `Poster ${i},url,https://example.com/${i},,,print` : `Note ${i},text,,hello ${i},#1a73e8,`,
+      ),
+    ];
     const csv = file('codes.csv', rows.join('\r\n') + '\r\n');
     expect(runCli(['accounts', 'create', 'shop'], env).status).toBe(0);
     const imported = runCli(['import', csv, '--account', 'shop', '--design-json', '{"dotsStyle":"rounded","color1":"#222222"}'], env);
@@ -68,12 +73,17 @@ describe('qrtrack import and export', () => {
     // A mistyped account is refused, not made (the codes went to a new account, exit 0).
     const typo = runCli(['import', file('z.csv', 'title\nx\n'), '--account', 'shopp'], env);
     expect(typo.status).not.toBe(0);
-    expect(typo.stderr).toBe('qrtrack: import: no account named "shopp" (see qrtrack accounts list; qrtrack accounts create NAME makes one)\n');
+    expect(typo.stderr).toBe(
+      'qrtrack: import: no account named "shopp" (see qrtrack accounts list; qrtrack accounts create NAME makes one)\n',
+    );
     expect(runCli(['accounts', 'list'], env).stdout).not.toContain('shopp');
   });
 
   it('exports a tagged batch as a ZIP of PNG images that decode to their short links', async () => {
-    const csv = file('zip.csv', 'title,url,tags,resolution\nFront door,https://example.com/a,door,500\nBack door,https://example.com/b,door,500\nElsewhere,https://example.com/c,,500\n');
+    const csv = file(
+      'zip.csv',
+      'title,url,tags,resolution\nFront door,https://example.com/a,door,500\nBack door,https://example.com/b,door,500\nElsewhere,https://example.com/c,,500\n',
+    );
     expect(runCli(['accounts', 'create', 'zipper'], env).status).toBe(0);
     expect(runCli(['import', csv, '--account', 'zipper'], env).status).toBe(0);
     const zipOut = path.join(dir, 'doors.zip');
@@ -81,21 +91,33 @@ describe('qrtrack import and export', () => {
     expect(res.status, res.stderr).toBe(0);
     expect(res.stderr).toContain('exported 2 codes of account "zipper" as png');
     const files = unzipSync(new Uint8Array(fs.readFileSync(zipOut)));
-    expect(Object.keys(files).map((n) => n.replace(/-[A-Za-z0-9]{7}\.png$/, '')).sort()).toEqual(['back-door', 'front-door']);
-    for (const [name, png] of Object.entries(files)) expect(await decodePng(Buffer.from(png))).toBe(`http://cli.test/r/${name.slice(-11, -4)}`);
-    expect(runCli(['export', '--account', 'zipper', '--format', 'svg'], env).stderr).toBe('qrtrack: export: --format svg writes a ZIP file: give --out FILE.zip\n');
+    expect(
+      Object.keys(files)
+        .map((n) => n.replace(/-[A-Za-z0-9]{7}\.png$/, ''))
+        .sort(),
+    ).toEqual(['back-door', 'front-door']);
+    for (const [name, png] of Object.entries(files))
+      expect(await decodePng(Buffer.from(png))).toBe(`http://cli.test/r/${name.slice(-11, -4)}`);
+    expect(runCli(['export', '--account', 'zipper', '--format', 'svg'], env).stderr).toBe(
+      'qrtrack: export: --format svg writes a ZIP file: give --out FILE.zip\n',
+    );
   });
 
   it('answers an --out it cannot write with one line naming the file and why, and leaves no file behind', () => {
     expect(runCli(['accounts', 'create', 'writer'], env).status).toBe(0);
     const missing = path.join(dir, 'no-such-folder');
-    for (const [format, name] of [['json', 'x.json'], ['png', 'x.zip']] as const) {
+    for (const [format, name] of [
+      ['json', 'x.json'],
+      ['png', 'x.zip'],
+    ] as const) {
       const out = path.join(missing, name);
       const res = runCli(['export', '--account', 'writer', '--format', format, '--out', out], env);
       expect(res.stderr, format).toBe(`qrtrack: export: cannot write ${out}: no such folder\n`);
       expect(res.status, format).toBe(2);
     }
-    expect(runCli(['export', '--account', 'writer', '--out', dir], env).stderr).toBe(`qrtrack: export: cannot write ${dir}: it is a folder\n`);
+    expect(runCli(['export', '--account', 'writer', '--out', dir], env).stderr).toBe(
+      `qrtrack: export: cannot write ${dir}: it is a folder\n`,
+    );
     // A successful export is written beside its file first, then renamed: nothing else is left.
     const own = tempDir('qrtrack-cli-out-');
     try {

@@ -12,7 +12,8 @@ import { tempDir } from '../support/test-app.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
 let dir: string;
@@ -54,7 +55,10 @@ beforeAll(async () => {
   menu = await post({ title: 'Spring menu', url: 'https://example.com/menu', dotsStyle: 'rounded' });
   await post({ title: '=Guest, "Wi-Fi"', contentType: 'wifi', wifiSsid: 'Cafe', wifiPass: 'secret' });
   for (const ua of [IPHONE, IPHONE, WINDOWS]) {
-    const res = await fetch(`${server.url}/r/${menu.code}`, { redirect: 'manual', headers: { 'user-agent': ua, referer: 'https://news.example.org/a' } });
+    const res = await fetch(`${server.url}/r/${menu.code}`, {
+      redirect: 'manual',
+      headers: { 'user-agent': ua, referer: 'https://news.example.org/a' },
+    });
     expect(res.status).toBe(302);
   }
 });
@@ -79,7 +83,11 @@ describe('qrtrack --help', { timeout: 180_000 }, () => {
       expect(lines[0], c.words.join(' ')).toBe(`usage: qrtrack ${[...c.words, c.synopsis].filter(Boolean).join(' ')}`);
     }
     // As processes: `serve --help` must not start a server, `keys create --help` must not make a key.
-    for (const args of [['serve', '--help'], ['keys', 'create', '--account', 'demo', '--scopes', 'qr:read', '--help'], ['stats', '-h']]) {
+    for (const args of [
+      ['serve', '--help'],
+      ['keys', 'create', '--account', 'demo', '--scopes', 'qr:read', '--help'],
+      ['stats', '-h'],
+    ]) {
       const res = await cli(...args);
       expect(res.status, args.join(' ')).toBe(0);
       expect(res.stdout).toMatch(new RegExp(`^usage: qrtrack ${args[0]}`));
@@ -126,7 +134,10 @@ describe('qrtrack options', { timeout: 180_000 }, () => {
     for (const [args, message] of [
       [['export', '--account', 'demo', '--out'], 'export: option --out needs a value; see qrtrack export --help'],
       [['export', '--out', '--account', 'demo'], 'export: option --out needs a value; see qrtrack export --help'],
-      [['keys', 'create', '--scopes', 'qr:read', '--account'], 'keys create: option --account needs a value; see qrtrack keys create --help'],
+      [
+        ['keys', 'create', '--scopes', 'qr:read', '--account'],
+        'keys create: option --account needs a value; see qrtrack keys create --help',
+      ],
       [['import', 'x.csv', '--format', 'csv'], 'import: unknown option --format; see qrtrack import --help'],
       [['users', 'reset-link', 'a@example.com', '--json'], 'users reset-link: unknown option --json; see qrtrack users reset-link --help'],
       [['qr', 'list', '--account'], 'qr list: option --account needs a value; see qrtrack qr list --help'],
@@ -149,7 +160,10 @@ describe('qrtrack commands', { timeout: 180_000 }, () => {
     expect(list.stdout).toMatch(/\nacme\s+0\s+0\s+0\s/);
     expect(list.stdout).toMatch(/\ndemo\s+2\s+1\s+3\s/);
     const json = JSON.parse((await cli('accounts', 'list', '--json')).stdout) as { name: string; items: number; scans: number }[];
-    expect(json.map((a) => [a.name, a.items, a.scans])).toEqual([['acme', 0, 0], ['demo', 2, 3]]);
+    expect(json.map((a) => [a.name, a.items, a.scans])).toEqual([
+      ['acme', 0, 0],
+      ['demo', 2, 3],
+    ]);
   });
 
   it('lists and shows QR codes by code or id', async () => {
@@ -161,7 +175,11 @@ describe('qrtrack commands', { timeout: 180_000 }, () => {
     const show = await cli('qr', 'show', menu.code);
     expect(show.stdout).toContain(`short link  ${server.url}/r/${menu.code}`);
     expect(show.stdout).toMatch(/design\s+dotsStyle=rounded\n/);
-    const byId = JSON.parse((await cli('qr', 'show', menu.id.toUpperCase(), '--json')).stdout) as { code: string; account: string; shortUrl: string };
+    const byId = JSON.parse((await cli('qr', 'show', menu.id.toUpperCase(), '--json')).stdout) as {
+      code: string;
+      account: string;
+      shortUrl: string;
+    };
     expect(byId).toMatchObject({ code: menu.code, account: 'demo', shortUrl: `${server.url}/r/${menu.code}` });
   });
 
@@ -184,11 +202,15 @@ describe('qrtrack commands', { timeout: 180_000 }, () => {
     // SQLite file, silently. Run from an empty folder, as an operator might.
     const cwd = tempDir('qrtrack-cli-nodb-');
     const { DATABASE_URL: _unset, ...rest } = process.env;
-    const res = spawnSync(process.execPath, ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, path.join(ROOT, 'src/cli.ts'), 'accounts', 'list'], {
-      cwd,
-      env: { ...rest, LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    });
+    const res = spawnSync(
+      process.execPath,
+      ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, path.join(ROOT, 'src/cli.ts'), 'accounts', 'list'],
+      {
+        cwd,
+        env: { ...rest, LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+      },
+    );
     expect(res.status, res.stderr).toBe(0);
     expect(res.stderr).toBe('qrtrack: DATABASE_URL is not set: working on the SQLite file ./data/qrtrack.db\n');
     expect(fs.existsSync(path.join(cwd, 'data', 'qrtrack.db'))).toBe(true);
@@ -205,7 +227,10 @@ describe('qrtrack commands', { timeout: 180_000 }, () => {
     const copy = new SQLite(file, { readonly: true });
     try {
       expect(copy.prepare('select count(*) as n from scans').get()).toEqual({ n: 3 });
-      expect(copy.prepare('select title from qr_items order by title').all()).toEqual([{ title: '=Guest, "Wi-Fi"' }, { title: 'Spring menu' }]);
+      expect(copy.prepare('select title from qr_items order by title').all()).toEqual([
+        { title: '=Guest, "Wi-Fi"' },
+        { title: 'Spring menu' },
+      ]);
     } finally {
       copy.close();
     }

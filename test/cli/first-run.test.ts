@@ -19,14 +19,18 @@ afterAll(() => server?.stop());
 
 async function waitForLine(): Promise<string> {
   for (let i = 0; i < 100; i++) {
-    const line = server.output().split('\n').find((l) => l.includes('first run'));
+    const line = server
+      .output()
+      .split('\n')
+      .find((l) => l.includes('first run'));
     if (line) return line;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`no setup line in: ${server.output()}`);
 }
 
-const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('first run', () => {
   it('prints one line with a setup link that creates the owner once; setup-link then refuses', async () => {
@@ -41,7 +45,9 @@ describe('first run', () => {
     const second = await post(`${server.url}/v1/setup`, { token, accountName: 'Other', email: 'x@example.com', password: PASSWORD });
     expect(second.status).toBe(410);
     const cliToken = viaCli.stdout.trim().split('/').pop();
-    expect((await post(`${server.url}/v1/setup`, { token: cliToken, accountName: 'Other', email: 'x@example.com', password: PASSWORD })).status).toBe(410);
+    expect(
+      (await post(`${server.url}/v1/setup`, { token: cliToken, accountName: 'Other', email: 'x@example.com', password: PASSWORD })).status,
+    ).toBe(410);
     const refused = runCli(['setup-link'], env);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/already has users/);

@@ -59,7 +59,9 @@ describe('qrtrack keys create without --account', { timeout: 180_000 }, () => {
     // The key works, and the owner sees it (and the code it made) in the web app's account.
     const made = await post(`${server.url}/v1/qr`, { title: 'Menu', url: 'https://example.com/menu' }, { authorization: `Bearer ${key}` });
     expect(made.status).toBe(201);
-    const cookie = ((await post(`${server.url}/v1/session`, { email: 'rosa@example.com', password: PASSWORD })).headers.get('set-cookie') ?? '').split(';')[0]!;
+    const cookie = (
+      (await post(`${server.url}/v1/session`, { email: 'rosa@example.com', password: PASSWORD })).headers.get('set-cookie') ?? ''
+    ).split(';')[0]!;
     const keys = (await (await fetch(`${server.url}/v1/account/keys`, { headers: { cookie } })).json()) as { keys: { scopes: string[] }[] };
     expect(keys.keys.map((k) => k.scopes)).toEqual([['qr:read', 'qr:write']]);
     const codes = (await (await fetch(`${server.url}/v1/qr`, { headers: { cookie } })).json()) as { items: { title: string }[] };
@@ -71,7 +73,9 @@ describe('qrtrack keys create without --account', { timeout: 180_000 }, () => {
     const res = await runCli(['keys', 'create', '--scopes', 'qr:read'], env);
     expect(res.status).toBe(2);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toMatch(/^qrtrack: keys create: there is no account yet; create the owner with the setup link .* or name a new account with --account NAME$/m);
+    expect(res.stderr).toMatch(
+      /^qrtrack: keys create: there is no account yet; create the owner with the setup link .* or name a new account with --account NAME$/m,
+    );
     expect(await accountNames(env)).toEqual([]);
   });
 

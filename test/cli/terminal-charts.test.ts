@@ -16,7 +16,12 @@ describe('terminal charts', () => {
   });
 
   it('aligns columns by characters, not bytes, and clips long text on one line', () => {
-    expect(table([['ä', 'x'], ['long', 'y']])).toEqual(['ä     x', 'long  y']);
+    expect(
+      table([
+        ['ä', 'x'],
+        ['long', 'y'],
+      ]),
+    ).toEqual(['ä     x', 'long  y']);
     expect(clip('a\nb  c', 10)).toBe('a b c');
     expect(clip('abcdefghijkl', 5)).toBe('abcd…');
   });

@@ -11,7 +11,11 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Runs scripts/tour.sh from `cwd`; asynchronous, so the test worker stays responsive while it runs. */
 function tourFrom(cwd: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn('bash', [path.join(ROOT, 'scripts/tour.sh')], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn('bash', [path.join(ROOT, 'scripts/tour.sh')], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

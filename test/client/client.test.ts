@@ -68,7 +68,10 @@ describe('the generated client', () => {
     const svg = await client.GET('/v1/qr/{id}/image.svg', { params: { path: { id: item.id } }, parseAs: 'text' });
     expect(svg.response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(svg.data).toMatch(/^<svg/);
-    const png = await client.GET('/v1/qr/{id}/image.png', { params: { path: { id: item.id }, query: { size: 500 } }, parseAs: 'arrayBuffer' });
+    const png = await client.GET('/v1/qr/{id}/image.png', {
+      params: { path: { id: item.id }, query: { size: 500 } },
+      parseAs: 'arrayBuffer',
+    });
     const bytes = Buffer.from(png.data as unknown as ArrayBuffer);
     expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(bytes.readUInt32BE(16)).toBe(500);
@@ -95,8 +98,21 @@ describe('the generated client', () => {
     try {
       const file = path.join(dir, 'example.ts');
       // The example as a user writes it, with the package name pointing at the source here.
-      fs.writeFileSync(file, `export {};\n${example!.replace("'@qrtrack/client'", `'${path.join(ROOT, 'packages/client/src/index.ts')}'`)}`);
-      const tsc = [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext'];
+      fs.writeFileSync(
+        file,
+        `export {};\n${example!.replace("'@qrtrack/client'", `'${path.join(ROOT, 'packages/client/src/index.ts')}'`)}`,
+      );
+      const tsc = [
+        path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '--noEmit',
+        '--strict',
+        '--target',
+        'ES2022',
+        '--module',
+        'NodeNext',
+        '--moduleResolution',
+        'NodeNext',
+      ];
       const flags = ['--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node', file];
       execFileSync(process.execPath, [...tsc, ...flags], { cwd: ROOT, encoding: 'utf8' });
     } finally {
@@ -109,12 +125,20 @@ describe('the generated client', () => {
     fs.mkdirSync(path.join(ROOT, '.scratch'), { recursive: true });
     const out = fs.mkdtempSync(path.join(ROOT, '.scratch', 'client-build-'));
     try {
-      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'packages/client/tsconfig.json', '--outDir', out], { cwd: ROOT });
-      const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'packages/client/package.json'), 'utf8')) as { exports: { '.': { types: string; import: string } } };
+      execFileSync(
+        process.execPath,
+        [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'packages/client/tsconfig.json', '--outDir', out],
+        { cwd: ROOT },
+      );
+      const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'packages/client/package.json'), 'utf8')) as {
+        exports: { '.': { types: string; import: string } };
+      };
       for (const file of Object.values(pkg.exports['.'])) expect(fs.existsSync(path.join(out, path.relative('./dist', file)))).toBe(true);
       const built = (await import(pathToFileURL(path.join(out, 'index.js')).href)) as typeof import('../../packages/client/src/index.ts');
       const item = await createItem('Built');
-      const res = await built.createQrtrackClient({ baseUrl: `${baseUrl}/`, apiKey: await t.key() }).GET('/v1/qr/{id}', { params: { path: { id: item.id } } });
+      const res = await built
+        .createQrtrackClient({ baseUrl: `${baseUrl}/`, apiKey: await t.key() })
+        .GET('/v1/qr/{id}', { params: { path: { id: item.id } } });
       expect(res.data?.item.title).toBe('Built');
     } finally {
       fs.rmSync(out, { recursive: true, force: true });

@@ -40,12 +40,15 @@ describe.skipIf(ON_POSTGRES)('text search scoped by account (SQLite)', () => {
     const repo = new QrItemsRepository(d);
     const small = await keys.ensureAccount('small');
     const big = await keys.ensureAccount('big');
-    for (let i = 0; i < 40; i++) await repo.create(big, { title: `Big ${i}`, contentType: 'url', payload: `https://big.example/${i}`, fields: {}, design });
-    for (let i = 0; i < 3; i++) await repo.create(small, { title: `Small ${i}`, contentType: 'url', payload: `https://small.example/${i}`, fields: {}, design });
+    for (let i = 0; i < 40; i++)
+      await repo.create(big, { title: `Big ${i}`, contentType: 'url', payload: `https://big.example/${i}`, fields: {}, design });
+    for (let i = 0; i < 3; i++)
+      await repo.create(small, { title: `Small ${i}`, contentType: 'url', payload: `https://small.example/${i}`, fields: {}, design });
     const keyOf = async (accountId: string) =>
       (await d.kysely.selectFrom('search_accounts').select('key').where('account_id', '=', accountId).executeTakeFirstOrThrow()).key;
     const count = async (match: string) =>
-      (await sql<{ n: number }>`select count(*) as n from qr_items_search where qr_items_search match ${match}`.execute(d.kysely)).rows[0]?.n;
+      (await sql<{ n: number }>`select count(*) as n from qr_items_search where qr_items_search match ${match}`.execute(d.kysely)).rows[0]
+        ?.n;
     expect(await count(`account : "${accountToken(await keyOf(small))}"`)).toBe(3);
     expect(await count(`account : "${accountToken(await keyOf(big))}"`)).toBe(40);
     expect(await count(accountTextMatch(await keyOf(small), 'https'))).toBe(3);
@@ -76,13 +79,23 @@ describe.skipIf(ON_POSTGRES)('text search scoped by account (SQLite)', () => {
     const upTo0009: Record<string, Migration> = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0010'));
     await runMigrations(old, 'sqlite', { getMigrations: async () => upTo0009 });
     const now = new Date().toISOString();
-    for (const [id, name] of [['acc-a', 'a'], ['acc-b', 'b']]) await sql`insert into accounts (id, name, created_at) values (${id}, ${name}, ${now})`.execute(old);
+    for (const [id, name] of [
+      ['acc-a', 'a'],
+      ['acc-b', 'b'],
+    ])
+      await sql`insert into accounts (id, name, created_at) values (${id}, ${name}, ${now})`.execute(old);
     let n = 0;
-    for (const [account, title] of [['acc-a', 'Alpha poster'], ['acc-b', 'Beta poster'], ['acc-a', 'Alpha menu']] as const) {
+    for (const [account, title] of [
+      ['acc-a', 'Alpha poster'],
+      ['acc-b', 'Beta poster'],
+      ['acc-a', 'Alpha menu'],
+    ] as const) {
       n++;
       const t = new Date(Date.now() - 1000 + n).toISOString();
       await sql`insert into qr_items (id, account_id, code, title, content_type, payload, search_title, search_payload, fields_json, design_json, active, created_at, updated_at)
-        values (${`id-${n}`}, ${account}, ${`code${n}`}, ${title}, 'text', ${title}, ${title.toLowerCase()}, ${title.toLowerCase()}, '{}', '{}', 1, ${t}, ${t})`.execute(old);
+        values (${`id-${n}`}, ${account}, ${`code${n}`}, ${title}, 'text', ${title}, ${title.toLowerCase()}, ${title.toLowerCase()}, '{}', '{}', 1, ${t}, ${t})`.execute(
+        old,
+      );
     }
     await migrateToLatest(old, 'sqlite');
     await old.destroy();
@@ -96,6 +109,9 @@ describe.skipIf(ON_POSTGRES)('text search scoped by account (SQLite)', () => {
     expect(await titles(repo, 'acc-a', 'menu')).toEqual(['Alpha menu']);
     // 0011 counted each account's live codes.
     const counts = await d.kysely.selectFrom('accounts').select(['id', 'live_codes']).orderBy('id').execute();
-    expect(counts.map((c) => [c.id, Number(c.live_codes)])).toEqual([['acc-a', 2], ['acc-b', 2]]);
+    expect(counts.map((c) => [c.id, Number(c.live_codes)])).toEqual([
+      ['acc-a', 2],
+      ['acc-b', 2],
+    ]);
   });
 });

@@ -23,7 +23,9 @@ const provider = (dialect: Dialect, failAfterTable: boolean) => ({
   async getMigrations(): Promise<Record<string, Migration>> {
     return {
       ...(await new InCodeMigrations(dialect).getMigrations()),
-      '9001_first': { up: async (k: Kysely<unknown>) => void (await k.schema.createTable('upgrade_probe_a').addColumn('id', 'integer').execute()) },
+      '9001_first': {
+        up: async (k: Kysely<unknown>) => void (await k.schema.createTable('upgrade_probe_a').addColumn('id', 'integer').execute()),
+      },
       '9002_second': {
         up: async (k: Kysely<unknown>) => {
           await k.schema.createTable('upgrade_probe_b').addColumn('id', 'integer').execute();
@@ -38,7 +40,13 @@ const provider = (dialect: Dialect, failAfterTable: boolean) => ({
 async function tables(k: Kysely<unknown>, dialect: string): Promise<string[]> {
   const rows =
     dialect === 'postgres'
-      ? (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name like 'upgrade_probe_%'`.execute(k)).rows
+      ? (
+          await sql<{
+            name: string;
+          }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name like 'upgrade_probe_%'`.execute(
+            k,
+          )
+        ).rows
       : (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name like 'upgrade_probe_%'`.execute(k)).rows;
   return rows.map((r) => r.name).sort();
 }
@@ -62,6 +70,8 @@ describe('migrations', () => {
     }
     expect(await tables(k, dialect)).toEqual(['upgrade_probe_a', 'upgrade_probe_b']);
     // An upgrade says what it runs before it starts (a long one kept the server silent).
-    expect(said).toEqual(['qrtrack: upgrading the database: 9001_first, 9002_second (one transaction: stopping midway leaves it as it was)\n']);
+    expect(said).toEqual([
+      'qrtrack: upgrading the database: 9001_first, 9002_second (one transaction: stopping midway leaves it as it was)\n',
+    ]);
   });
 });

@@ -9,7 +9,9 @@ import { ON_POSTGRES, TEST_DATABASE_URL } from '../support/databases.ts';
 describe('PostgreSQL array literals', () => {
   it('quotes every text element, escapes quotes and backslashes, and writes NULL bare', () => {
     expect(textArray([])).toBe('{}');
-    expect(textArray(['a', null, '', 'NULL', 'x,y}', 'say "hi"', 'C:\\dir'])).toBe('{"a",NULL,"","NULL","x,y}","say \\"hi\\"","C:\\\\dir"}');
+    expect(textArray(['a', null, '', 'NULL', 'x,y}', 'say "hi"', 'C:\\dir'])).toBe(
+      '{"a",NULL,"","NULL","x,y}","say \\"hi\\"","C:\\\\dir"}',
+    );
     expect(integerArray([1, -2, 1_900_000])).toBe('{1,-2,1900000}');
     expect(booleanArray([true, false])).toBe('{t,f}');
   });

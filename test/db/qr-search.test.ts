@@ -17,15 +17,40 @@ import { TEST_DATABASE_URL, freshDatabaseUrl } from '../support/databases.ts';
 // Mixed case, accents composed and decomposed, final sigma, dotted I, ligatures, CJK,
 // emoji, and the characters LIKE treats specially.
 const TOKENS = [
-  'Café', 'CAFE\u0301', 'Straße', 'ΟΔΟΣ', 'οδός', 'İstanbul', 'ǅemal', 'ﬁle', '100%', 'a_b', 'x"y', 'back\\slash',
-  'ticket', 'Ticket', 'TICKET', '12', '123', '4567', 'Menu', 'menü', '漢字テスト', '😀qr', 'ab', 'AB', 'gala', 'GaLa', 'x',
+  'Café',
+  'CAFE\u0301',
+  'Straße',
+  'ΟΔΟΣ',
+  'οδός',
+  'İstanbul',
+  'ǅemal',
+  'ﬁle',
+  '100%',
+  'a_b',
+  'x"y',
+  'back\\slash',
+  'ticket',
+  'Ticket',
+  'TICKET',
+  '12',
+  '123',
+  '4567',
+  'Menu',
+  'menü',
+  '漢字テスト',
+  '😀qr',
+  'ab',
+  'AB',
+  'gala',
+  'GaLa',
+  'x',
 ];
 const KINDS: ContentType[] = ['url', 'text', 'wifi', 'email'];
 
 /** A small deterministic generator, so a failure can be replayed. */
 function prng(seed: number) {
   let s = seed;
-  const next = () => ((s = (s * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  const next = () => (s = (s * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
   return { next, pick: <T>(a: readonly T[]) => a[Math.floor(next() * a.length)] as T, int: (n: number) => Math.floor(next() * n) };
 }
 
@@ -68,9 +93,37 @@ async function seedCorpus(db: Db): Promise<Corpus> {
 
 function queries(corpus: Corpus): string[] {
   const r = prng(11);
-  const out = ['é', 'É', 'e\u0301', 'σ', 'ς', 'ΟΔΟΣ', 'i̇', '%', '_', '"', '\\', '://', 'zzzz', 'TICKET', 'ticket 1', '漢字', '😀', 'Zanzibar', 'ab', 'x', '0%', 'A_B',
+  const out = [
+    'é',
+    'É',
+    'e\u0301',
+    'σ',
+    'ς',
+    'ΟΔΟΣ',
+    'i̇',
+    '%',
+    '_',
+    '"',
+    '\\',
+    '://',
+    'zzzz',
+    'TICKET',
+    'ticket 1',
+    '漢字',
+    '😀',
+    'Zanzibar',
+    'ab',
+    'x',
+    '0%',
+    'A_B',
     // A common word with a rare one (PostgreSQL asks its index for the rare one only), and words that are all common.
-    'zanzibar OLDEST', 'ticket zanzibar', 'rare words only here', 'ticket 4567', 'gala menu', 'ticket ab 123'];
+    'zanzibar OLDEST',
+    'ticket zanzibar',
+    'rare words only here',
+    'ticket 4567',
+    'gala menu',
+    'ticket ab 123',
+  ];
   for (let i = 0; i < 40; i++) {
     const item = r.pick(corpus.items);
     const text = r.next() < 0.5 ? item.title : item.payload;
@@ -83,7 +136,13 @@ function queries(corpus: Corpus): string[] {
   return out;
 }
 
-const FILTERS: Omit<ListQuery, 'limit'>[] = [{}, { active: false }, { active: true }, { contentType: 'wifi' }, { active: false, contentType: 'text' }];
+const FILTERS: Omit<ListQuery, 'limit'>[] = [
+  {},
+  { active: false },
+  { active: true },
+  { contentType: 'wifi' },
+  { active: false, contentType: 'text' },
+];
 
 /** What the list must answer, computed without a database. */
 function reference(corpus: Corpus, filter: Omit<ListQuery, 'limit'>): string[] {
@@ -128,7 +187,8 @@ describe('text search and filters on the project database', () => {
 
   it('answers every filter, and q with every filter, exactly as the reference, page by page', async () => {
     const repo = new QrItemsRepository(db);
-    for (const filter of FILTERS) expect(await allPages(repo, corpus.accountId, filter), JSON.stringify(filter)).toEqual(reference(corpus, filter));
+    for (const filter of FILTERS)
+      expect(await allPages(repo, corpus.accountId, filter), JSON.stringify(filter)).toEqual(reference(corpus, filter));
     for (const q of queries(corpus)) {
       for (const filter of [{}, { active: false }, { contentType: 'url' as const }]) {
         const f = { ...filter, q };
@@ -166,7 +226,14 @@ describe('text search and filters on the project database', () => {
     let needle18 = '';
     for (let i = 0; i < 60; i++) {
       const title = i % 9 === 0 ? `needle ${i}` : `hay ${i}`;
-      const item = await plain.create(accountId, { title, contentType: 'text', payload: 'x', fields: {}, design, tags: i % 2 === 0 ? ['t'] : ['u'] });
+      const item = await plain.create(accountId, {
+        title,
+        contentType: 'text',
+        payload: 'x',
+        fields: {},
+        design,
+        tags: i % 2 === 0 ? ['t'] : ['u'],
+      });
       if (i % 9 === 0 && i % 2 === 0) needles.unshift(item.id);
       if (i === 18) needle18 = item.id;
     }
@@ -184,7 +251,9 @@ describe('text search and filters on the project database', () => {
     const ids: Record<string, string> = {};
     // Oldest first: n1 is the newest. The only match is the fourth code, in the second window.
     for (const title of ['m1', 'm2', 'é-match', 'n3', 'n2', 'n1']) {
-      ids[title] = (await plain.create(accountId, { title, contentType: 'url', payload: 'https://e.example', fields: {}, design, tags: ['t'] })).id;
+      ids[title] = (
+        await plain.create(accountId, { title, contentType: 'url', payload: 'https://e.example', fields: {}, design, tags: ['t'] })
+      ).id;
     }
     const repo = new QrItemsRepository(db, { window: 3, windows: 20 });
     // Just before the first window's end is looked up, another request deletes a code of it.

@@ -36,7 +36,13 @@ async function setup() {
   const db = await open();
   const accountId = await new ApiKeysRepository(db).ensureAccount('w');
   accountOfTest = accountId;
-  const item = await new QrItemsRepository(db).create(accountId, { title: 't', contentType: 'url', payload: 'https://e.example', fields: {}, design: resolveDesign(undefined) });
+  const item = await new QrItemsRepository(db).create(accountId, {
+    title: 't',
+    contentType: 'url',
+    payload: 'https://e.example',
+    fields: {},
+    design: resolveDesign(undefined),
+  });
   return { db, open, accountId, itemId: item.id };
 }
 
@@ -44,8 +50,17 @@ const writerFor = (db: Db): ScanWriter => createScanWriter(db);
 
 let accountOfTest = '';
 const scan = (itemId: string, i: number, o: Partial<ScanEvent> = {}): ScanEvent => ({
-  itemId, accountId: accountOfTest, scannedAt: new Date(Date.now() - (i % 3) * 86_400_000).toISOString(), isBot: i % 10 === 0, device: i % 2 ? 'mobile' : 'desktop',
-  os: 'iOS', browser: 'Safari', country: i % 4 ? 'DE' : null, referrer: null, visitorHash: `v${i % 50}`, ...o,
+  itemId,
+  accountId: accountOfTest,
+  scannedAt: new Date(Date.now() - (i % 3) * 86_400_000).toISOString(),
+  isBot: i % 10 === 0,
+  device: i % 2 ? 'mobile' : 'desktop',
+  os: 'iOS',
+  browser: 'Safari',
+  country: i % 4 ? 'DE' : null,
+  referrer: null,
+  visitorHash: `v${i % 50}`,
+  ...o,
 });
 
 describe('scan writers', () => {
@@ -56,7 +71,10 @@ describe('scan writers', () => {
     await Promise.all(scans.map((s) => writer.record(s)));
     await writer.drain();
     const stats = await itemStats(new StatsRepository(db), { accountId, id: itemId, days: 3, tz: 'UTC' });
-    const raw = await db.kysely.selectFrom('scans').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const raw = await db.kysely
+      .selectFrom('scans')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(raw.n)).toBe(1000);
     expect(stats.totals.scans).toBe(900);
     expect(stats.totals.botScans).toBe(100);
@@ -75,7 +93,9 @@ describe('scan writers', () => {
     const { db, open, accountId, itemId } = await setup();
     const other = db.sqlite ? db : await open();
     const [w1, w2] = [writerFor(db), writerFor(other)];
-    await Promise.all(Array.from({ length: 600 }, (_, i) => (i % 2 ? w1 : w2).record(scan(itemId, i, { isBot: false, visitorHash: `u${i}` }))));
+    await Promise.all(
+      Array.from({ length: 600 }, (_, i) => (i % 2 ? w1 : w2).record(scan(itemId, i, { isBot: false, visitorHash: `u${i}` }))),
+    );
     await Promise.all([w1.drain(), w2.drain()]);
     const stats = await itemStats(new StatsRepository(db), { accountId, id: itemId, days: 3, tz: 'UTC' });
     expect(stats.totals).toMatchObject({ scans: 600, uniqueScans: 600, scansInRange: 600, uniqueScansInRange: 600, botScans: 0 });
@@ -89,7 +109,11 @@ describe('scan writers', () => {
     const other = db.sqlite ? db : await open();
     const [w1, w2] = [writerFor(db), writerFor(other)];
     const now = new Date().toISOString();
-    await Promise.all(Array.from({ length: 400 }, (_, i) => (i % 2 ? w1 : w2).record(scan(itemId, i, { scannedAt: now, isBot: false, visitorHash: `u${i}` }))));
+    await Promise.all(
+      Array.from({ length: 400 }, (_, i) =>
+        (i % 2 ? w1 : w2).record(scan(itemId, i, { scannedAt: now, isBot: false, visitorHash: `u${i}` })),
+      ),
+    );
     await Promise.all([w1.drain(), w2.drain()]);
     const account = await accountStats(new AccountStatsRepository(db), { accountId, days: 1, tz: 'UTC' });
     expect(account.topCodes).toEqual([expect.objectContaining({ id: itemId, scans: 400, uniqueScans: 400 })]);
@@ -97,7 +121,13 @@ describe('scan writers', () => {
 
   it('keeps the items of one batch apart', async () => {
     const { db, accountId, itemId } = await setup();
-    const other = await new QrItemsRepository(db).create(accountId, { title: 'o', contentType: 'url', payload: 'https://o.example', fields: {}, design: resolveDesign(undefined) });
+    const other = await new QrItemsRepository(db).create(accountId, {
+      title: 'o',
+      contentType: 'url',
+      payload: 'https://o.example',
+      fields: {},
+      design: resolveDesign(undefined),
+    });
     const writer = writerFor(db);
     const now = new Date().toISOString();
     await Promise.all([
@@ -111,7 +141,10 @@ describe('scan writers', () => {
     const [a, b] = [await statsOf(itemId), await statsOf(other.id)];
     expect(a.totals).toMatchObject({ scans: 3, uniqueScans: 2, botScans: 0, firstScanAt: now, lastScanAt: now });
     expect(b.totals).toMatchObject({ scans: 1, uniqueScans: 1, botScans: 1, firstScanAt: now, lastScanAt: now });
-    expect(a.breakdown.country).toEqual([{ value: 'DE', scans: 2 }, { value: 'FR', scans: 1 }]);
+    expect(a.breakdown.country).toEqual([
+      { value: 'DE', scans: 2 },
+      { value: 'FR', scans: 1 },
+    ]);
     expect(b.breakdown.device).toEqual([{ value: 'mobile', scans: 1 }]);
   });
 
@@ -129,9 +162,17 @@ describe('scan writers', () => {
       '2026-11-02T04:59:00Z', // Nov 1, 23:59 EST
       '2026-11-02T05:00:00Z', // Nov 2, 00:00 EST
     ];
-    await Promise.all(times.map((t, i) => writer.record(scan(itemId, 1, { scannedAt: new Date(t).toISOString(), isBot: false, visitorHash: `dst${i}` }))));
+    await Promise.all(
+      times.map((t, i) => writer.record(scan(itemId, 1, { scannedAt: new Date(t).toISOString(), isBot: false, visitorHash: `dst${i}` }))),
+    );
     await writer.drain();
-    const stats = await itemStats(new StatsRepository(db), { accountId, id: itemId, days: 5, tz: 'America/New_York', now: Date.parse('2026-11-03T12:00:00Z') });
+    const stats = await itemStats(new StatsRepository(db), {
+      accountId,
+      id: itemId,
+      days: 5,
+      tz: 'America/New_York',
+      now: Date.parse('2026-11-03T12:00:00Z'),
+    });
     expect(stats.daily.map((d) => [d.date, d.scans])).toEqual([
       ['2026-10-30', 1],
       ['2026-10-31', 2],
@@ -150,25 +191,52 @@ describe('scan writers', () => {
     await Promise.all([at(midnight - 3 * 3_600_000, 'a'), at(midnight - 2 * 3_600_000, 'b')].map((s) => writer.record(s)));
     await writer.drain();
     // One batch: two more scans of March 10 (a day with a running total already) and three of March 11 (none yet).
-    await Promise.all([at(midnight - 60_000, 'c'), at(midnight - 30_000, 'd'), at(midnight + 1, 'e'), at(midnight + 2, 'f'), at(midnight + 3, 'g')].map((s) => writer.record(s)));
+    await Promise.all(
+      [at(midnight - 60_000, 'c'), at(midnight - 30_000, 'd'), at(midnight + 1, 'e'), at(midnight + 2, 'f'), at(midnight + 3, 'g')].map(
+        (s) => writer.record(s),
+      ),
+    );
     await writer.drain();
-    const running = await db.kysely.selectFrom('item_running_totals').select(['day', 'scans', 'unique_scans']).where('item_id', '=', itemId).orderBy('day').execute();
-    expect(running.map((r) => [r.day, Number(r.scans), Number(r.unique_scans)])).toEqual([['2026-03-10', 4, 4], ['2026-03-11', 7, 7]]);
-    const top = async (now: string) => (await accountStats(new AccountStatsRepository(db), { accountId, days: 1, tz: 'UTC', now: Date.parse(now) })).topCodes;
+    const running = await db.kysely
+      .selectFrom('item_running_totals')
+      .select(['day', 'scans', 'unique_scans'])
+      .where('item_id', '=', itemId)
+      .orderBy('day')
+      .execute();
+    expect(running.map((r) => [r.day, Number(r.scans), Number(r.unique_scans)])).toEqual([
+      ['2026-03-10', 4, 4],
+      ['2026-03-11', 7, 7],
+    ]);
+    const top = async (now: string) =>
+      (await accountStats(new AccountStatsRepository(db), { accountId, days: 1, tz: 'UTC', now: Date.parse(now) })).topCodes;
     expect(await top('2026-03-11T12:00:00Z')).toEqual([expect.objectContaining({ id: itemId, scans: 3, uniqueScans: 3 })]);
     expect(await top('2026-03-10T12:00:00Z')).toEqual([expect.objectContaining({ id: itemId, scans: 7, uniqueScans: 7 })]);
     // The totals such batches left short on PostgreSQL are rebuilt by migration 0007.
     if (db.codec.dialect === 'postgres') {
       await db.kysely.updateTable('item_running_totals').set({ scans: 5, unique_scans: 5 }).where('day', '=', '2026-03-11').execute();
       await runningTotalsRepair('postgres').up(db.kysely as never);
-      const repaired = await db.kysely.selectFrom('item_running_totals').select(['day', 'scans', 'unique_scans']).where('item_id', '=', itemId).orderBy('day').execute();
-      expect(repaired.map((r) => [r.day, Number(r.scans), Number(r.unique_scans)])).toEqual([['2026-03-10', 4, 4], ['2026-03-11', 7, 7]]);
+      const repaired = await db.kysely
+        .selectFrom('item_running_totals')
+        .select(['day', 'scans', 'unique_scans'])
+        .where('item_id', '=', itemId)
+        .orderBy('day')
+        .execute();
+      expect(repaired.map((r) => [r.day, Number(r.scans), Number(r.unique_scans)])).toEqual([
+        ['2026-03-10', 4, 4],
+        ['2026-03-11', 7, 7],
+      ]);
     }
   });
 
   it('cuts the breakdowns and the top codes at local midnight, not at the UTC days around it', async () => {
     const { db, accountId, itemId } = await setup();
-    const other = await new QrItemsRepository(db).create(accountId, { title: 'o', contentType: 'url', payload: 'https://o.example', fields: {}, design: resolveDesign(undefined) });
+    const other = await new QrItemsRepository(db).create(accountId, {
+      title: 'o',
+      contentType: 'url',
+      payload: 'https://o.example',
+      fields: {},
+      design: resolveDesign(undefined),
+    });
     const writer = writerFor(db);
     // Every 20 minutes over four UTC days, a different country each hour: both ends of any
     // range cut a UTC day that holds scans on both sides. `now` is inside the last day, so
@@ -176,7 +244,12 @@ describe('scan writers', () => {
     const first = Date.parse('2026-03-10T00:05:00Z');
     const events = Array.from({ length: 4 * 72 }, (_, i) => {
       const at = first + i * 20 * 60_000;
-      return scan(i % 3 === 0 ? other.id : itemId, i, { scannedAt: new Date(at).toISOString(), isBot: false, country: `C${Math.floor(i / 3) % 24}`, visitorHash: `q${i}` });
+      return scan(i % 3 === 0 ? other.id : itemId, i, {
+        scannedAt: new Date(at).toISOString(),
+        isBot: false,
+        country: `C${Math.floor(i / 3) % 24}`,
+        visitorHash: `q${i}`,
+      });
     });
     for (let i = 0; i < events.length; i += 40) {
       await Promise.all(events.slice(i, i + 40).map((e) => writer.record(e)));
@@ -199,15 +272,27 @@ describe('scan writers', () => {
         const label = `${tz} days=${days}`;
         expect(stats.breakdown.country, label).toEqual(expectedCountries([itemId], start, end));
         for (const dim of ['device', 'os', 'browser', 'country', 'referrer'] as const) {
-          expect(stats.breakdown[dim].reduce((n, r) => n + r.scans, 0), `${label} ${dim}`).toBe(stats.totals.scansInRange);
+          expect(
+            stats.breakdown[dim].reduce((n, r) => n + r.scans, 0),
+            `${label} ${dim}`,
+          ).toBe(stats.totals.scansInRange);
         }
         const account = await accountStats(new AccountStatsRepository(db), { accountId, days, tz, now });
         expect(account.breakdown.country, label).toEqual(expectedCountries([itemId, other.id], start, end));
-        expect(account.breakdown.device.reduce((n, r) => n + r.scans, 0), label).toBe(account.totals.scansInRange);
+        expect(
+          account.breakdown.device.reduce((n, r) => n + r.scans, 0),
+          label,
+        ).toBe(account.totals.scansInRange);
         // The top list counts from the range's start (its end is "now": later scans count too).
         const since = (id: string) => events.filter((e) => e.itemId === id && Date.parse(e.scannedAt) >= start).length;
-        expect(account.topCodes.map((c) => [c.id, c.scans, c.uniqueScans]), label).toEqual(
-          [[itemId, since(itemId), since(itemId)], [other.id, since(other.id), since(other.id)]].sort((a, b) => Number(b[1]) - Number(a[1])),
+        expect(
+          account.topCodes.map((c) => [c.id, c.scans, c.uniqueScans]),
+          label,
+        ).toEqual(
+          [
+            [itemId, since(itemId), since(itemId)],
+            [other.id, since(other.id), since(other.id)],
+          ].sort((a, b) => Number(b[1]) - Number(a[1])),
         );
       }
     }
@@ -215,55 +300,150 @@ describe('scan writers', () => {
 
   it('keeps quarter-hour breakdowns that add up to the daily ones, and rebuilds them from the raw scans', async () => {
     const { db, itemId, accountId } = await setup();
-    const other = await new QrItemsRepository(db).create(accountId, { title: 'o', contentType: 'url', payload: 'https://o.example', fields: {}, design: resolveDesign(undefined) });
+    const other = await new QrItemsRepository(db).create(accountId, {
+      title: 'o',
+      contentType: 'url',
+      payload: 'https://o.example',
+      fields: {},
+      design: resolveDesign(undefined),
+    });
     const writer = writerFor(db);
-    await Promise.all(Array.from({ length: 600 }, (_, i) => writer.record(scan(i % 2 ? itemId : other.id, i, {
-      scannedAt: new Date(Date.now() - i * 7 * 60_000).toISOString(), referrer: i % 5 ? null : `r${i % 7}.example`, os: i % 6 ? 'iOS' : null,
-    }))));
+    await Promise.all(
+      Array.from({ length: 600 }, (_, i) =>
+        writer.record(
+          scan(i % 2 ? itemId : other.id, i, {
+            scannedAt: new Date(Date.now() - i * 7 * 60_000).toISOString(),
+            referrer: i % 5 ? null : `r${i % 7}.example`,
+            os: i % 6 ? 'iOS' : null,
+          }),
+        ),
+      ),
+    );
     await writer.drain();
     const k = db.kysely;
-    const plain = (rows: readonly Record<string, unknown>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([c, v]) => [c, c === 'day' ? String(v) : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : typeof v === 'bigint' ? Number(v) : v])));
-    const daily = await k.selectFrom('scan_dims_daily').select(['item_id', 'day', 'dim', 'value', 'scans']).orderBy('item_id').orderBy('day').orderBy('dim').orderBy('value').execute();
-    const quarters = await k.selectFrom('scan_dims_quarter').select(['item_id', 'bucket', 'dim', 'value', 'scans']).orderBy('item_id').orderBy('bucket').orderBy('dim').orderBy('value').execute();
+    const plain = (rows: readonly Record<string, unknown>[]) =>
+      rows.map((r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([c, v]) => [
+            c,
+            c === 'day' ? String(v) : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : typeof v === 'bigint' ? Number(v) : v,
+          ]),
+        ),
+      );
+    const daily = await k
+      .selectFrom('scan_dims_daily')
+      .select(['item_id', 'day', 'dim', 'value', 'scans'])
+      .orderBy('item_id')
+      .orderBy('day')
+      .orderBy('dim')
+      .orderBy('value')
+      .execute();
+    const quarters = await k
+      .selectFrom('scan_dims_quarter')
+      .select(['item_id', 'bucket', 'dim', 'value', 'scans'])
+      .orderBy('item_id')
+      .orderBy('bucket')
+      .orderBy('dim')
+      .orderBy('value')
+      .execute();
     const summed = new Map<string, number>();
     for (const q of quarters) {
       const key = [q.item_id, new Date(Number(q.bucket) * 900_000).toISOString().slice(0, 10), q.dim, q.value].join(' ');
       summed.set(key, (summed.get(key) ?? 0) + Number(q.scans));
     }
     expect(new Map(daily.map((d) => [[d.item_id, d.day, d.dim, d.value].join(' '), Number(d.scans)]))).toEqual(summed);
-    const accountQuarters = await k.selectFrom('account_dims_quarter').select(['account_id', 'bucket', 'dim', 'value', 'scans']).orderBy('account_id').orderBy('bucket').orderBy('dim').orderBy('value').execute();
+    const accountQuarters = await k
+      .selectFrom('account_dims_quarter')
+      .select(['account_id', 'bucket', 'dim', 'value', 'scans'])
+      .orderBy('account_id')
+      .orderBy('bucket')
+      .orderBy('dim')
+      .orderBy('value')
+      .execute();
     const byAccount = new Map<string, number>();
-    for (const q of quarters) byAccount.set([q.bucket, q.dim, q.value].join(' '), (byAccount.get([q.bucket, q.dim, q.value].join(' ')) ?? 0) + Number(q.scans));
+    for (const q of quarters)
+      byAccount.set([q.bucket, q.dim, q.value].join(' '), (byAccount.get([q.bucket, q.dim, q.value].join(' ')) ?? 0) + Number(q.scans));
     expect(new Map(accountQuarters.map((q) => [[q.bucket, q.dim, q.value].join(' '), Number(q.scans)]))).toEqual(byAccount);
     expect(accountQuarters.every((q) => q.account_id === accountId)).toBe(true);
     // The migration's backfill from the raw scans makes the same rows.
     await k.deleteFrom('scan_dims_quarter').execute();
     await k.deleteFrom('account_dims_quarter').execute();
     await backfillQuarterDims(k as never, db.codec.dialect, Date.now());
-    const rebuilt = await k.selectFrom('scan_dims_quarter').select(['item_id', 'bucket', 'dim', 'value', 'scans']).orderBy('item_id').orderBy('bucket').orderBy('dim').orderBy('value').execute();
+    const rebuilt = await k
+      .selectFrom('scan_dims_quarter')
+      .select(['item_id', 'bucket', 'dim', 'value', 'scans'])
+      .orderBy('item_id')
+      .orderBy('bucket')
+      .orderBy('dim')
+      .orderBy('value')
+      .execute();
     expect(plain(rebuilt)).toEqual(plain(quarters));
-    const rebuiltAccount = await k.selectFrom('account_dims_quarter').select(['account_id', 'bucket', 'dim', 'value', 'scans']).orderBy('account_id').orderBy('bucket').orderBy('dim').orderBy('value').execute();
+    const rebuiltAccount = await k
+      .selectFrom('account_dims_quarter')
+      .select(['account_id', 'bucket', 'dim', 'value', 'scans'])
+      .orderBy('account_id')
+      .orderBy('bucket')
+      .orderBy('dim')
+      .orderBy('value')
+      .execute();
     expect(plain(rebuiltAccount)).toEqual(plain(accountQuarters));
     // Rows older than any range reaches are pruned, a slice at a time; the others stay.
     const old = bucketOf(Date.now() - (QUARTER_DIMS_DAYS + 1) * 86_400_000);
-    await k.insertInto('scan_dims_quarter').values(Array.from({ length: 7 }, (_, i) => ({ item_id: itemId, bucket: old - i, dim: 'device', value: 'mobile', scans: 1 }))).execute();
-    await k.insertInto('account_dims_quarter').values(Array.from({ length: 4 }, (_, i) => ({ account_id: accountId, bucket: old - i, dim: 'os', value: 'iOS', scans: 1 }))).execute();
+    await k
+      .insertInto('scan_dims_quarter')
+      .values(Array.from({ length: 7 }, (_, i) => ({ item_id: itemId, bucket: old - i, dim: 'device', value: 'mobile', scans: 1 })))
+      .execute();
+    await k
+      .insertInto('account_dims_quarter')
+      .values(Array.from({ length: 4 }, (_, i) => ({ account_id: accountId, bucket: old - i, dim: 'os', value: 'iOS', scans: 1 })))
+      .execute();
     expect(await pruneQuarterDims(db, Date.now(), 3)).toBe(11);
-    expect(plain(await k.selectFrom('scan_dims_quarter').select(['item_id', 'bucket', 'dim', 'value', 'scans']).orderBy('item_id').orderBy('bucket').orderBy('dim').orderBy('value').execute())).toEqual(plain(quarters));
-    expect(plain(await k.selectFrom('account_dims_quarter').select(['account_id', 'bucket', 'dim', 'value', 'scans']).orderBy('account_id').orderBy('bucket').orderBy('dim').orderBy('value').execute())).toEqual(plain(accountQuarters));
+    expect(
+      plain(
+        await k
+          .selectFrom('scan_dims_quarter')
+          .select(['item_id', 'bucket', 'dim', 'value', 'scans'])
+          .orderBy('item_id')
+          .orderBy('bucket')
+          .orderBy('dim')
+          .orderBy('value')
+          .execute(),
+      ),
+    ).toEqual(plain(quarters));
+    expect(
+      plain(
+        await k
+          .selectFrom('account_dims_quarter')
+          .select(['account_id', 'bucket', 'dim', 'value', 'scans'])
+          .orderBy('account_id')
+          .orderBy('bucket')
+          .orderBy('dim')
+          .orderBy('value')
+          .execute(),
+      ),
+    ).toEqual(plain(accountQuarters));
   });
 
   it('backfills quarter-hour breakdowns only from the scans a range can reach', async () => {
     const { db, itemId } = await setup();
     const writer = writerFor(db);
     const now = Date.now();
-    const at = (daysAgo: number, i: number) => scan(itemId, i, { scannedAt: new Date(now - daysAgo * 86_400_000 - i * 60_000).toISOString(), isBot: false, country: daysAgo > 50 ? 'OLD' : 'NEW' });
+    const at = (daysAgo: number, i: number) =>
+      scan(itemId, i, {
+        scannedAt: new Date(now - daysAgo * 86_400_000 - i * 60_000).toISOString(),
+        isBot: false,
+        country: daysAgo > 50 ? 'OLD' : 'NEW',
+      });
     for (const daysAgo of [200, 120, 93, 91, 30, 1]) await Promise.all(Array.from({ length: 5 }, (_, i) => writer.record(at(daysAgo, i))));
     await writer.drain();
     await db.kysely.deleteFrom('scan_dims_quarter').execute();
     await db.kysely.deleteFrom('account_dims_quarter').execute();
     await backfillQuarterDims(db.kysely as never, db.codec.dialect, now);
-    const rows = await db.kysely.selectFrom('scan_dims_quarter').select(['bucket', 'value', 'scans']).where('dim', '=', 'country').execute();
+    const rows = await db.kysely
+      .selectFrom('scan_dims_quarter')
+      .select(['bucket', 'value', 'scans'])
+      .where('dim', '=', 'country')
+      .execute();
     const cutoff = bucketOf(now - QUARTER_DIMS_DAYS * 86_400_000);
     expect(rows.every((r) => Number(r.bucket) >= cutoff)).toBe(true);
     // 91, 30 and 1 days ago: 15 scans; 93 days and older: none.

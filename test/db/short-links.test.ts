@@ -51,7 +51,13 @@ describe.runIf(ON_POSTGRES)('PostgresShortLinks', () => {
     const design = resolveDesign(undefined);
     const items = await new QrItemsRepository(dbA).createMany(
       accountId,
-      Array.from({ length: 1_200 }, (_, i) => ({ title: `t${i}`, contentType: 'url', payload: `https://e.example/${i}`, fields: {}, design })),
+      Array.from({ length: 1_200 }, (_, i) => ({
+        title: `t${i}`,
+        contentType: 'url',
+        payload: `https://e.example/${i}`,
+        fields: {},
+        design,
+      })),
     );
     const codes = items.map((i) => i.code);
     expect(packCodes(codes).length).toBeGreaterThan(1);
@@ -62,7 +68,10 @@ describe.runIf(ON_POSTGRES)('PostgresShortLinks', () => {
 
     await b.invalidate(codes);
     await expect
-      .poll(async () => (await Promise.all(codes.map((c) => a.resolve(c)))).filter((t) => t?.active).length, { timeout: 5_000, interval: 50 })
+      .poll(async () => (await Promise.all(codes.map((c) => a.resolve(c)))).filter((t) => t?.active).length, {
+        timeout: 5_000,
+        interval: 50,
+      })
       .toBe(0);
   });
 });

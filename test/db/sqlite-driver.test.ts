@@ -45,7 +45,11 @@ describe('the SQLite driver', () => {
         encoding: 'utf8',
         timeout: 50_000,
       });
-      expect({ status: res.status, signal: res.signal, stdout: res.stdout.trim() }, res.stderr).toEqual({ status: 0, signal: null, stdout: 'ok' });
+      expect({ status: res.status, signal: res.signal, stdout: res.stdout.trim() }, res.stderr).toEqual({
+        status: 0,
+        signal: null,
+        stdout: 'ok',
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -67,7 +67,8 @@ function brokenLinks(root: string, files: readonly string[]): string[] {
         broken.push(where);
         continue;
       }
-      if (anchor && linked.endsWith('.md') && !anchors(fs.readFileSync(linked, 'utf8')).has(anchor)) broken.push(`${where} (no such heading)`);
+      if (anchor && linked.endsWith('.md') && !anchors(fs.readFileSync(linked, 'utf8')).has(anchor))
+        broken.push(`${where} (no such heading)`);
     }
   }
   return broken;

@@ -10,7 +10,11 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Runs scripts/tour.sh; asynchronous, so the test worker stays responsive while it runs. */
 function tour(env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn('bash', [path.join(ROOT, 'scripts/tour.sh')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn('bash', [path.join(ROOT, 'scripts/tour.sh')], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { decodeBase64, encodeBase64 } from '../../src/domain/base64.ts';
 
 describe('base64 without Buffer', () => {

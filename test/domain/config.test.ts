@@ -5,7 +5,13 @@ import { ConfigError, defaultRenderWorkers, loadConfig, parseDatabaseUrl } from 
 describe('configuration', () => {
   it('defaults to the embedded SQLite file, port 3000 and a localhost public URL', () => {
     const c = loadConfig({}, '/srv/app');
-    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', publicBaseUrl: 'http://localhost:3000', logLevel: 'info', rateLimitPerMinute: 600 });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      publicBaseUrl: 'http://localhost:3000',
+      logLevel: 'info',
+      rateLimitPerMinute: 600,
+    });
     expect(c.database).toEqual({ kind: 'sqlite', file: path.resolve('/srv/app/data/qrtrack.db') });
   });
 
@@ -31,23 +37,30 @@ describe('configuration', () => {
   });
 
   it('refuses a PUBLIC_BASE_URL with a path, and PORT 0 without a PUBLIC_BASE_URL', () => {
-    expect(() => loadConfig({ PUBLIC_BASE_URL: 'http://localhost:3955/with/path' })).toThrow(/^PUBLIC_BASE_URL: must be the site's root, without a path/);
+    expect(() => loadConfig({ PUBLIC_BASE_URL: 'http://localhost:3955/with/path' })).toThrow(
+      /^PUBLIC_BASE_URL: must be the site's root, without a path/,
+    );
     expect(() => loadConfig({ PORT: '0' })).toThrow(/^PUBLIC_BASE_URL: must be set when PORT is 0/);
     expect(loadConfig({ PORT: '0', PUBLIC_BASE_URL: 'https://qr.example.com' }).port).toBe(0);
   });
 
-  it('reads TRUST_PROXY as no proxy, one proxy, a number of proxies, or the proxies\' addresses', () => {
+  it("reads TRUST_PROXY as no proxy, one proxy, a number of proxies, or the proxies' addresses", () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,loopback' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.7', 'loopback']);
-    for (const bad of ['maybe', '11', '10.0.0.0/99', '300.1.2.3']) expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/^TRUST_PROXY: must be true, false, a number of proxies/);
+    for (const bad of ['maybe', '11', '10.0.0.0/99', '300.1.2.3'])
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/^TRUST_PROXY: must be true, false, a number of proxies/);
   });
 
   it('leaves the main thread a core of its own: one render worker per core but one, at least one', () => {
     expect([1, 2, 4, 16].map((cores) => defaultRenderWorkers(cores))).toEqual([1, 1, 3, 15]);
-    expect(loadConfig({ RENDER_WORKERS: '3', RENDER_TIMEOUT_MS: '500', RENDER_QUEUE: '0' }).render).toEqual({ workers: 3, timeoutMs: 500, queue: 0 });
+    expect(loadConfig({ RENDER_WORKERS: '3', RENDER_TIMEOUT_MS: '500', RENDER_QUEUE: '0' }).render).toEqual({
+      workers: 3,
+      timeoutMs: 500,
+      queue: 0,
+    });
   });
 
   it.each([

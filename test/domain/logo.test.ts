@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { checkLogoShape, parseLogoDataUrl } from '../../src/domain/design/logo.ts';
 import {
-  JPEG_BOMB, JPEG_PROGRESSIVE_BOMB, JPEG_SECOND_FRAME_BOMB, jpegClaiming, PNG_HEADER_BOMB, pngBombDataUrl, pngClaiming, SVG_NESTED_JPEG_BOMB_SVG, svgDataUrl,
+  JPEG_BOMB,
+  JPEG_PROGRESSIVE_BOMB,
+  JPEG_SECOND_FRAME_BOMB,
+  jpegClaiming,
+  PNG_HEADER_BOMB,
+  pngBombDataUrl,
+  pngClaiming,
+  SVG_NESTED_JPEG_BOMB_SVG,
+  svgDataUrl,
 } from '../support/hostile-logos.ts';
 
 const KIB = 1024;
@@ -27,14 +35,19 @@ function rejection(value: string): string {
 
 describe('parseLogoDataUrl', () => {
   it('accepts a WebP logo as it is (the renderer turns it into PNG for the rasterizer)', async () => {
-    const webp = await sharp({ create: { width: 48, height: 32, channels: 4, background: '#1a73e8' } }).webp().toBuffer();
+    const webp = await sharp({ create: { width: 48, height: 32, channels: 4, background: '#1a73e8' } })
+      .webp()
+      .toBuffer();
     const logo = parseLogoDataUrl('customLogoUrl', dataUrl('image/webp', webp));
     expect(logo.mediaType).toBe('image/webp');
     expect(logo.dataUrl).toBe(dataUrl('image/webp', webp));
   });
 
   it('accepts PNG and JPEG base64 data URLs and returns their bytes', () => {
-    for (const [type, magic] of [['image/png', PNG_MAGIC], ['image/jpeg', JPEG_MAGIC]] as const) {
+    for (const [type, magic] of [
+      ['image/png', PNG_MAGIC],
+      ['image/jpeg', JPEG_MAGIC],
+    ] as const) {
       const bytes = sized(magic, 1024);
       const logo = parseLogoDataUrl('customLogoUrl', dataUrl(type, bytes));
       expect(logo.mediaType).toBe(type);
@@ -53,7 +66,15 @@ describe('parseLogoDataUrl', () => {
   });
 
   it('rejects remote URLs and other schemes without fetching anything', () => {
-    for (const url of ['https://example.com/logo.png', 'http://127.0.0.1/logo.png', 'file:///etc/passwd', 'javascript:alert(1)', 'blob:https://x/1', '//example.com/a.png', 'logo.png']) {
+    for (const url of [
+      'https://example.com/logo.png',
+      'http://127.0.0.1/logo.png',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'blob:https://x/1',
+      '//example.com/a.png',
+      'logo.png',
+    ]) {
       expect(rejection(url)).toBe('customLogoUrl: must be a data: URL (remote URLs are not fetched)');
     }
   });
@@ -72,9 +93,15 @@ describe('parseLogoDataUrl', () => {
   });
 
   it('rejects data whose magic bytes do not match the media type', () => {
-    expect(rejection(dataUrl('image/png', sized(JPEG_MAGIC, 1024)))).toBe('customLogoUrl: the data is not a PNG image, though its media type is image/png');
-    expect(rejection(dataUrl('image/jpeg', sized(PNG_MAGIC, 1024)))).toBe('customLogoUrl: the data is not a JPEG image, though its media type is image/jpeg');
-    expect(rejection(dataUrl('image/webp', Buffer.from('RIFF0000WAVEfmt ')))).toBe('customLogoUrl: the data is not a WebP image, though its media type is image/webp');
+    expect(rejection(dataUrl('image/png', sized(JPEG_MAGIC, 1024)))).toBe(
+      'customLogoUrl: the data is not a PNG image, though its media type is image/png',
+    );
+    expect(rejection(dataUrl('image/jpeg', sized(PNG_MAGIC, 1024)))).toBe(
+      'customLogoUrl: the data is not a JPEG image, though its media type is image/jpeg',
+    );
+    expect(rejection(dataUrl('image/webp', Buffer.from('RIFF0000WAVEfmt ')))).toBe(
+      'customLogoUrl: the data is not a WebP image, though its media type is image/webp',
+    );
   });
 
   it('rejects empty images and raster images that are not base64', () => {
@@ -87,7 +114,11 @@ describe('parseLogoDataUrl', () => {
   });
 
   it('accepts SVG as base64, percent-encoded and plain UTF-8, always returning sanitized base64', () => {
-    const forms = [dataUrl('image/svg+xml', Buffer.from(SVG)), `data:image/svg+xml;charset=utf-8,${encodeURIComponent(SVG)}`, `data:image/svg+xml,${SVG.replace(/#/g, '%23')}`];
+    const forms = [
+      dataUrl('image/svg+xml', Buffer.from(SVG)),
+      `data:image/svg+xml;charset=utf-8,${encodeURIComponent(SVG)}`,
+      `data:image/svg+xml,${SVG.replace(/#/g, '%23')}`,
+    ];
     for (const form of forms) {
       const logo = parseLogoDataUrl('customLogoUrl', form);
       expect(logo.mediaType).toBe('image/svg+xml');
@@ -97,10 +128,17 @@ describe('parseLogoDataUrl', () => {
   });
 
   it('rejects SVG that is not well-formed XML, has no <svg> root, or declares a DOCTYPE', () => {
-    expect(rejection(dataUrl('image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><g></svg>')))).toMatch(/^customLogoUrl: SVG rejected: not well-formed XML/);
-    expect(rejection(dataUrl('image/svg+xml', Buffer.from('<html xmlns="http://www.w3.org/1999/xhtml"/>')))).toMatch(/^customLogoUrl: SVG rejected/);
-    const xxe = '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>';
-    expect(rejection(dataUrl('image/svg+xml', Buffer.from(xxe)))).toBe('customLogoUrl: SVG rejected: DOCTYPE and entity declarations are not allowed');
+    expect(rejection(dataUrl('image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><g></svg>')))).toMatch(
+      /^customLogoUrl: SVG rejected: not well-formed XML/,
+    );
+    expect(rejection(dataUrl('image/svg+xml', Buffer.from('<html xmlns="http://www.w3.org/1999/xhtml"/>')))).toMatch(
+      /^customLogoUrl: SVG rejected/,
+    );
+    const xxe =
+      '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>';
+    expect(rejection(dataUrl('image/svg+xml', Buffer.from(xxe)))).toBe(
+      'customLogoUrl: SVG rejected: DOCTYPE and entity declarations are not allowed',
+    );
   });
 
   it('refuses raster logos whose headers claim more than 16 megapixels, naming the size and the limit', () => {
@@ -121,7 +159,9 @@ describe('parseLogoDataUrl', () => {
 
   it('refuses a raster logo whose header cannot be read', () => {
     expect(rejection(dataUrl('image/png', sized(PNG_MAGIC.subarray(0, 8), 64)))).toBe('customLogoUrl: the image header cannot be read');
-    expect(rejection(dataUrl('image/jpeg', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 2, 0xff, 0xd9])))).toBe('customLogoUrl: the image header cannot be read');
+    expect(rejection(dataUrl('image/jpeg', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 2, 0xff, 0xd9])))).toBe(
+      'customLogoUrl: the image header cannot be read',
+    );
   });
 
   it('refuses a raster bomb embedded in an SVG logo', () => {
@@ -141,7 +181,9 @@ describe('parseLogoDataUrl', () => {
     expect(() => checkLogoShape('customLogoUrl', over)).toThrow('customLogoUrl: the image must be at most 512 KiB');
     // Whitespace does not count; exactly 512 KiB passes the shape check.
     expect(() => checkLogoShape('customLogoUrl', `data:image/png;base64,${'AAAA \n'.repeat((512 * KIB) / 3)}`)).not.toThrow();
-    expect(() => checkLogoShape('customLogoUrl', 'https://example.com/logo.png')).toThrow('customLogoUrl: must be a data: URL (remote URLs are not fetched)');
+    expect(() => checkLogoShape('customLogoUrl', 'https://example.com/logo.png')).toThrow(
+      'customLogoUrl: must be a data: URL (remote URLs are not fetched)',
+    );
     expect(() => checkLogoShape('customLogoUrl', 'data:image/png,rawbytes')).toThrow('customLogoUrl: raster images must be base64-encoded');
   });
 

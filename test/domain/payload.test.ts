@@ -142,9 +142,7 @@ describe('url payloads', () => {
 
 describe('wifi payloads', () => {
   it('builds WIFI:T:<enc>;S:<ssid>;P:<pass>;;', () => {
-    expect(assemble('wifi', { wifiSsid: 'Home', wifiPass: 'secret123', wifiEnc: 'WPA' })).toBe(
-      'WIFI:T:WPA;S:Home;P:secret123;;',
-    );
+    expect(assemble('wifi', { wifiSsid: 'Home', wifiPass: 'secret123', wifiEnc: 'WPA' })).toBe('WIFI:T:WPA;S:Home;P:secret123;;');
     expect(assemble('wifi', { wifiSsid: 'Old', wifiPass: 'abcde', wifiEnc: 'WEP' })).toBe('WIFI:T:WEP;S:Old;P:abcde;;');
   });
 
@@ -331,9 +329,7 @@ describe('vcard payloads', () => {
     expect(rejection(() => assemble('vcard', { vcardLastName: 'Doe', vcardPhone: 'call me' }))).toBe(
       'vcardPhone: must contain at least 3 digits',
     );
-    expect(rejection(() => assemble('vcard', { vcardLastName: 'Doe', vcardPhone: '123\n456' }))).toBe(
-      'vcardPhone: must be a single line',
-    );
+    expect(rejection(() => assemble('vcard', { vcardLastName: 'Doe', vcardPhone: '123\n456' }))).toBe('vcardPhone: must be a single line');
   });
 
   it('treats blank optional fields as absent', () => {
@@ -404,9 +400,7 @@ describe('parseVcardPayload', () => {
   });
 
   it('round-trips any names and organisation (property)', () => {
-    const text = fc
-      .string({ unit: 'grapheme', minLength: 1, maxLength: 30 })
-      .filter((s) => s.trim() !== '' && !s.includes('\u0000'));
+    const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== '' && !s.includes('\u0000'));
     fc.assert(
       fc.property(text, text, text, (first, last, org) => {
         const parsed = parseVcardPayload(assemble('vcard', { vcardFirstName: first, vcardLastName: last, vcardOrg: org }));
@@ -477,9 +471,7 @@ describe('email payloads', () => {
     expect(assemble('email', { emailTo: 'jane@example.com', emailSubject: 'Hi & ? = #', emailBody: 'l1\nl2 ü+' })).toBe(
       'mailto:jane@example.com?subject=Hi%20%26%20%3F%20%3D%20%23&body=l1%0D%0Al2%20%C3%BC%2B',
     );
-    expect(assemble('email', { emailTo: 'jane@example.com', emailBody: 'only body' })).toBe(
-      'mailto:jane@example.com?body=only%20body',
-    );
+    expect(assemble('email', { emailTo: 'jane@example.com', emailBody: 'only body' })).toBe('mailto:jane@example.com?body=only%20body');
   });
 
   it('encodes delimiters inside the address but keeps + literal', () => {
@@ -546,7 +538,13 @@ describe('validatePayload', () => {
     expect(validatePayload('whatsapp', 'https://api.whatsapp.com/send?phone=15550100')).toBe(
       'https://api.whatsapp.com/send?phone=15550100',
     );
-    for (const bad of ['javascript:alert(1)', 'https://example.com/', 'http://wa.me/1555', 'https://wa.me.evil.test/1', 'whatsapp://send?phone=1']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'https://example.com/',
+      'http://wa.me/1555',
+      'https://wa.me.evil.test/1',
+      'whatsapp://send?phone=1',
+    ]) {
       expect(rejection(() => validatePayload('whatsapp', bad))).toMatch(/^payload: /);
     }
   });
@@ -558,9 +556,7 @@ describe('validatePayload', () => {
     for (const bad of ['javascript:alert(1)//mailto:', 'a@example.com', 'https://example.com', ' mailto\t:a@b.c']) {
       expect(rejection(() => validatePayload('email', bad))).toMatch(/^payload: must be a mailto: link/);
     }
-    expect(rejection(() => validatePayload('email', 'mailto:a@b.com\r\nX-Evil: 1'))).toBe(
-      'payload: must not contain control characters',
-    );
+    expect(rejection(() => validatePayload('email', 'mailto:a@b.com\r\nX-Evil: 1'))).toBe('payload: must not contain control characters');
   });
 });
 
@@ -592,9 +588,7 @@ describe('the 4000-character bound', () => {
     expect(rejection(() => assemble('text', { text: 'x'.repeat(max + 1) }))).toBe(tooLong);
     const prefix = 'https://wa.me/15550100?text=';
     expect(assemble('whatsapp', { waNumber: '15550100', waMessage: 'a'.repeat(max - prefix.length) })).toHaveLength(max);
-    expect(rejection(() => assemble('whatsapp', { waNumber: '15550100', waMessage: 'a'.repeat(max - prefix.length + 1) }))).toBe(
-      tooLong,
-    );
+    expect(rejection(() => assemble('whatsapp', { waNumber: '15550100', waMessage: 'a'.repeat(max - prefix.length + 1) }))).toBe(tooLong);
     // Escaping counts: 2000 semicolons become 4000 characters.
     expect(rejection(() => assemble('wifi', { wifiSsid: 'x', wifiPass: ';'.repeat(2000) }))).toBe(tooLong);
   });
@@ -633,9 +627,12 @@ describe('any input (property)', () => {
   }
 
   it('validatePayload accepts or answers a ValidationError, and redirect targets are safe', () => {
-    fc.assert(fc.property(kind, nasty, (k, payload) => expectSafeOutcome(k, () => validatePayload(k, payload))), {
-      numRuns: 2000,
-    });
+    fc.assert(
+      fc.property(kind, nasty, (k, payload) => expectSafeOutcome(k, () => validatePayload(k, payload))),
+      {
+        numRuns: 2000,
+      },
+    );
   });
 
   it('assemblePayload accepts or answers a ValidationError, and redirect targets are safe', () => {
@@ -645,8 +642,11 @@ describe('any input (property)', () => {
       },
       { requiredKeys: [] },
     );
-    fc.assert(fc.property(kind, fields, (k, f) => expectSafeOutcome(k, () => assemblePayload(k, f as TypedFields))), {
-      numRuns: 2000,
-    });
+    fc.assert(
+      fc.property(kind, fields, (k, f) => expectSafeOutcome(k, () => assemblePayload(k, f as TypedFields))),
+      {
+        numRuns: 2000,
+      },
+    );
   });
 });

@@ -69,7 +69,8 @@ describe('local days in time zones', () => {
         if (i > 0) expect(seg.fromBucket).toBe(segments[i - 1]!.toBucket);
         for (let b = seg.fromBucket; b < seg.toBucket; b++) {
           const expected = dayNumber(localDate(tz, bucketStart(b)));
-          if (Math.floor((b + seg.offsetBuckets) / 96) !== expected) expect({ tz, b, day: Math.floor((b + seg.offsetBuckets) / 96) }).toEqual({ tz, b, day: expected });
+          if (Math.floor((b + seg.offsetBuckets) / 96) !== expected)
+            expect({ tz, b, day: Math.floor((b + seg.offsetBuckets) / 96) }).toEqual({ tz, b, day: expected });
         }
       }
     }
@@ -113,7 +114,10 @@ describe('building stats from roll-ups', () => {
       { date: '2026-11-23', scans: 3, uniqueScans: 2 },
     ]);
     expect(stats.totals).toMatchObject({ scans: 5, uniqueScans: 3, scansInRange: 5, uniqueScansInRange: 3, botScans: 1 });
-    expect(stats.breakdown.device).toEqual([{ value: 'mobile', scans: 4 }, { value: 'desktop', scans: 1 }]);
+    expect(stats.breakdown.device).toEqual([
+      { value: 'mobile', scans: 4 },
+      { value: 'desktop', scans: 1 },
+    ]);
     expect(stats.breakdown.os).toEqual([]);
   });
 });
@@ -137,16 +141,46 @@ describe('breakdowns', () => {
 
 describe('summing a batch of scans', () => {
   const scan = (o: Partial<ScanEvent>): ScanEvent => ({
-    itemId: 'a', accountId: 'acc', scannedAt: '2026-11-23T10:00:00.000Z', isBot: false, device: 'mobile', os: 'iOS', browser: 'Safari',
-    country: null, referrer: null, visitorHash: 'v', ...o,
+    itemId: 'a',
+    accountId: 'acc',
+    scannedAt: '2026-11-23T10:00:00.000Z',
+    isBot: false,
+    device: 'mobile',
+    os: 'iOS',
+    browser: 'Safari',
+    country: null,
+    referrer: null,
+    visitorHash: 'v',
+    ...o,
   });
 
   it('counts humans, uniques and bots apart and touches each counter row once', () => {
-    const scans = [scan({}), scan({ scannedAt: '2026-11-23T10:05:00.000Z' }), scan({ isBot: true, device: 'other' }), scan({ itemId: 'b', scannedAt: '2026-11-23T11:00:00.000Z' })];
+    const scans = [
+      scan({}),
+      scan({ scannedAt: '2026-11-23T10:05:00.000Z' }),
+      scan({ isBot: true, device: 'other' }),
+      scan({ itemId: 'b', scannedAt: '2026-11-23T11:00:00.000Z' }),
+    ];
     const d = sumBatch(scans, [true, false, false, true]);
     expect(d.items).toEqual([
-      { itemId: 'a', accountId: 'acc', scans: 2, uniqueScans: 1, botScans: 1, first: '2026-11-23T10:00:00.000Z', last: '2026-11-23T10:05:00.000Z' },
-      { itemId: 'b', accountId: 'acc', scans: 1, uniqueScans: 1, botScans: 0, first: '2026-11-23T11:00:00.000Z', last: '2026-11-23T11:00:00.000Z' },
+      {
+        itemId: 'a',
+        accountId: 'acc',
+        scans: 2,
+        uniqueScans: 1,
+        botScans: 1,
+        first: '2026-11-23T10:00:00.000Z',
+        last: '2026-11-23T10:05:00.000Z',
+      },
+      {
+        itemId: 'b',
+        accountId: 'acc',
+        scans: 1,
+        uniqueScans: 1,
+        botScans: 0,
+        first: '2026-11-23T11:00:00.000Z',
+        last: '2026-11-23T11:00:00.000Z',
+      },
     ]);
     expect(d.buckets).toHaveLength(2);
     expect(d.buckets[0]).toMatchObject({ itemId: 'a', scans: 2, uniqueScans: 1, botScans: 1 });
@@ -215,16 +249,25 @@ describe('isoTimestamp', () => {
     const min = Date.UTC(-271820, 0, 1);
     const max = Date.UTC(275759, 0, 1);
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.integer({ min, max }), fc.integer({ min: -5_000, max: 5_000 }), fc.double({ min: -1e6, max: 1e6, noNaN: true })), { minLength: 1 }), (times) => {
-        for (const ms of times) expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(fc.integer({ min, max }), fc.integer({ min: -5_000, max: 5_000 }), fc.double({ min: -1e6, max: 1e6, noNaN: true })),
+          { minLength: 1 },
+        ),
+        (times) => {
+          for (const ms of times) expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
+        },
+      ),
     );
   });
 
   it('reuses the second and pads the milliseconds', () => {
     const second = Date.UTC(2026, 10, 23, 9, 59, 59);
     expect([0, 7, 42, 999].map((m) => isoTimestamp(second + m))).toEqual([
-      '2026-11-23T09:59:59.000Z', '2026-11-23T09:59:59.007Z', '2026-11-23T09:59:59.042Z', '2026-11-23T09:59:59.999Z',
+      '2026-11-23T09:59:59.000Z',
+      '2026-11-23T09:59:59.007Z',
+      '2026-11-23T09:59:59.042Z',
+      '2026-11-23T09:59:59.999Z',
     ]);
     expect(isoTimestamp(second + 1000)).toBe('2026-11-23T10:00:00.000Z');
     expect(utcDay(second + 1000 * 3600 * 14)).toBe('2026-11-23');

@@ -24,13 +24,16 @@ describe('caps per account and user', () => {
     }
     const refused = await newKey(owner);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().error).toBe(`keys: an account may hold at most ${ACTIVE_KEYS_PER_ACCOUNT} active API keys; revoke one you no longer use first`);
+    expect(refused.json().error).toBe(
+      `keys: an account may hold at most ${ACTIVE_KEYS_PER_ACCOUNT} active API keys; revoke one you no longer use first`,
+    );
     expect((await owner.request({ method: 'DELETE', url: `/v1/account/keys/${ids[0]}` })).statusCode).toBe(200);
     expect((await newKey(owner)).statusCode).toBe(201);
   });
 
   it(`holds an account to ${OPEN_INVITES_PER_ACCOUNT} open invites`, async () => {
-    for (let i = 0; i < OPEN_INVITES_PER_ACCOUNT; i++) expect((await owner.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer' } })).statusCode).toBe(201);
+    for (let i = 0; i < OPEN_INVITES_PER_ACCOUNT; i++)
+      expect((await owner.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer' } })).statusCode).toBe(201);
     const refused = await owner.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer' } });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toMatch(/^invites: an account may hold at most \d+ open invites/);

@@ -10,7 +10,8 @@ import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
 const DAY = 86_400_000;
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 let t: TestApp;
 let key: string;
@@ -36,7 +37,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function item(title: string, k = key) {
-  const res = await t.request({ method: 'POST', url: '/v1/qr', key: k, payload: { title, url: 'https://example.com/' + encodeURIComponent(title) } });
+  const res = await t.request({
+    method: 'POST',
+    url: '/v1/qr',
+    key: k,
+    payload: { title, url: 'https://example.com/' + encodeURIComponent(title) },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().item as { id: string; code: string };
 }
@@ -51,7 +57,7 @@ async function get<T>(url: string, k = key): Promise<T> {
 function scansOf(itemId: string, account: string, n: number, spanDays: number, seed: number): ScanEvent[] {
   const now = Date.now();
   let s = seed;
-  const rnd = () => ((s = (s * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  const rnd = () => (s = (s * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
   const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)] as T;
   return Array.from({ length: n }, () => ({
     itemId,
@@ -101,7 +107,12 @@ describe('account stats', () => {
     ]);
   });
 
-  for (const [days, tz] of [[7, 'UTC'], [30, 'Europe/Berlin'], [90, 'America/New_York'], [1, 'Pacific/Kiritimati']] as const) {
+  for (const [days, tz] of [
+    [7, 'UTC'],
+    [30, 'Europe/Berlin'],
+    [90, 'America/New_York'],
+    [1, 'Pacific/Kiritimati'],
+  ] as const) {
     it(`equals the sum of its codes' stats over ${days} days in ${tz}`, async () => {
       const qs = `?days=${days}&tz=${encodeURIComponent(tz)}`;
       const account = await get<AccountStats>(`/v1/stats${qs}`);
@@ -129,7 +140,15 @@ describe('account stats', () => {
 
   it('counts bots apart, in the range only', async () => {
     const account = await get<AccountStats>('/v1/stats?days=90');
-    const rows = await t.db.kysely.selectFrom('scans').select(['scanned_at', 'is_bot']).where('item_id', 'in', codes.map((c) => c.id)).execute();
+    const rows = await t.db.kysely
+      .selectFrom('scans')
+      .select(['scanned_at', 'is_bot'])
+      .where(
+        'item_id',
+        'in',
+        codes.map((c) => c.id),
+      )
+      .execute();
     const from = Date.parse(`${account.from}T00:00:00Z`);
     const bots = rows.filter((r) => Boolean(r.is_bot) && new Date(r.scanned_at).getTime() >= from).length;
     expect(account.totals.botScansInRange).toBe(bots);
@@ -167,7 +186,8 @@ describe('account stats', () => {
     await sql`delete from item_running_totals`.execute(t.db.kysely);
     await backfillAccountRollups(t.db.kysely as never, t.db.codec.dialect);
     const rebuilt = await snapshot();
-    const plain = (r: { rows: unknown[] }) => JSON.parse(JSON.stringify(r.rows, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)));
+    const plain = (r: { rows: unknown[] }) =>
+      JSON.parse(JSON.stringify(r.rows, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)));
     expect(plain(rebuilt.buckets)).toEqual(plain(kept.buckets));
     expect(plain(rebuilt.dims)).toEqual(plain(kept.dims));
     expect(plain(rebuilt.running).map(numbers)).toEqual(plain(kept.running).map(numbers));
@@ -186,20 +206,39 @@ describe('breakdowns in other time zones, through HTTP', () => {
     const acc = await t.services.keys.ensureAccount('zones');
     const code = await item('Zones', k);
     const now = Date.now();
-    await record(Array.from({ length: 96 }, (_, i) => ({
-      itemId: code.id, accountId: acc, scannedAt: new Date(now - i * 30 * 60_000).toISOString(), isBot: false,
-      device: i % 2 ? 'mobile' : 'desktop', os: 'iOS', browser: 'Safari', country: `C${i % 5}`, referrer: null, visitorHash: `z${i}`,
-    })));
+    await record(
+      Array.from({ length: 96 }, (_, i) => ({
+        itemId: code.id,
+        accountId: acc,
+        scannedAt: new Date(now - i * 30 * 60_000).toISOString(),
+        isBot: false,
+        device: i % 2 ? 'mobile' : 'desktop',
+        os: 'iOS',
+        browser: 'Safari',
+        country: `C${i % 5}`,
+        referrer: null,
+        visitorHash: `z${i}`,
+      })),
+    );
     for (const tz of ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Asia/Kathmandu']) {
       for (const days of [1, 2]) {
         const stats = await get<Stats>(`/v1/qr/${code.id}/stats?days=${days}&tz=${encodeURIComponent(tz)}`, k);
         const account = await get<AccountStats>(`/v1/stats?days=${days}&tz=${encodeURIComponent(tz)}`, k);
-        for (const [label, s] of [['item', stats], ['account', account]] as const) {
+        for (const [label, s] of [
+          ['item', stats],
+          ['account', account],
+        ] as const) {
           for (const dim of ['device', 'country'] as const) {
-            expect(s.breakdown[dim]!.reduce((n, r) => n + r.scans, 0), `${label} ${tz} days=${days} ${dim}`).toBe(s.totals.scansInRange);
+            expect(
+              s.breakdown[dim]!.reduce((n, r) => n + r.scans, 0),
+              `${label} ${tz} days=${days} ${dim}`,
+            ).toBe(s.totals.scansInRange);
           }
         }
-        expect(account.topCodes.map((c) => c.scans), `${tz} days=${days}`).toEqual([stats.totals.scansInRange]);
+        expect(
+          account.topCodes.map((c) => c.scans),
+          `${tz} days=${days}`,
+        ).toEqual([stats.totals.scansInRange]);
       }
     }
   });
@@ -213,7 +252,16 @@ describe('account stats over time', () => {
     const today = new Date();
     const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
     const ev = (at: number, hash: string): ScanEvent => ({
-      itemId: old.id, accountId: acc, scannedAt: new Date(at).toISOString(), isBot: false, device: 'mobile', os: 'iOS', browser: 'Safari', country: 'DE', referrer: null, visitorHash: hash,
+      itemId: old.id,
+      accountId: acc,
+      scannedAt: new Date(at).toISOString(),
+      isBot: false,
+      device: 'mobile',
+      os: 'iOS',
+      browser: 'Safari',
+      country: 'DE',
+      referrer: null,
+      visitorHash: hash,
     });
     await record([ev(midnight - 40 * DAY, 'a'), ev(midnight - 40 * DAY + 1000, 'b')]);
     // One batch: two scans just before yesterday's end, one just after (crosses a UTC midnight).
@@ -223,7 +271,11 @@ describe('account stats over time', () => {
     expect(await top(2)).toEqual([expect.objectContaining({ id: old.id, scans: 3, uniqueScans: 3 })]);
     expect(await top(90)).toEqual([expect.objectContaining({ id: old.id, scans: 5, uniqueScans: 5 })]);
     const running = await t.db.kysely.selectFrom('item_running_totals').selectAll().where('item_id', '=', old.id).orderBy('day').execute();
-    expect(running.map((r) => [Number(r.scans), Number(r.unique_scans)])).toEqual([[2, 2], [4, 4], [5, 5]]);
+    expect(running.map((r) => [Number(r.scans), Number(r.unique_scans)])).toEqual([
+      [2, 2],
+      [4, 4],
+      [5, 5],
+    ]);
   });
 
   it("keeps a deleted code's scans in the series and breakdowns but not in the top list", async () => {
@@ -257,7 +309,16 @@ describe('account stats over time', () => {
     expect(res.statusCode, res.body).toBe(201);
     const ids = (res.json() as { items: { item: { id: string } }[] }).items.map((x) => x.item.id);
     const ev = (itemId: string, ago: number, n: number): ScanEvent => ({
-      itemId, accountId: acc, scannedAt: new Date(Date.now() - ago).toISOString(), isBot: false, device: 'mobile', os: 'iOS', browser: 'Safari', country: 'DE', referrer: null, visitorHash: `h${n}`,
+      itemId,
+      accountId: acc,
+      scannedAt: new Date(Date.now() - ago).toISOString(),
+      isBot: false,
+      device: 'mobile',
+      os: 'iOS',
+      browser: 'Safari',
+      country: 'DE',
+      referrer: null,
+      visitorHash: `h${n}`,
     });
     // 300 codes with 5 scans each 60 days ago; 30 with 1 to 4 scans (many ties) in the last hours.
     const old = ids.slice(0, 300).flatMap((id) => Array.from({ length: 5 }, (_, n) => ev(id, 60 * DAY, n)));
@@ -268,12 +329,19 @@ describe('account stats over time', () => {
       .map((id, i) => ({ id, scans: (i % 4) + 1 }))
       .sort((a, b) => b.scans - a.scans || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, 10);
-    const top = async (days: number) => (await get<AccountStats>(`/v1/stats?days=${days}&top=10`, k)).topCodes.map((c) => ({ id: c.id, scans: c.scans }));
+    const top = async (days: number) =>
+      (await get<AccountStats>(`/v1/stats?days=${days}&top=10`, k)).topCodes.map((c) => ({ id: c.id, scans: c.scans }));
     expect(await top(7)).toEqual(expected);
     expect((await top(90)).map((c) => c.scans)).toEqual(Array(10).fill(5));
     // The totals the walk reads are the codes' own counters.
-    const totals = await sql<{ id: string; n: number }>`select item_id as id, scans as n from item_scan_totals where account_id = ${acc} order by 1`.execute(t.db.kysely);
-    const counters = await sql<{ id: string; n: number }>`select id, scan_count as n from qr_items where account_id = ${acc} and scan_count > 0 order by 1`.execute(t.db.kysely);
+    const totals = await sql<{
+      id: string;
+      n: number;
+    }>`select item_id as id, scans as n from item_scan_totals where account_id = ${acc} order by 1`.execute(t.db.kysely);
+    const counters = await sql<{
+      id: string;
+      n: number;
+    }>`select id, scan_count as n from qr_items where account_id = ${acc} and scan_count > 0 order by 1`.execute(t.db.kysely);
     expect(totals.rows.map(numbers)).toEqual(counters.rows.map(numbers));
     expect(totals.rows).toHaveLength(330);
   });
@@ -371,9 +439,17 @@ describe('CSV exports', () => {
     );
     const top = await csv('/v1/stats.csv?days=30&part=top');
     expect(top.rows).toEqual(
-      json.topCodes.map((c) => ({ id: c.id, code: c.code, title: `'${c.title}`, scans: String(c.scans), unique_scans: String(c.uniqueScans) })),
+      json.topCodes.map((c) => ({
+        id: c.id,
+        code: c.code,
+        title: `'${c.title}`,
+        scans: String(c.scans),
+        unique_scans: String(c.uniqueScans),
+      })),
     );
-    expect(top.res.headers['content-disposition']).toMatch(/^attachment; filename="qrtrack-account-top-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv"$/);
+    expect(top.res.headers['content-disposition']).toMatch(
+      /^attachment; filename="qrtrack-account-top-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv"$/,
+    );
     // As many as asked, like ?top= on /v1/stats; both bounds.
     expect((await csv('/v1/stats.csv?days=30&part=top&top=1')).rows).toEqual(top.rows.slice(0, 1));
     expect((await csv('/v1/stats.csv?days=30&part=top&top=100')).rows).toEqual(top.rows);
@@ -399,13 +475,19 @@ describe('live recent scans', () => {
     const first = await get<{ scanCount: number; lastScanAt: string | null; recent: unknown[] }>(`/v1/qr/${c.id}/recent`, k);
     expect(first).toEqual({ scanCount: 0, uniqueScanCount: 0, botScanCount: 0, lastScanAt: null, recent: [] });
     await t.app.inject({ method: 'GET', url: `/r/${c.code}`, remoteAddress: '192.0.2.1', headers: { 'user-agent': IPHONE } });
-    const second = await get<{ scanCount: number; lastScanAt: string; recent: { scannedAt: string; os: string }[] }>(`/v1/qr/${c.id}/recent`, k);
+    const second = await get<{ scanCount: number; lastScanAt: string; recent: { scannedAt: string; os: string }[] }>(
+      `/v1/qr/${c.id}/recent`,
+      k,
+    );
     expect(second).toMatchObject({ scanCount: 1, recent: [{ os: 'iOS', device: 'mobile' }] });
     const none = await get<{ recent: unknown[] }>(`/v1/qr/${c.id}/recent?since=${encodeURIComponent(second.lastScanAt)}`, k);
     expect(none.recent).toEqual([]);
     await new Promise((r) => setTimeout(r, 5));
     await t.app.inject({ method: 'GET', url: `/r/${c.code}`, remoteAddress: '192.0.2.2', headers: { 'user-agent': IPHONE } });
-    const third = await get<{ scanCount: number; recent: unknown[] }>(`/v1/qr/${c.id}/recent?since=${encodeURIComponent(second.lastScanAt)}`, k);
+    const third = await get<{ scanCount: number; recent: unknown[] }>(
+      `/v1/qr/${c.id}/recent?since=${encodeURIComponent(second.lastScanAt)}`,
+      k,
+    );
     expect(third).toMatchObject({ scanCount: 2 });
     expect(third.recent).toHaveLength(1);
   });
@@ -421,8 +503,12 @@ describe('live recent scans', () => {
   });
 
   it('documents every new route in the OpenAPI document', async () => {
-    const doc = (await t.request({ method: 'GET', url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/stats', '/v1/stats.csv', '/v1/qr/{id}/stats.csv', '/v1/qr/{id}/recent']));
+    const doc = (await t.request({ method: 'GET', url: '/v1/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+    };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/v1/stats', '/v1/stats.csv', '/v1/qr/{id}/stats.csv', '/v1/qr/{id}/recent']),
+    );
     expect(Object.keys(doc.paths['/v1/stats.csv']!.get!.responses['200']!.content!)).toEqual(['text/csv']);
     expect(doc.paths['/v1/stats']!.get!.responses['200']!.content!['application/json']).toBeDefined();
   });

@@ -23,45 +23,82 @@ describe('invites and members', () => {
     expect((await owner.request({ method: 'GET', url: '/v1/account/invites' })).json().invites).toEqual([invite]);
     const preview = await t.request({ method: 'GET', url: `/v1/invites/${tokenOf(url)}` });
     expect(preview.json()).toMatchObject({ accountName: 'Acme', role: 'editor' });
-    const accepted = await t.request({ method: 'POST', url: `/v1/invites/${tokenOf(url)}/accept`, payload: { email: 'ed@example.com', password: PASSWORD } });
+    const accepted = await t.request({
+      method: 'POST',
+      url: `/v1/invites/${tokenOf(url)}/accept`,
+      payload: { email: 'ed@example.com', password: PASSWORD },
+    });
     expect(accepted.statusCode).toBe(201);
     expect(accepted.json()).toMatchObject({ account: { name: 'Acme', role: 'editor' }, scopes: ['qr:read', 'qr:write'] });
-    const twice = await t.request({ method: 'POST', url: `/v1/invites/${tokenOf(url)}/accept`, payload: { email: 'x@example.com', password: PASSWORD } });
+    const twice = await t.request({
+      method: 'POST',
+      url: `/v1/invites/${tokenOf(url)}/accept`,
+      payload: { email: 'x@example.com', password: PASSWORD },
+    });
     expect(twice.statusCode).toBe(410);
     expect((await owner.request({ method: 'GET', url: '/v1/account/invites' })).json().invites).toEqual([]);
     const members = (await owner.request({ method: 'GET', url: '/v1/account/members' })).json().members;
-    expect(members.map((m: { email: string; role: string }) => `${m.email}:${m.role}`)).toEqual(['owner@example.com:owner', 'ed@example.com:editor']);
+    expect(members.map((m: { email: string; role: string }) => `${m.email}:${m.role}`)).toEqual([
+      'owner@example.com:owner',
+      'ed@example.com:editor',
+    ]);
     await signIn(t, 'ed@example.com');
   });
 
   it('lets an existing user join another account with their own password, and switch between accounts', async () => {
-    const other = sessionFrom(t, await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Beta', email: 'b@example.com', password: PASSWORD } }));
+    const other = sessionFrom(
+      t,
+      await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Beta', email: 'b@example.com', password: PASSWORD } }),
+    );
     const inv = await other.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer' } });
     const token = tokenOf(inv.json().url);
-    const wrong = await t.request({ method: 'POST', url: `/v1/invites/${token}/accept`, payload: { email: 'owner@example.com', password: 'not my password' } });
+    const wrong = await t.request({
+      method: 'POST',
+      url: `/v1/invites/${token}/accept`,
+      payload: { email: 'owner@example.com', password: 'not my password' },
+    });
     expect(wrong.statusCode).toBe(401);
-    const joined = sessionFrom(t, await t.request({ method: 'POST', url: `/v1/invites/${token}/accept`, payload: { email: 'owner@example.com', password: PASSWORD } }));
+    const joined = sessionFrom(
+      t,
+      await t.request({ method: 'POST', url: `/v1/invites/${token}/accept`, payload: { email: 'owner@example.com', password: PASSWORD } }),
+    );
     const me = (await joined.request({ method: 'GET', url: '/v1/session' })).json();
     expect(me.account).toMatchObject({ name: 'Beta', role: 'viewer' });
     expect(me.accounts.map((a: { name: string }) => a.name)).toEqual(['Acme', 'Beta']);
     const acme = me.accounts.find((a: { name: string }) => a.name === 'Acme');
     const switched = await joined.request({ method: 'PUT', url: '/v1/session/account', payload: { accountId: acme.id } });
     expect(switched.json().account).toMatchObject({ name: 'Acme', role: 'owner' });
-    const gamma = sessionFrom(t, await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Gamma', email: 'g@example.com', password: PASSWORD } }));
+    const gamma = sessionFrom(
+      t,
+      await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Gamma', email: 'g@example.com', password: PASSWORD } }),
+    );
     const notMine = await owner.request({ method: 'PUT', url: '/v1/session/account', payload: { accountId: gamma.accountId } });
     expect(notMine.statusCode).toBe(404);
   });
 
   it('acts in the account a tab names, whatever account another tab switched the session to', async () => {
-    const beta = sessionFrom(t, await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Beta', email: 'b@example.com', password: PASSWORD } }));
+    const beta = sessionFrom(
+      t,
+      await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Beta', email: 'b@example.com', password: PASSWORD } }),
+    );
     const inv = await beta.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer' } });
-    const joined = sessionFrom(t, await t.request({ method: 'POST', url: `/v1/invites/${tokenOf(inv.json().url)}/accept`, payload: { email: 'owner@example.com', password: PASSWORD } }));
+    const joined = sessionFrom(
+      t,
+      await t.request({
+        method: 'POST',
+        url: `/v1/invites/${tokenOf(inv.json().url)}/accept`,
+        payload: { email: 'owner@example.com', password: PASSWORD },
+      }),
+    );
     const me = (await joined.request({ method: 'GET', url: '/v1/session' })).json();
     const acme = me.accounts.find((a: { name: string }) => a.name === 'Acme').id as string;
     // The session is in Beta (viewer), as another tab left it; this tab shows Acme (owner).
     expect(me.account).toMatchObject({ name: 'Beta', role: 'viewer' });
     const inAcme = { 'x-qrtrack-account': acme };
-    expect((await joined.request({ method: 'GET', url: '/v1/session', headers: inAcme })).json().account).toMatchObject({ name: 'Acme', role: 'owner' });
+    expect((await joined.request({ method: 'GET', url: '/v1/session', headers: inAcme })).json().account).toMatchObject({
+      name: 'Acme',
+      role: 'owner',
+    });
     const created = await joined.request({ method: 'POST', url: '/v1/qr', payload: item, headers: inAcme });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().item.id as string;
@@ -78,18 +115,25 @@ describe('invites and members', () => {
     expect((await joined.request({ method: 'GET', url: `/v1/qr/${id}/stats.csv?account=${acme}` })).statusCode).toBe(200);
     // An account the user is not (or no longer) in: refused, but the session answer falls back
     // to the session's account so the page can start over.
-    const gamma = sessionFrom(t, await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Gamma', email: 'g@example.com', password: PASSWORD } }));
+    const gamma = sessionFrom(
+      t,
+      await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Gamma', email: 'g@example.com', password: PASSWORD } }),
+    );
     for (const other of [gamma.accountId, 'not-an-id']) {
       const refused = await joined.request({ method: 'POST', url: '/v1/qr', payload: item, headers: { 'x-qrtrack-account': other } });
       expect(refused.statusCode).toBe(403);
       expect(refused.json().error).toMatch(/^account: you are no longer a member of the account this page shows/);
       expect((await joined.request({ method: 'GET', url: '/v1/qr', headers: { 'x-qrtrack-account': other } })).statusCode).toBe(403);
-      expect((await joined.request({ method: 'GET', url: '/v1/session', headers: { 'x-qrtrack-account': other } })).json().account).toMatchObject({ name: 'Beta' });
+      expect(
+        (await joined.request({ method: 'GET', url: '/v1/session', headers: { 'x-qrtrack-account': other } })).json().account,
+      ).toMatchObject({ name: 'Beta' });
     }
     expect((await joined.request({ method: 'GET', url: `/v1/qr/${id}/image.svg?account=not-an-id` })).statusCode).toBe(403);
     // The session's own routes go on for a tab whose account is gone: it can switch and sign out.
     const gone = { 'x-qrtrack-account': gamma.accountId };
-    expect((await joined.request({ method: 'PUT', url: '/v1/session/account', payload: { accountId: acme }, headers: gone })).statusCode).toBe(200);
+    expect(
+      (await joined.request({ method: 'PUT', url: '/v1/session/account', payload: { accountId: acme }, headers: gone })).statusCode,
+    ).toBe(200);
     expect((await joined.request({ method: 'DELETE', url: '/v1/session', headers: gone })).statusCode).toBe(200);
     expect((await joined.request({ method: 'GET', url: '/v1/session' })).statusCode).toBe(401);
   });
@@ -102,7 +146,9 @@ describe('invites and members', () => {
     expect((await owner.request({ method: 'DELETE', url: `/v1/account/members/${owner.userId}` })).statusCode).toBe(409);
     const promote = await owner.request({ method: 'PATCH', url: `/v1/account/members/${ed.userId}`, payload: { role: 'owner' } });
     expect(promote.json().member).toMatchObject({ email: 'ed@example.com', role: 'owner' });
-    expect((await owner.request({ method: 'PATCH', url: `/v1/account/members/${owner.userId}`, payload: { role: 'viewer' } })).statusCode).toBe(200);
+    expect(
+      (await owner.request({ method: 'PATCH', url: `/v1/account/members/${owner.userId}`, payload: { role: 'viewer' } })).statusCode,
+    ).toBe(200);
     const bad = await ed.request({ method: 'PATCH', url: `/v1/account/members/${owner.userId}`, payload: { role: 'king' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('role: must be one of owner, editor, viewer');
@@ -132,9 +178,13 @@ describe('invites and members', () => {
     expect((await t.request({ method: 'GET', url: `/v1/password-resets/${token}` })).json().email).toBe('vi@example.com');
     const weak = await t.request({ method: 'POST', url: `/v1/password-resets/${token}`, payload: { password: 'short' } });
     expect(weak.statusCode).toBe(400);
-    expect((await t.request({ method: 'POST', url: `/v1/password-resets/${token}`, payload: { password: 'a fresh password' } })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'POST', url: `/v1/password-resets/${token}`, payload: { password: 'a fresh password' } })).statusCode,
+    ).toBe(200);
     expect((await vi.request({ method: 'GET', url: '/v1/session' })).statusCode).toBe(401);
-    expect((await t.request({ method: 'POST', url: `/v1/password-resets/${token}`, payload: { password: 'another password' } })).statusCode).toBe(410);
+    expect(
+      (await t.request({ method: 'POST', url: `/v1/password-resets/${token}`, payload: { password: 'another password' } })).statusCode,
+    ).toBe(410);
     await signIn(t, 'vi@example.com', 'a fresh password');
   });
 });
@@ -142,9 +192,24 @@ describe('invites and members', () => {
 describe('reset links across accounts', () => {
   it('refuses a reset link for a member who also belongs to an account the owner does not own (it would take that account over)', async () => {
     // The victim owns Victim Co and joins Acme as a viewer.
-    const victim = sessionFrom(t, await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Victim Co', email: 'v@example.com', password: PASSWORD } }));
+    const victim = sessionFrom(
+      t,
+      await t.request({
+        method: 'POST',
+        url: '/v1/signup',
+        payload: { accountName: 'Victim Co', email: 'v@example.com', password: PASSWORD },
+      }),
+    );
     const inv = await owner.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer' } });
-    expect((await t.request({ method: 'POST', url: `/v1/invites/${tokenOf(inv.json().url)}/accept`, payload: { email: 'v@example.com', password: PASSWORD } })).statusCode).toBe(201);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: `/v1/invites/${tokenOf(inv.json().url)}/accept`,
+          payload: { email: 'v@example.com', password: PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(201);
     const refused = await owner.request({ method: 'POST', url: `/v1/account/members/${victim.userId}/reset-link` });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toMatch(/^userId: this member also belongs to an account you do not own/);
@@ -154,7 +219,11 @@ describe('reset links across accounts', () => {
     // ownership to them), the link is theirs to make again.
     const victimCo = (await victim.request({ method: 'GET', url: '/v1/session' })).json().account;
     const bossInvite = await victim.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'owner' } });
-    await t.request({ method: 'POST', url: `/v1/invites/${tokenOf(bossInvite.json().url)}/accept`, payload: { email: 'owner@example.com', password: PASSWORD } });
+    await t.request({
+      method: 'POST',
+      url: `/v1/invites/${tokenOf(bossInvite.json().url)}/accept`,
+      payload: { email: 'owner@example.com', password: PASSWORD },
+    });
     expect(victimCo.name).toBe('Victim Co');
     expect((await owner.request({ method: 'POST', url: `/v1/account/members/${victim.userId}/reset-link` })).statusCode).toBe(201);
   });
@@ -175,7 +244,8 @@ describe('links made earlier are checked again when they are used', () => {
     expect(res.statusCode, res.body).toBe(201);
     return tokenOf(res.json().url);
   };
-  const useReset = (token: string) => t.request({ method: 'POST', url: `/v1/password-resets/${token}`, payload: { password: 'attacker chosen pw' } });
+  const useReset = (token: string) =>
+    t.request({ method: 'POST', url: `/v1/password-resets/${token}`, payload: { password: 'attacker chosen pw' } });
   const expectWithdrawn = async (res: { statusCode: number; json(): { error: string } }, why: RegExp) => {
     expect(res.statusCode).toBe(410);
     expect(res.json().error).toMatch(/^token: this link was withdrawn: /);
@@ -186,10 +256,24 @@ describe('links made earlier are checked again when they are used', () => {
     const ed = await inviteMember(t, owner, 'ed@example.com', 'editor');
     const token = await resetLink(owner, ed.userId);
     // Beta's owner makes the editor an owner of Beta.
-    const beta = sessionFrom(t, await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Beta', email: 'b@example.com', password: PASSWORD } }));
+    const beta = sessionFrom(
+      t,
+      await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Beta', email: 'b@example.com', password: PASSWORD } }),
+    );
     const inv = await beta.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'owner' } });
-    expect((await t.request({ method: 'POST', url: `/v1/invites/${tokenOf(inv.json().url)}/accept`, payload: { email: 'ed@example.com', password: PASSWORD } })).statusCode).toBe(201);
-    await expectWithdrawn(await t.request({ method: 'GET', url: `/v1/password-resets/${token}` }), /belongs to an account its maker does not own/);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: `/v1/invites/${tokenOf(inv.json().url)}/accept`,
+          payload: { email: 'ed@example.com', password: PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(201);
+    await expectWithdrawn(
+      await t.request({ method: 'GET', url: `/v1/password-resets/${token}` }),
+      /belongs to an account its maker does not own/,
+    );
     await expectWithdrawn(await useReset(token), /belongs to an account its maker does not own/);
     await signIn(t, 'ed@example.com'); // the password is unchanged
   });
@@ -202,10 +286,28 @@ describe('links made earlier are checked again when they are used', () => {
     const invite2 = tokenOf((await co2.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'editor' } })).json().url);
     expect((await owner.request({ method: 'GET', url: '/v1/account/invites' })).json().invites).toHaveLength(2);
     expect((await owner.request({ method: 'DELETE', url: `/v1/account/members/${co.userId}` })).statusCode).toBe(200);
-    expect((await owner.request({ method: 'PATCH', url: `/v1/account/members/${co2.userId}`, payload: { role: 'viewer' } })).statusCode).toBe(200);
+    expect(
+      (await owner.request({ method: 'PATCH', url: `/v1/account/members/${co2.userId}`, payload: { role: 'viewer' } })).statusCode,
+    ).toBe(200);
     expect((await useReset(resetOwner)).statusCode).toBe(410);
-    expect((await t.request({ method: 'POST', url: `/v1/invites/${invite}/accept`, payload: { email: 'comeback@example.com', password: PASSWORD } })).statusCode).toBe(410);
-    expect((await t.request({ method: 'POST', url: `/v1/invites/${invite2}/accept`, payload: { email: 'friend@example.com', password: PASSWORD } })).statusCode).toBe(410);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: `/v1/invites/${invite}/accept`,
+          payload: { email: 'comeback@example.com', password: PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(410);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: `/v1/invites/${invite2}/accept`,
+          payload: { email: 'friend@example.com', password: PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(410);
     expect((await owner.request({ method: 'GET', url: '/v1/account/invites' })).json().invites).toEqual([]);
     await signIn(t, 'owner@example.com');
   });
@@ -217,7 +319,11 @@ describe('links made earlier are checked again when they are used', () => {
     await t.db.kysely.updateTable('memberships').set({ role: 'viewer' }).where('user_id', '=', co.userId).execute();
     await expectWithdrawn(await t.request({ method: 'GET', url: `/v1/invites/${invite}` }), /no longer owns the account/);
     await expectWithdrawn(
-      await t.request({ method: 'POST', url: `/v1/invites/${invite}/accept`, payload: { email: 'comeback@example.com', password: PASSWORD } }),
+      await t.request({
+        method: 'POST',
+        url: `/v1/invites/${invite}/accept`,
+        payload: { email: 'comeback@example.com', password: PASSWORD },
+      }),
       /no longer owns the account/,
     );
   });
@@ -232,11 +338,17 @@ describe('links made earlier are checked again when they are used', () => {
   it('a new password, a used reset link and signing out everywhere end the user’s other reset links', async () => {
     const vi = await inviteMember(t, owner, 'vi@example.com', 'viewer');
     const [a, b] = [await resetLink(owner, vi.userId), await resetLink(owner, vi.userId)];
-    expect((await t.request({ method: 'POST', url: `/v1/password-resets/${a}`, payload: { password: 'a fresh password' } })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'POST', url: `/v1/password-resets/${a}`, payload: { password: 'a fresh password' } })).statusCode,
+    ).toBe(200);
     expect((await useReset(b)).statusCode).toBe(410);
     const vi2 = await signIn(t, 'vi@example.com', 'a fresh password');
     const c = await resetLink(owner, vi.userId);
-    const changed = await vi2.request({ method: 'PUT', url: '/v1/me/password', payload: { currentPassword: 'a fresh password', newPassword: 'my own new password' } });
+    const changed = await vi2.request({
+      method: 'PUT',
+      url: '/v1/me/password',
+      payload: { currentPassword: 'a fresh password', newPassword: 'my own new password' },
+    });
     expect(changed.statusCode, changed.body).toBe(200);
     expect((await useReset(c)).statusCode).toBe(410);
     const d = await resetLink(owner, vi.userId);
@@ -256,19 +368,28 @@ describe('roles on the QR routes', () => {
     expect(denied.statusCode).toBe(403);
     expect(denied.json().error).toBe('insufficient scope: requires qr:write (your role is viewer)');
     expect((await vi.request({ method: 'GET', url: `/v1/qr/${created.json().item.id}` })).statusCode).toBe(200);
-    for (const [method, url] of [['GET', '/v1/account/keys'], ['POST', '/v1/account/invites'], ['GET', '/v1/account/invites']] as const) {
+    for (const [method, url] of [
+      ['GET', '/v1/account/keys'],
+      ['POST', '/v1/account/invites'],
+      ['GET', '/v1/account/invites'],
+    ] as const) {
       const res = await ed.request({ method, url, payload: method === 'POST' ? { role: 'owner' } : undefined });
       expect(res.statusCode, url).toBe(403);
       expect(res.json().error).toMatch(/^role: only an owner/);
     }
-    expect((await ed.request({ method: 'PATCH', url: `/v1/account/members/${vi.userId}`, payload: { role: 'owner' } })).statusCode).toBe(403);
+    expect((await ed.request({ method: 'PATCH', url: `/v1/account/members/${vi.userId}`, payload: { role: 'owner' } })).statusCode).toBe(
+      403,
+    );
     expect((await vi.request({ method: 'GET', url: '/v1/account/members' })).statusCode).toBe(200);
   });
 });
 
 describe('cross-account isolation', () => {
   it('a member of one account never sees another account’s codes, keys, members or invites', async () => {
-    const other = sessionFrom(t, await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Beta', email: 'b@example.com', password: PASSWORD } }));
+    const other = sessionFrom(
+      t,
+      await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Beta', email: 'b@example.com', password: PASSWORD } }),
+    );
     const mine = (await owner.request({ method: 'POST', url: '/v1/qr', payload: item })).json().item;
     const key = (await owner.request({ method: 'POST', url: '/v1/account/keys', payload: { name: 'ci', scopes: ['qr:read'] } })).json().key;
     const inv = (await owner.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer' } })).json().invite;
@@ -286,12 +407,22 @@ describe('cross-account isolation', () => {
 
 describe('API keys from the account area', () => {
   it('creates a key shown once, lists it with its creator, the key works on /v1, revoking it gives 401', async () => {
-    const res = await owner.request({ method: 'POST', url: '/v1/account/keys', payload: { name: 'Website', scopes: ['qr:read', 'qr:write'] } });
+    const res = await owner.request({
+      method: 'POST',
+      url: '/v1/account/keys',
+      payload: { name: 'Website', scopes: ['qr:read', 'qr:write'] },
+    });
     expect(res.statusCode).toBe(201);
     const { key, secret } = res.json();
     expect(secret).toMatch(/^qrt_[A-Za-z0-9]{40}$/);
     expect(secret.startsWith(key.prefix)).toBe(true);
-    expect(key).toMatchObject({ name: 'Website', scopes: ['qr:read', 'qr:write'], createdBy: { email: 'owner@example.com' }, lastUsedAt: null, revokedAt: null });
+    expect(key).toMatchObject({
+      name: 'Website',
+      scopes: ['qr:read', 'qr:write'],
+      createdBy: { email: 'owner@example.com' },
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     expect((await t.request({ method: 'POST', url: '/v1/qr', key: secret, payload: item })).statusCode).toBe(201);
     const list = (await owner.request({ method: 'GET', url: '/v1/account/keys' })).json().keys;
     expect(list).toHaveLength(1);
@@ -319,7 +450,13 @@ describe('API keys from the account area', () => {
 
   it('an API key cannot mint keys, members or invites; no session at all is 401', async () => {
     const key = await t.key('Acme');
-    for (const [method, url] of [['GET', '/v1/account/keys'], ['POST', '/v1/account/keys'], ['POST', '/v1/account/invites'], ['GET', '/v1/account/members'], ['GET', '/v1/session']] as const) {
+    for (const [method, url] of [
+      ['GET', '/v1/account/keys'],
+      ['POST', '/v1/account/keys'],
+      ['POST', '/v1/account/invites'],
+      ['GET', '/v1/account/members'],
+      ['GET', '/v1/session'],
+    ] as const) {
       const res = await t.request({ method, url, key, payload: method === 'POST' ? { name: 'x', scopes: ['qr:read'] } : undefined });
       expect(res.statusCode, url).toBe(403);
       expect(res.json().error).toMatch(/API keys cannot manage keys/);
@@ -333,7 +470,11 @@ describe('sign-up modes', () => {
   it('refuses sign-up by default (SIGNUP=invite)', async () => {
     const closed = await makeTestApp();
     try {
-      const res = await closed.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'X', email: 'x@example.com', password: PASSWORD } });
+      const res = await closed.request({
+        method: 'POST',
+        url: '/v1/signup',
+        payload: { accountName: 'X', email: 'x@example.com', password: PASSWORD },
+      });
       expect(res.statusCode).toBe(403);
       expect(res.json().error).toMatch(/^signup: this instance is by invitation only/);
     } finally {
@@ -342,10 +483,18 @@ describe('sign-up modes', () => {
   });
 
   it('open sign-up refuses a taken account name or email with 409', async () => {
-    const taken = await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Acme', email: 'new@example.com', password: PASSWORD } });
+    const taken = await t.request({
+      method: 'POST',
+      url: '/v1/signup',
+      payload: { accountName: 'Acme', email: 'new@example.com', password: PASSWORD },
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error).toMatch(/^accountName: is already taken/);
-    const email = await t.request({ method: 'POST', url: '/v1/signup', payload: { accountName: 'Gamma', email: 'owner@example.com', password: PASSWORD } });
+    const email = await t.request({
+      method: 'POST',
+      url: '/v1/signup',
+      payload: { accountName: 'Gamma', email: 'owner@example.com', password: PASSWORD },
+    });
     expect(email.statusCode).toBe(409);
     expect(email.json().error).toMatch(/^email: is already registered/);
     expect(await t.services.keys.findAccountId('Gamma')).toBeNull();
@@ -353,7 +502,12 @@ describe('sign-up modes', () => {
 
   it(`holds one address to ${SIGNUPS_PER_HOUR} sign-ups an hour; another address may still sign up`, async () => {
     const signUp = (i: number, remoteAddress: string) =>
-      t.request({ method: 'POST', url: '/v1/signup', remoteAddress, payload: { accountName: `Spam ${i}`, email: `spam${i}@example.com`, password: PASSWORD } });
+      t.request({
+        method: 'POST',
+        url: '/v1/signup',
+        remoteAddress,
+        payload: { accountName: `Spam ${i}`, email: `spam${i}@example.com`, password: PASSWORD },
+      });
     for (let i = 0; i < SIGNUPS_PER_HOUR; i++) expect((await signUp(i, '198.51.100.7')).statusCode).toBe(201);
     const limited = await signUp(99, '198.51.100.7');
     expect(limited.statusCode).toBe(429);
@@ -367,7 +521,22 @@ describe('sign-up modes', () => {
 describe('OpenAPI', () => {
   it('documents every account route with its schemas', async () => {
     const doc = (await t.request({ method: 'GET', url: '/v1/openapi.json' })).json();
-    for (const path of ['/v1/session', '/v1/sessions', '/v1/setup', '/v1/signup', '/v1/instance', '/v1/account', '/v1/account/keys', '/v1/account/keys/{id}', '/v1/account/members', '/v1/account/members/{userId}', '/v1/account/invites', '/v1/invites/{token}/accept', '/v1/password-resets/{token}', '/v1/me/password']) {
+    for (const path of [
+      '/v1/session',
+      '/v1/sessions',
+      '/v1/setup',
+      '/v1/signup',
+      '/v1/instance',
+      '/v1/account',
+      '/v1/account/keys',
+      '/v1/account/keys/{id}',
+      '/v1/account/members',
+      '/v1/account/members/{userId}',
+      '/v1/account/invites',
+      '/v1/invites/{token}/accept',
+      '/v1/password-resets/{token}',
+      '/v1/me/password',
+    ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
     expect(doc.paths['/v1/account/keys'].post.requestBody).toBeDefined();

@@ -43,13 +43,20 @@ describe('open sign-up limit', () => {
     for (let i = 0; i < SIGNUPS_PER_HOUR + 5; i++) {
       const taken = await signUp(0, '198.51.100.30', `other${i}@example.com`);
       expect(taken.statusCode).toBe(409);
-      const weak = await t.request({ method: 'POST', url: '/v1/signup', remoteAddress: '198.51.100.30', payload: { accountName: `Weak ${i}`, email: `w${i}@example.com`, password: 'short' } });
+      const weak = await t.request({
+        method: 'POST',
+        url: '/v1/signup',
+        remoteAddress: '198.51.100.30',
+        payload: { accountName: `Weak ${i}`, email: `w${i}@example.com`, password: 'short' },
+      });
       expect(weak.statusCode).toBe(400);
     }
     for (let i = 1; i < SIGNUPS_PER_HOUR; i++) expect((await signUp(i, '198.51.100.30')).statusCode).toBe(201);
     const limited = await signUp(99, '198.51.100.30');
     expect(limited.statusCode).toBe(429);
-    expect(limited.json().error).toMatch(new RegExp(`^too many sign-ups from this address: ${SIGNUPS_PER_HOUR} an hour; try again in \\d+ min$`));
+    expect(limited.json().error).toMatch(
+      new RegExp(`^too many sign-ups from this address: ${SIGNUPS_PER_HOUR} an hour; try again in \\d+ min$`),
+    );
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(60);
   });
 

@@ -21,7 +21,17 @@ const address = () => (listening ??= t.app.listen({ port: 0, host: '127.0.0.1' }
 async function seed(account: string, n: number): Promise<void> {
   const accountId = await t.services.keys.ensureAccount(account);
   const contents: NewQrItemContent[] = Array.from({ length: n }, (_, i) =>
-    planCreate({ title: `Ticket ${i}`, url: `https://example.com/t/${i}`, tags: ['spring', 'gala', `row-${i % 40}`], frameStyle: 'bottom-banner', frameText: 'Scan me' }, { publicBaseUrl: PUBLIC_BASE_URL }, NO_LOGOS),
+    planCreate(
+      {
+        title: `Ticket ${i}`,
+        url: `https://example.com/t/${i}`,
+        tags: ['spring', 'gala', `row-${i % 40}`],
+        frameStyle: 'bottom-banner',
+        frameText: 'Scan me',
+      },
+      { publicBaseUrl: PUBLIC_BASE_URL },
+      NO_LOGOS,
+    ),
   );
   for (let i = 0; i < n; i += 1000) await t.services.items.createMany(accountId, contents.slice(i, i + 1000));
 }
@@ -68,7 +78,9 @@ describe('exports and imports beside the short links', () => {
     const [first, second] = await Promise.all([csvImport(key, 3000), csvImport(key, 10)]);
     expect(first.statusCode, first.body).toBe(201);
     expect(second.statusCode).toBe(409);
-    expect(second.json()).toEqual({ error: 'import: a CSV import of this account is still running; an account runs one import at a time, so retry when it has finished' });
+    expect(second.json()).toEqual({
+      error: 'import: a CSV import of this account is still running; an account runs one import at a time, so retry when it has finished',
+    });
     // Another account is not held up, and once the first has finished the next one runs.
     expect((await csvImport(await t.key('third-importer'), 10)).statusCode).toBe(201);
     expect((await csvImport(key, 10)).statusCode).toBe(201);
@@ -83,7 +95,10 @@ describe('exports and imports beside the short links', () => {
     expect(zip.status).toBe(200);
     const second = await t.request({ method: 'GET', url: '/v1/qr/export?format=csv', key });
     expect(second.statusCode).toBe(409);
-    expect(second.json()).toEqual({ error: 'export: a ZIP export of PNG images of this account is still running; an account runs one export at a time, so retry when it has finished' });
+    expect(second.json()).toEqual({
+      error:
+        'export: a ZIP export of PNG images of this account is still running; an account runs one export at a time, so retry when it has finished',
+    });
     expect((await t.request({ method: 'GET', url: '/v1/qr/export?format=csv', key: await t.key('other-exporter') })).statusCode).toBe(200);
     stop.abort();
     await zip.body?.cancel().catch(() => {});

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientAddress, trustFunction } from '../../src/http/request/client-address.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
-const request = (socket: string, forwarded?: string) => ({ socket: { remoteAddress: socket }, connection: { remoteAddress: socket }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
+const request = (socket: string, forwarded?: string) =>
+  ({
+    socket: { remoteAddress: socket },
+    connection: { remoteAddress: socket },
+    headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },
+  }) as unknown as IncomingMessage;
 
 describe('the client address', () => {
   it('is the entry just before the trusted proxies, never one the client wrote', () => {
@@ -31,7 +36,11 @@ describe('per-address limits behind a proxy', () => {
 
   it('count a client by the address the proxy saw, whatever it puts in front of it', async () => {
     const guess = (i: number, client: string) =>
-      t.request({ method: 'GET', url: '/v1/qr', headers: { authorization: `Bearer qrt_guess${i}`, 'x-forwarded-for': `198.51.100.${i}, ${client}` } });
+      t.request({
+        method: 'GET',
+        url: '/v1/qr',
+        headers: { authorization: `Bearer qrt_guess${i}`, 'x-forwarded-for': `198.51.100.${i}, ${client}` },
+      });
     for (let i = 0; i < 5; i++) expect((await guess(i, '192.0.2.77')).statusCode).toBe(401);
     expect((await guess(5, '192.0.2.77')).statusCode).toBe(429);
     // Another client behind the same proxy is not affected.

@@ -10,11 +10,23 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const create = (key: string, title: string) => t.request({ method: 'POST', url: '/v1/qr', key, payload: { title, url: 'https://example.com/a' } });
+const create = (key: string, title: string) =>
+  t.request({ method: 'POST', url: '/v1/qr', key, payload: { title, url: 'https://example.com/a' } });
 const batch = (key: string, n: number) =>
-  t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: Array.from({ length: n }, (_, i) => ({ title: `B${i}`, url: 'https://example.com/b' })) } });
+  t.request({
+    method: 'POST',
+    url: '/v1/qr/batch',
+    key,
+    payload: { items: Array.from({ length: n }, (_, i) => ({ title: `B${i}`, url: 'https://example.com/b' })) },
+  });
 const importCsv = (key: string, n: number) =>
-  t.request({ method: 'POST', url: '/v1/qr/import', key, headers: { 'content-type': 'text/csv' }, payload: ['title,url', ...Array.from({ length: n }, (_, i) => `I${i},https://example.com/i`)].join('\n') });
+  t.request({
+    method: 'POST',
+    url: '/v1/qr/import',
+    key,
+    headers: { 'content-type': 'text/csv' },
+    payload: ['title,url', ...Array.from({ length: n }, (_, i) => `I${i},https://example.com/i`)].join('\n'),
+  });
 const count = async (key: string) => (await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items.length as number;
 
 describe('code quota', () => {

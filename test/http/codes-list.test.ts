@@ -37,7 +37,7 @@ async function create(title: string, k = key): Promise<{ id: string; code: strin
 /** Scans spread over the last `spanDays` days (some outside the 14 shown), a tenth of them bots. */
 async function scanOver(itemId: string, n: number, spanDays: number, seed: number): Promise<void> {
   let s = seed;
-  const rnd = () => ((s = (s * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  const rnd = () => (s = (s * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
   const now = Date.now();
   const scans: ScanEvent[] = Array.from({ length: n }, () => ({
     itemId,
@@ -88,7 +88,9 @@ describe('sparklines in the list (include=sparkline)', () => {
   });
 
   it('answers a page larger than one read slice (25 codes) whole and in order', async () => {
-    const batch = await req('POST', '/v1/qr/batch', { items: Array.from({ length: 60 }, (_, i) => ({ title: `Slice ${i}`, url: `https://list.example/slice/${i}` })) });
+    const batch = await req('POST', '/v1/qr/batch', {
+      items: Array.from({ length: 60 }, (_, i) => ({ title: `Slice ${i}`, url: `https://list.example/slice/${i}` })),
+    });
     expect(batch.statusCode, batch.body).toBe(201);
     const ids = (batch.json().items as { item: { id: string } }[]).map((x) => x.item.id);
     for (const [i, id] of ids.entries()) await scanOver(id, (i % 7) + 1, 5, 100 + i);
@@ -97,7 +99,9 @@ describe('sparklines in the list (include=sparkline)', () => {
     expect(page.sparklines!.series.map((x) => x.id)).toEqual(page.items.map((i) => i.id));
     for (const item of page.items) {
       const stats = (await req('GET', `/v1/qr/${item.id}/stats?days=14&tz=${encodeURIComponent(TZ)}`)).json();
-      expect(page.sparklines!.series.find((x) => x.id === item.id)!.scans, item.title).toEqual(stats.daily.map((d: { scans: number }) => d.scans));
+      expect(page.sparklines!.series.find((x) => x.id === item.id)!.scans, item.title).toEqual(
+        stats.daily.map((d: { scans: number }) => d.scans),
+      );
     }
   });
 

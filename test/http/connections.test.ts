@@ -76,7 +76,10 @@ describe('connections per address', () => {
     // 300 files at most for the server, and 150 silent connections from each of two addresses:
     // without a per-address cap they would take every descriptor left.
     const cap = 50;
-    server = await startServer({ DATABASE_URL: 'sqlite::memory:', MAX_CONNECTIONS_PER_ADDRESS: String(cap), HEADERS_TIMEOUT_MS: '60000', RENDER_WORKERS: '1' }, { fdLimit: 300 });
+    server = await startServer(
+      { DATABASE_URL: 'sqlite::memory:', MAX_CONNECTIONS_PER_ADDRESS: String(cap), HEADERS_TIMEOUT_MS: '60000', RENDER_WORKERS: '1' },
+      { fdLimit: 300 },
+    );
     const port = Number(new URL(server.url).port);
     const held: Held[] = [];
     for (const from of ['127.0.0.2', '127.0.0.3']) {
@@ -123,7 +126,8 @@ describe('timeouts', () => {
   it('closes a request whose body does not arrive within REQUEST_TIMEOUT_MS, except on imports and batches', async () => {
     const { port } = await listen({ REQUEST_TIMEOUT_MS: '1000' });
     const key = await t!.key();
-    const slow = (path: string, type: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${type}\r\nContent-Length: 100\r\n\r\n{`;
+    const slow = (path: string, type: string) =>
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${type}\r\nContent-Length: 100\r\n\r\n{`;
     const create = await hold(port, '127.0.0.8', slow('/v1/qr', 'application/json'));
     const importing = await hold(port, '127.0.0.8', slow('/v1/qr/import', 'text/csv'));
     const batch = await hold(port, '127.0.0.8', slow('/v1/qr/batch', 'application/json'));

@@ -72,7 +72,11 @@ describe('saved designs', () => {
     const reader = await t.key('designer', 'qr:read');
     const mine = (await req('POST', '/v1/designs', { name: 'Mine', design: {} })).json().design;
     expect((await req('GET', '/v1/designs', undefined, reader)).statusCode).toBe(200);
-    for (const [method, url, body] of [['POST', '/v1/designs', { name: 'No', design: {} }], ['PATCH', `/v1/designs/${mine.id}`, { name: 'No' }], ['DELETE', `/v1/designs/${mine.id}`, undefined]] as const) {
+    for (const [method, url, body] of [
+      ['POST', '/v1/designs', { name: 'No', design: {} }],
+      ['PATCH', `/v1/designs/${mine.id}`, { name: 'No' }],
+      ['DELETE', `/v1/designs/${mine.id}`, undefined],
+    ] as const) {
       const res = await req(method, url, body, reader);
       expect(res.statusCode).toBe(403);
       expect(res.json().error).toBe('insufficient scope: requires qr:write');
@@ -116,12 +120,15 @@ describe('saved designs', () => {
     expect(sizes.length).toBeGreaterThanOrEqual(2);
     // Small designs: all in one page, as before.
     expect((await req('GET', '/v1/designs')).json().nextCursor).toBeNull();
-    expect((await req('GET', '/v1/designs?cursor=nope', undefined, k)).json()).toEqual({ error: 'cursor: must be a cursor returned as nextCursor' });
+    expect((await req('GET', '/v1/designs?cursor=nope', undefined, k)).json()).toEqual({
+      error: 'cursor: must be a cursor returned as nextCursor',
+    });
   });
 
   it(`stops at ${DESIGNS_PER_ACCOUNT} designs per account`, async () => {
     const k = await t.key('full-account');
-    for (let i = 0; i < DESIGNS_PER_ACCOUNT; i++) expect((await req('POST', '/v1/designs', { name: `D${i}`, design: {} }, k)).statusCode).toBe(201);
+    for (let i = 0; i < DESIGNS_PER_ACCOUNT; i++)
+      expect((await req('POST', '/v1/designs', { name: `D${i}`, design: {} }, k)).statusCode).toBe(201);
     const all = (await req('GET', '/v1/designs', undefined, k)).json();
     expect(all.designs).toHaveLength(DESIGNS_PER_ACCOUNT);
     expect(all.nextCursor).toBeNull();
@@ -139,13 +146,26 @@ describe('saved designs', () => {
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => req('POST', '/v1/designs', { name: `R${i}`, design: {} }, k)));
     expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(10);
     expect(answers.filter((a) => a.statusCode === 400)).toHaveLength(30);
-    const count = await t.db.kysely.selectFrom('designs').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    const count = await t.db.kysely
+      .selectFrom('designs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(DESIGNS_PER_ACCOUNT);
   }, 120_000);
 
   it('keeps every change of a design when several are sent at once', async () => {
     const { id } = (await req('POST', '/v1/designs', { name: 'Shared', design: {} })).json().design;
-    const patches = [{ dotsStyle: 'rounded' }, { cornerSquare: 'dot' }, { color1: '#112233' }, { bgColor: '#fefefe' }, { frameStyle: 'badge' }, { frameText: 'Hi' }, { errorCorrectionLevel: 'H' }, { customLogoUrl: LOGO_SVG_DATA_URL }];
+    const patches = [
+      { dotsStyle: 'rounded' },
+      { cornerSquare: 'dot' },
+      { color1: '#112233' },
+      { bgColor: '#fefefe' },
+      { frameStyle: 'badge' },
+      { frameText: 'Hi' },
+      { errorCorrectionLevel: 'H' },
+      { customLogoUrl: LOGO_SVG_DATA_URL },
+    ];
     const answers = await Promise.all(patches.map((design) => req('PATCH', `/v1/designs/${id}`, { design })));
     for (const a of answers) expect(a.statusCode, a.body).toBe(200);
     const stored = (await req('GET', `/v1/designs/${id}`)).json().design.design;

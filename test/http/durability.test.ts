@@ -23,7 +23,11 @@ describe('durability of scans', () => {
     const key = runCli(['keys', 'create', '--account', 'k', '--scopes', 'qr:read,qr:write'], env).stdout.trim().split('\n').at(-1)!;
     server = await startServer(env);
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const created = await fetch(`${server.url}/v1/qr`, { method: 'POST', headers, body: JSON.stringify({ title: 'k', url: 'https://example.com' }) });
+    const created = await fetch(`${server.url}/v1/qr`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: 'k', url: 'https://example.com' }),
+    });
     const { item } = (await created.json()) as { item: { id: string; code: string } };
 
     // Concurrent waves, so answers come out of group-committed batches; count only what was answered.
@@ -31,7 +35,10 @@ describe('durability of scans', () => {
     for (let wave = 0; wave < 10; wave++) {
       const results = await Promise.all(
         Array.from({ length: 30 }, () =>
-          fetch(`${server!.url}/r/${item.code}`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile/15E148 Safari/604.1' } }),
+          fetch(`${server!.url}/r/${item.code}`, {
+            redirect: 'manual',
+            headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile/15E148 Safari/604.1' },
+          }),
         ),
       );
       answered += results.filter((r) => r.status === 302).length;

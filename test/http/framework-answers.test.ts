@@ -13,13 +13,25 @@ afterAll(() => t.close());
 describe('body limits', () => {
   it('a 16 MiB route says 16 MiB when its body is larger, a 1 MiB route says 1 MiB', async () => {
     const big = 'x'.repeat(16 * 1024 * 1024 + 1);
-    const batch = await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: big, headers: { 'content-type': 'application/json' } });
+    const batch = await t.request({
+      method: 'POST',
+      url: '/v1/qr/batch',
+      key,
+      payload: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(batch.statusCode).toBe(413);
     expect(batch.json()).toEqual({ error: 'body: must be at most 16 MiB' });
     const csv = await t.request({ method: 'POST', url: '/v1/qr/import', key, payload: big, headers: { 'content-type': 'text/csv' } });
     expect(csv.statusCode).toBe(413);
     expect(csv.json()).toEqual({ error: 'body: must be at most 16 MiB' });
-    const one = await t.request({ method: 'POST', url: '/v1/qr', key, payload: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'application/json' } });
+    const one = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: 'x'.repeat(1024 * 1024 + 1),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(one.json()).toEqual({ error: 'body: must be at most 1 MiB' });
   });
 });

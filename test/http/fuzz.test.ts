@@ -24,9 +24,33 @@ const hostileStrings = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 200 }),
   fc.constantFrom(
-    '', ' ', '\u0000', '<script>alert(1)</script>', 'javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' java\tscript:x', 'data:text/html,x',
-    "'; drop table qr_items; --", '%00', '../../etc/passwd', '{{7*7}}', '${7*7}', 'x'.repeat(5000), '\uD800', '#fff', '#12345678',
-    'https://example.com', 'example.com', 'file:///etc/passwd', 'NaN', 'Infinity', '-0', '1e309', 'true', 'null', '__proto__',
+    '',
+    ' ',
+    '\u0000',
+    '<script>alert(1)</script>',
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    ' java\tscript:x',
+    'data:text/html,x',
+    "'; drop table qr_items; --",
+    '%00',
+    '../../etc/passwd',
+    '{{7*7}}',
+    '${7*7}',
+    'x'.repeat(5000),
+    '\uD800',
+    '#fff',
+    '#12345678',
+    'https://example.com',
+    'example.com',
+    'file:///etc/passwd',
+    'NaN',
+    'Infinity',
+    '-0',
+    '1e309',
+    'true',
+    'null',
+    '__proto__',
   ),
 );
 const anyValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -39,11 +63,53 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }),
 );
 const FIELDS = [
-  'title', 'tracking', 'contentType', 'payload', 'url', 'wifiSsid', 'wifiPass', 'wifiEnc', 'vcardFirstName', 'vcardLastName',
-  'vcardPhone', 'vcardEmail', 'vcardOrg', 'vcardWeb', 'waNumber', 'waMessage', 'text', 'emailTo', 'emailSubject', 'emailBody',
-  'dotsStyle', 'cornerSquare', 'cornerDot', 'isGradient', 'gradientType', 'gradientRotation', 'color1', 'color2', 'bgColor',
-  'bgTransparent', 'customEyeColors', 'eyeColor', 'presetLogo', 'customLogoUrl', 'logoSize', 'logoMargin', 'hideDotsBehindLogo',
-  'frameStyle', 'frameText', 'frameColor', 'frameTextColor', 'errorCorrectionLevel', 'resolution', 'active', 'design', '__proto__', 'constructor',
+  'title',
+  'tracking',
+  'contentType',
+  'payload',
+  'url',
+  'wifiSsid',
+  'wifiPass',
+  'wifiEnc',
+  'vcardFirstName',
+  'vcardLastName',
+  'vcardPhone',
+  'vcardEmail',
+  'vcardOrg',
+  'vcardWeb',
+  'waNumber',
+  'waMessage',
+  'text',
+  'emailTo',
+  'emailSubject',
+  'emailBody',
+  'dotsStyle',
+  'cornerSquare',
+  'cornerDot',
+  'isGradient',
+  'gradientType',
+  'gradientRotation',
+  'color1',
+  'color2',
+  'bgColor',
+  'bgTransparent',
+  'customEyeColors',
+  'eyeColor',
+  'presetLogo',
+  'customLogoUrl',
+  'logoSize',
+  'logoMargin',
+  'hideDotsBehindLogo',
+  'frameStyle',
+  'frameText',
+  'frameColor',
+  'frameTextColor',
+  'errorCorrectionLevel',
+  'resolution',
+  'active',
+  'design',
+  '__proto__',
+  'constructor',
 ];
 const body = fc.oneof(
   fc.dictionary(fc.constantFrom(...FIELDS), anyValue, { maxKeys: 8 }),
@@ -77,17 +143,45 @@ async function storedItemsAreValid(): Promise<void> {
 
 describe('fuzzing the API', () => {
   it('survives random create bodies', async () => {
-    await fc.assert(fc.asyncProperty(body, async (b) => expectSane(await t.request({ method: 'POST', url: '/v1/qr', key, payload: JSON.stringify(b), headers: { 'content-type': 'application/json' } }))), { numRuns: 1500 });
+    await fc.assert(
+      fc.asyncProperty(body, async (b) =>
+        expectSane(
+          await t.request({
+            method: 'POST',
+            url: '/v1/qr',
+            key,
+            payload: JSON.stringify(b),
+            headers: { 'content-type': 'application/json' },
+          }),
+        ),
+      ),
+      { numRuns: 1500 },
+    );
     await storedItemsAreValid();
   });
 
   it('survives random update bodies', async () => {
-    await fc.assert(fc.asyncProperty(body, async (b) => expectSane(await t.request({ method: 'PATCH', url: `/v1/qr/${itemId}`, key, payload: JSON.stringify(b), headers: { 'content-type': 'application/json' } }))), { numRuns: 1500 });
+    await fc.assert(
+      fc.asyncProperty(body, async (b) =>
+        expectSane(
+          await t.request({
+            method: 'PATCH',
+            url: `/v1/qr/${itemId}`,
+            key,
+            payload: JSON.stringify(b),
+            headers: { 'content-type': 'application/json' },
+          }),
+        ),
+      ),
+      { numRuns: 1500 },
+    );
     await storedItemsAreValid();
   });
 
   it('survives random query strings on list and stats, and random ids', async () => {
-    const qs = fc.dictionary(fc.constantFrom('limit', 'cursor', 'active', 'contentType', 'q', 'days', 'tz', 'x'), hostileStrings, { maxKeys: 4 });
+    const qs = fc.dictionary(fc.constantFrom('limit', 'cursor', 'active', 'contentType', 'q', 'days', 'tz', 'x'), hostileStrings, {
+      maxKeys: 4,
+    });
     await fc.assert(
       fc.asyncProperty(qs, hostileStrings, async (q, id) => {
         const query = new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, v.toWellFormed()])).toString();
@@ -101,14 +195,27 @@ describe('fuzzing the API', () => {
 
   it('survives random headers and raw bodies', async () => {
     const headers = fc.record({
-      authorization: fc.oneof(hostileStrings, fc.constant(`Bearer ${'qrt_' + 'a'.repeat(40)}`), fc.string().map((s) => `Bearer ${s}`)),
-      'content-type': fc.oneof(fc.constantFrom('application/json', 'text/plain', 'application/xml', 'multipart/form-data', 'application/json; charset=utf-16'), fc.string({ maxLength: 30 })),
+      authorization: fc.oneof(
+        hostileStrings,
+        fc.constant(`Bearer ${'qrt_' + 'a'.repeat(40)}`),
+        fc.string().map((s) => `Bearer ${s}`),
+      ),
+      'content-type': fc.oneof(
+        fc.constantFrom('application/json', 'text/plain', 'application/xml', 'multipart/form-data', 'application/json; charset=utf-16'),
+        fc.string({ maxLength: 30 }),
+      ),
     });
     await fc.assert(
       fc.asyncProperty(headers, fc.string({ maxLength: 300 }), async (h, raw) => {
         const res = await t.request({ method: 'POST', url: '/v1/qr', payload: raw, headers: h as Record<string, string> });
         expectSane(res);
-        const authed = await t.request({ method: 'POST', url: '/v1/qr', key, payload: raw, headers: { 'content-type': h['content-type'] as string } });
+        const authed = await t.request({
+          method: 'POST',
+          url: '/v1/qr',
+          key,
+          payload: raw,
+          headers: { 'content-type': h['content-type'] as string },
+        });
         expectSane(authed);
       }),
       { numRuns: 700 },
@@ -124,9 +231,11 @@ describe('fuzzing the API', () => {
       fc.integer({ min: 1, max: 100_000 }).map((d) => `{"title":"x","url":${nest('[', ']', '"https://a.example"', d)}}`),
       fc.integer({ min: 0, max: 200_000 }).map((n) => `{"title":"x","url":[${Array(n).fill('1').join(',')}]}`),
       fc.integer({ min: 0, max: 100_000 }).map((n) => `[${Array(n).fill('{}').join(',')}]`),
-      fc.constantFrom('\\ud800', '\\udfff', '\\ud83d', 'a\\udc00b', '\\u0000').chain((bad) =>
-        fc.constantFrom('title', 'url', 'text', 'frameText', 'payload', 'wifiSsid', 'q').map((f) => `{"title":"t","${f}":"${bad}"}`),
-      ),
+      fc
+        .constantFrom('\\ud800', '\\udfff', '\\ud83d', 'a\\udc00b', '\\u0000')
+        .chain((bad) =>
+          fc.constantFrom('title', 'url', 'text', 'frameText', 'payload', 'wifiSsid', 'q').map((f) => `{"title":"t","${f}":"${bad}"}`),
+        ),
     );
     const route = fc.constantFrom<[string, () => string]>(
       ['POST', () => '/v1/qr'],
@@ -136,7 +245,13 @@ describe('fuzzing the API', () => {
     const before = process.memoryUsage().rss;
     await fc.assert(
       fc.asyncProperty(route, hostileBody, async ([method, url], payload) => {
-        const res = await t.request({ method: method as 'POST' | 'PATCH', url: url(), key, payload, headers: { 'content-type': 'application/json' } });
+        const res = await t.request({
+          method: method as 'POST' | 'PATCH',
+          url: url(),
+          key,
+          payload,
+          headers: { 'content-type': 'application/json' },
+        });
         expectSane(res);
         expect(res.statusCode).toBeGreaterThanOrEqual(400);
       }),
@@ -177,9 +292,17 @@ describe('fuzzing the API', () => {
       frameStyle: fc.constantFrom('none', 'phone', 'badge'),
     });
     const request = fc.oneof(
-      fc.tuple(design, fc.boolean()).map(([d, nested]) => ({ method: 'POST' as const, url: '/v1/qr', payload: { title: 'logo', url: 'https://a.example', ...(nested ? { design: d } : d) } })),
+      fc.tuple(design, fc.boolean()).map(([d, nested]) => ({
+        method: 'POST' as const,
+        url: '/v1/qr',
+        payload: { title: 'logo', url: 'https://a.example', ...(nested ? { design: d } : d) },
+      })),
       design.map((d) => ({ method: 'PATCH' as const, url: `/v1/qr/${itemId}`, payload: { design: d } })),
-      fc.tuple(design, fc.constantFrom('svg', 'png'), fc.constantFrom(500, 1000, 2500)).map(([d, format, size]) => ({ method: 'POST' as const, url: `/v1/qr/preview?format=${format}&size=${size}`, payload: { design: d } })),
+      fc.tuple(design, fc.constantFrom('svg', 'png'), fc.constantFrom(500, 1000, 2500)).map(([d, format, size]) => ({
+        method: 'POST' as const,
+        url: `/v1/qr/preview?format=${format}&size=${size}`,
+        payload: { design: d },
+      })),
     );
     const before = process.memoryUsage().rss;
     await fc.assert(
@@ -189,8 +312,11 @@ describe('fuzzing the API', () => {
       }),
       { numRuns: 120 },
     );
-    const stored = (await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items as { design: { customLogoUrl: string | null } }[];
-    for (const item of stored) if (item.design.customLogoUrl !== null) expect(Object.values(refusedLogos())).not.toContain(item.design.customLogoUrl);
+    const stored = (await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items as {
+      design: { customLogoUrl: string | null };
+    }[];
+    for (const item of stored)
+      if (item.design.customLogoUrl !== null) expect(Object.values(refusedLogos())).not.toContain(item.design.customLogoUrl);
     expect(process.memoryUsage().rss - before).toBeLessThan(1024 * 1024 * 1024);
   }, 300_000);
 });

@@ -18,21 +18,38 @@ afterAll(() => t.close());
 
 const count = async () => (await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items.length as number;
 const create = (customLogoUrl: string) =>
-  t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'logo', url: 'https://example.com', customLogoUrl, errorCorrectionLevel: 'H' } });
+  t.request({
+    method: 'POST',
+    url: '/v1/qr',
+    key,
+    payload: { title: 'logo', url: 'https://example.com', customLogoUrl, errorCorrectionLevel: 'H' },
+  });
 const preview = (customLogoUrl: string) =>
-  t.request({ method: 'POST', url: '/v1/qr/preview?format=png&size=2500', key, payload: { data: 'https://example.com', design: { customLogoUrl, errorCorrectionLevel: 'H', logoSize: 0.5 } } });
+  t.request({
+    method: 'POST',
+    url: '/v1/qr/preview?format=png&size=2500',
+    key,
+    payload: { data: 'https://example.com', design: { customLogoUrl, errorCorrectionLevel: 'H', logoSize: 0.5 } },
+  });
 
 describe('hostile logos over HTTP', () => {
-  it.each(Object.entries(refusedLogos()))('%s: create and preview answer 400 naming customLogoUrl, and nothing is stored', async (_, logo) => {
-    const before = await count();
-    const created = await create(logo);
-    expect(created.statusCode, created.body).toBe(400);
-    expect(created.json()).toEqual({ error: expect.stringMatching(/^customLogoUrl: (SVG rejected: too complex \(|the image is \d+×\d+ pixels; at most 16 megapixels|SVG rejected: an embedded image: the image is)/) });
-    const previewed = await preview(logo);
-    expect(previewed.statusCode, previewed.body).toBe(400);
-    expect(previewed.json().error).toBe(created.json().error);
-    expect(await count()).toBe(before);
-  });
+  it.each(Object.entries(refusedLogos()))(
+    '%s: create and preview answer 400 naming customLogoUrl, and nothing is stored',
+    async (_, logo) => {
+      const before = await count();
+      const created = await create(logo);
+      expect(created.statusCode, created.body).toBe(400);
+      expect(created.json()).toEqual({
+        error: expect.stringMatching(
+          /^customLogoUrl: (SVG rejected: too complex \(|the image is \d+×\d+ pixels; at most 16 megapixels|SVG rejected: an embedded image: the image is)/,
+        ),
+      });
+      const previewed = await preview(logo);
+      expect(previewed.statusCode, previewed.body).toBe(400);
+      expect(previewed.json().error).toBe(created.json().error);
+      expect(await count()).toBe(before);
+    },
+  );
 
   it('names the size limit for a logo past 512 KiB', async () => {
     const res = await create(`data:image/png;base64,${'A'.repeat(800_001)}`);
@@ -44,7 +61,12 @@ describe('hostile logos over HTTP', () => {
     const res = await create(svgDataUrl(ORDINARY_LOGOS['gallery logo']!));
     expect(res.statusCode).toBe(201);
     const id = res.json().item.id as string;
-    const patched = await t.request({ method: 'PATCH', url: `/v1/qr/${id}`, key, payload: { customLogoUrl: svgDataUrl(PATTERN_BOMB_SVG) } });
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/v1/qr/${id}`,
+      key,
+      payload: { customLogoUrl: svgDataUrl(PATTERN_BOMB_SVG) },
+    });
     expect(patched.statusCode).toBe(400);
     expect(patched.json().error).toBe('customLogoUrl: SVG rejected: too complex (pattern nesting deeper than 3)');
     const stored = (await t.request({ method: 'GET', url: `/v1/qr/${id}`, key })).json();
@@ -71,7 +93,11 @@ describe('hostile logos over HTTP', () => {
     const id = res.json().item.id as string;
     const design = { ...res.json().item.design, customLogoUrl: svgDataUrl(PATTERN_BOMB_SVG) };
     expect(() => parseLogoDataUrl('customLogoUrl', design.customLogoUrl)).toThrow();
-    await t.db.kysely.updateTable('qr_items').set({ design_json: JSON.stringify(design) }).where('id', '=', id).execute();
+    await t.db.kysely
+      .updateTable('qr_items')
+      .set({ design_json: JSON.stringify(design) })
+      .where('id', '=', id)
+      .execute();
     const png = await t.request({ method: 'GET', url: `/v1/qr/${id}/image.png?size=2500`, key });
     expect(png.statusCode).toBe(400);
     expect(png.json().error).toBe('customLogoUrl: SVG rejected: too complex (pattern nesting deeper than 3)');

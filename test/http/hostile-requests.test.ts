@@ -19,7 +19,8 @@ afterAll(() => t.close());
 
 const json = { 'content-type': 'application/json' };
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-const nestedInDesign = (depth: number) => `{"title":"x","url":"https://a.example","design":{"x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}`;
+const nestedInDesign = (depth: number) =>
+  `{"title":"x","url":"https://a.example","design":{"x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}`;
 
 describe('deeply nested JSON', () => {
   const routes = () => [
@@ -49,7 +50,13 @@ describe('deeply nested JSON', () => {
 
   it('does not count brackets inside strings', async () => {
     const title = '['.repeat(100) + '{'.repeat(20);
-    const res = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: JSON.stringify({ title: title.slice(0, 120), url: 'https://a.example' }) });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      headers: json,
+      payload: JSON.stringify({ title: title.slice(0, 120), url: 'https://a.example' }),
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().item.title).toBe(title.slice(0, 120));
   });
@@ -57,7 +64,10 @@ describe('deeply nested JSON', () => {
 
 describe('prototype keys', () => {
   it('refuses __proto__ and constructor.prototype in valid JSON with a message that says so, not "not valid JSON"', async () => {
-    for (const payload of ['{"title":"x","url":"https://e.com","__proto__":{"a":1}}', '{"title":"x","design":{"constructor":{"prototype":{}}}}']) {
+    for (const payload of [
+      '{"title":"x","url":"https://e.com","__proto__":{"a":1}}',
+      '{"title":"x","design":{"constructor":{"prototype":{}}}}',
+    ]) {
       const res = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ error: 'body: a field named __proto__, or constructor holding prototype, is not allowed' });
@@ -76,26 +86,51 @@ describe('bodies with many values', () => {
     expect(res.json()).toEqual({ error: `body: must not hold more than ${MAX_JSON_VALUES} values (array elements and fields)` });
     // n tags count n + 3 (2 containers, 2 commas between the fields, n − 1 between the tags).
     // At the limit a body is judged by its content, one value more by its count.
-    const tags = (n: number) => JSON.stringify({ title: 'x', url: 'https://a.example', tags: Array.from({ length: n }, (_, i) => `t${i}`) });
+    const tags = (n: number) =>
+      JSON.stringify({ title: 'x', url: 'https://a.example', tags: Array.from({ length: n }, (_, i) => `t${i}`) });
     const atLimit = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: tags(MAX_JSON_VALUES - 3) });
     expect(atLimit.json().error).toMatch(/^tags: /);
     const over = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: tags(MAX_JSON_VALUES - 2) });
     expect(over.json().error).toMatch(/^body: must not hold more than/);
     // Commas inside strings are text, not values.
-    const commas = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: JSON.stringify({ title: ',,,', contentType: 'text', text: ','.repeat(3_000) }) });
+    const commas = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      headers: json,
+      payload: JSON.stringify({ title: ',,,', contentType: 'text', text: ','.repeat(3_000) }),
+    });
     expect(commas.statusCode, commas.body).toBe(201);
   });
 
   it('lets a batch hold a thousand full items, and no more values than that needs', async () => {
     const item = { title: 'x', url: 'https://a.example', tags: Array.from({ length: 20 }, (_, i) => `t${i}`) };
-    const full = await t.request({ method: 'POST', url: '/v1/qr/batch', key, headers: json, payload: JSON.stringify({ items: Array(1_000).fill(item) }) });
+    const full = await t.request({
+      method: 'POST',
+      url: '/v1/qr/batch',
+      key,
+      headers: json,
+      payload: JSON.stringify({ items: Array(1_000).fill(item) }),
+    });
     expect(full.statusCode, full.body.slice(0, 200)).toBe(201);
-    const bomb = await t.request({ method: 'POST', url: '/v1/qr/batch', key, headers: json, payload: JSON.stringify({ items: [{ title: 'x', tags: Array(3_000_000).fill(0) }] }) });
+    const bomb = await t.request({
+      method: 'POST',
+      url: '/v1/qr/batch',
+      key,
+      headers: json,
+      payload: JSON.stringify({ items: [{ title: 'x', tags: Array(3_000_000).fill(0) }] }),
+    });
     expect(bomb.statusCode).toBe(400);
     expect(bomb.json().error).toBe('body: must not hold more than 100000 values (array elements and fields)');
     // Values nested alone in arrays have no comma between them, but their arrays count.
     const chain = '['.repeat(28) + '0' + ']'.repeat(28);
-    const nested = await t.request({ method: 'POST', url: '/v1/qr/batch', key, headers: json, payload: `{"items":[${Array(10_000).fill(chain).join(',')}]}` });
+    const nested = await t.request({
+      method: 'POST',
+      url: '/v1/qr/batch',
+      key,
+      headers: json,
+      payload: `{"items":[${Array(10_000).fill(chain).join(',')}]}`,
+    });
     expect(nested.statusCode).toBe(400);
     expect(nested.json().error).toBe('body: must not hold more than 100000 values (array elements and fields)');
   });
@@ -127,7 +162,12 @@ describe('failed authentication from one address', () => {
     // before the first had failed, and none got a 429.
     const guesses = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        t.app.inject({ method: 'GET', url: '/v1/qr', remoteAddress: '203.0.113.50', headers: { authorization: `Bearer qrt_${String(i).padStart(40, '0')}` } }),
+        t.app.inject({
+          method: 'GET',
+          url: '/v1/qr',
+          remoteAddress: '203.0.113.50',
+          headers: { authorization: `Bearer qrt_${String(i).padStart(40, '0')}` },
+        }),
       ),
     );
     const codes = guesses.map((r) => r.statusCode);
@@ -137,14 +177,21 @@ describe('failed authentication from one address', () => {
 
   it('looks a valid key sent many times at once up once, so its requests are not held back', async () => {
     const all = await Promise.all(
-      Array.from({ length: 40 }, () => t.app.inject({ method: 'GET', url: '/v1/qr?limit=1', remoteAddress: '203.0.113.51', headers: { authorization: `Bearer ${key}` } })),
+      Array.from({ length: 40 }, () =>
+        t.app.inject({ method: 'GET', url: '/v1/qr?limit=1', remoteAddress: '203.0.113.51', headers: { authorization: `Bearer ${key}` } }),
+      ),
     );
     expect(all.map((r) => r.statusCode)).toEqual(Array(40).fill(200));
   });
 
   it('does not count successful requests', async () => {
     for (let i = 0; i < 20; i++) {
-      const res = await t.app.inject({ method: 'GET', url: '/v1/qr?limit=1', remoteAddress: '198.51.100.1', headers: { authorization: `Bearer ${key}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/v1/qr?limit=1',
+        remoteAddress: '198.51.100.1',
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(res.statusCode).toBe(200);
     }
   });
@@ -181,12 +228,27 @@ describe('redirects to our own short links', () => {
     const local = await makeTestApp({ PUBLIC_BASE_URL: 'http://localhost:3000' });
     try {
       const k = await local.key('loopback');
-      for (const url of ['http://localhost./r/AbCdE12', 'http://127.0.0.1:3000/r/AbCdE12', 'http://127.1.2.3/r/AbCdE12', 'http://[::1]:3000/r/AbCdE12', 'http://0x7f000001/r/AbCdE12', 'http://app.localhost/r/AbCdE12', 'http://0/r/AbCdE12', 'http://0.0.0.0:3000/r/AbCdE12', 'http://[::]/r/AbCdE12', 'http://[::ffff:127.0.0.1]/r/AbCdE12', 'http://[0:0:0:0:0:0:0:1]/r/AbCdE12']) {
+      for (const url of [
+        'http://localhost./r/AbCdE12',
+        'http://127.0.0.1:3000/r/AbCdE12',
+        'http://127.1.2.3/r/AbCdE12',
+        'http://[::1]:3000/r/AbCdE12',
+        'http://0x7f000001/r/AbCdE12',
+        'http://app.localhost/r/AbCdE12',
+        'http://0/r/AbCdE12',
+        'http://0.0.0.0:3000/r/AbCdE12',
+        'http://[::]/r/AbCdE12',
+        'http://[::ffff:127.0.0.1]/r/AbCdE12',
+        'http://[0:0:0:0:0:0:0:1]/r/AbCdE12',
+      ]) {
         const res = await local.request({ method: 'POST', url: '/v1/qr', key: k, payload: { title: 'loop', url } });
         expect(res.statusCode, url).toBe(400);
         expect(res.json().error, url).toMatch(/^url: must not point at a short link of this service/);
       }
-      expect((await local.request({ method: 'POST', url: '/v1/qr', key: k, payload: { title: 'fine', url: 'http://127.0.0.1:3000/docs' } })).statusCode).toBe(201);
+      expect(
+        (await local.request({ method: 'POST', url: '/v1/qr', key: k, payload: { title: 'fine', url: 'http://127.0.0.1:3000/docs' } }))
+          .statusCode,
+      ).toBe(201);
     } finally {
       await local.close();
     }
@@ -229,13 +291,22 @@ describe('small edges', () => {
   });
 
   it('names the size limit for an oversized logo', async () => {
-    const res = await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { customLogoUrl: 'data:image/png;base64,' + 'A'.repeat(820_000) } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/qr/preview',
+      key,
+      payload: { customLogoUrl: 'data:image/png;base64,' + 'A'.repeat(820_000) },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatch(/^customLogoUrl: .*at most 512 KiB/);
   });
 
   it('echoes a time zone in its proper spelling', async () => {
-    for (const [given, echoed] of [['utc', 'UTC'], ['europe/berlin', 'Europe/Berlin'], ['Asia/Kathmandu', 'Asia/Kathmandu']]) {
+    for (const [given, echoed] of [
+      ['utc', 'UTC'],
+      ['europe/berlin', 'Europe/Berlin'],
+      ['Asia/Kathmandu', 'Asia/Kathmandu'],
+    ]) {
       const res = await t.request({ method: 'GET', url: `/v1/qr/${itemId}/stats?tz=${encodeURIComponent(given!)}`, key });
       expect(res.statusCode).toBe(200);
       expect(res.json().tz).toBe(echoed);
@@ -252,7 +323,13 @@ describe('small edges', () => {
       expect(res.statusCode, body).toBe(400);
       expect(res.json().error).toBe(`${field}: must be valid Unicode text without NUL characters`);
     }
-    const paired = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: '{"title":"\\ud83d\\ude00","url":"https://a.example"}' });
+    const paired = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      headers: json,
+      payload: '{"title":"\\ud83d\\ude00","url":"https://a.example"}',
+    });
     expect(paired.json().item.title).toBe('😀');
   });
 });
@@ -285,23 +362,44 @@ describe('requests the HTTP parser refuses', () => {
   });
 
   it('answers a Content-Length that is not a number with 400 naming it, and bytes that are not HTTP with 400', async () => {
-    expect(await raw(`POST /v1/qr HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`)).toEqual({ status: 400, body: { error: 'Content-Length: is not a valid length' } });
+    expect(await raw(`POST /v1/qr HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`)).toEqual({
+      status: 400,
+      body: { error: 'Content-Length: is not a valid length' },
+    });
     expect(await raw('NOT HTTP AT ALL\r\n\r\n')).toEqual({ status: 400, body: { error: 'request: is not valid HTTP' } });
   });
 });
 
 describe('bodies that are not UTF-8', () => {
-  const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+  const bytes = (...parts: (string | number[])[]) =>
+    Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
   const count = async () => (await t.request({ method: 'GET', url: '/v1/qr?limit=100', key })).json().items.length as number;
 
   it('refuses invalid, overlong and surrogate UTF-8 with 400 naming the body, and stores nothing', async () => {
     const before = await count();
-    for (const bad of [[0xff, 0xfe], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82]]) {
-      const res = await t.request({ method: 'POST', url: '/v1/qr', key, headers: json, payload: bytes('{"title":"', bad, '","url":"https://a.example"}') });
+    for (const bad of [
+      [0xff, 0xfe],
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xe2, 0x82],
+    ]) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/v1/qr',
+        key,
+        headers: json,
+        payload: bytes('{"title":"', bad, '","url":"https://a.example"}'),
+      });
       expect(res.statusCode, bad.join(' ')).toBe(400);
       expect(res.json()).toEqual({ error: 'body: is not valid UTF-8' });
     }
-    const csv = await t.request({ method: 'POST', url: '/v1/qr/import', key, headers: { 'content-type': 'text/csv' }, payload: bytes('title,url\n', [0xff], ',https://a.example\n') });
+    const csv = await t.request({
+      method: 'POST',
+      url: '/v1/qr/import',
+      key,
+      headers: { 'content-type': 'text/csv' },
+      payload: bytes('title,url\n', [0xff], ',https://a.example\n'),
+    });
     expect(csv.statusCode).toBe(400);
     expect(csv.json()).toEqual({ error: 'body: is not valid UTF-8' });
     expect(await count()).toBe(before);
@@ -309,7 +407,13 @@ describe('bodies that are not UTF-8', () => {
 
   it('refuses a declared charset other than UTF-8 with 415, and takes UTF-8 declared or not, with or without a BOM', async () => {
     const body = bytes('{"title":"caf', [0xe9], '","url":"https://a.example"}');
-    const latin1 = await t.request({ method: 'POST', url: '/v1/qr', key, headers: { 'content-type': 'application/json; charset=iso-8859-1' }, payload: body });
+    const latin1 = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      headers: { 'content-type': 'application/json; charset=iso-8859-1' },
+      payload: body,
+    });
     expect(latin1.statusCode).toBe(415);
     expect(latin1.json()).toEqual({ error: 'Content-Type: charset iso-8859-1 is not accepted; send UTF-8' });
     for (const [contentType, payload] of [
@@ -339,7 +443,9 @@ describe('query strings whose percent-encoding does not decode', () => {
       for (const withKey of [true, false]) {
         const res = await t.request({ method: 'GET', url, ...(withKey ? { key } : {}) });
         expect(res.statusCode, url).toBe(400);
-        expect(res.json(), url).toEqual({ error: expect.stringMatching(new RegExp(`^${name.replace(/[%]/g, '\\$&')}: is not valid percent-encoded UTF-8`)) });
+        expect(res.json(), url).toEqual({
+          error: expect.stringMatching(new RegExp(`^${name.replace(/[%]/g, '\\$&')}: is not valid percent-encoded UTF-8`)),
+        });
       }
     }
   });
@@ -349,7 +455,10 @@ describe('query strings whose percent-encoding does not decode', () => {
     for (const q of ['Quokka+caf%C3%A9', 'quokka%20CAF%C3%A9+menu', 'Quokka%20caf%C3%A9%20menu']) {
       const res = await t.request({ method: 'GET', url: `/v1/qr?q=${q}`, key });
       expect(res.statusCode, q).toBe(200);
-      expect(res.json().items.map((i: { title: string }) => i.title), q).toEqual(['Quokka café menu']);
+      expect(
+        res.json().items.map((i: { title: string }) => i.title),
+        q,
+      ).toEqual(['Quokka café menu']);
     }
     // A literal percent sign, encoded, is a search for it.
     expect((await t.request({ method: 'GET', url: '/v1/qr?q=100%25', key })).statusCode).toBe(200);

@@ -20,7 +20,12 @@ describe('drawn-image cache', () => {
       return real(job);
     }) as typeof renderer.render;
     const preview = async (key: string) => {
-      const res = await t.request({ method: 'POST', url: '/v1/qr/preview?format=png&size=500', key, payload: { data: 'https://example.com/secret-menu', design: { dotsStyle: 'classy' } } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/v1/qr/preview?format=png&size=500',
+        key,
+        payload: { data: 'https://example.com/secret-menu', design: { dotsStyle: 'classy' } },
+      });
       expect(res.statusCode, res.body).toBe(200);
       return res;
     };

@@ -58,7 +58,13 @@ function importResvg(svg: string): [number, number, number] {
 
 describe('GET /v1/qr/{id}/image.pdf', () => {
   it('is a one-page vector PDF exactly `size` mm wide whose drawing decodes to the shortUrl', async () => {
-    const { item: it } = await item({ isGradient: true, color1: '#1a237e', color2: '#880e4f', frameStyle: 'bottom-banner', frameText: 'امسح الرمز · Scan' });
+    const { item: it } = await item({
+      isGradient: true,
+      color1: '#1a237e',
+      color2: '#880e4f',
+      frameStyle: 'bottom-banner',
+      frameText: 'امسح الرمز · Scan',
+    });
     const res = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/image.pdf?size=40`, key });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
@@ -79,9 +85,19 @@ describe('GET /v1/qr/{id}/image.pdf', () => {
     const { item: it } = await item({});
     const a = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/image.pdf`, key });
     expect(mediaBox(a.rawPayload)[2]).toBeCloseTo((50 * 72) / 25.4, 2);
-    const again = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/image.pdf`, key, headers: { 'if-none-match': a.headers.etag as string } });
+    const again = await t.request({
+      method: 'GET',
+      url: `/v1/qr/${it.id}/image.pdf`,
+      key,
+      headers: { 'if-none-match': a.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
-    const b = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/image.pdf?size=51`, key, headers: { 'if-none-match': a.headers.etag as string } });
+    const b = await t.request({
+      method: 'GET',
+      url: `/v1/qr/${it.id}/image.pdf?size=51`,
+      key,
+      headers: { 'if-none-match': a.headers.etag as string },
+    });
     expect(b.statusCode).toBe(200);
   });
 
@@ -125,7 +141,10 @@ describe('?download=1', () => {
       const res = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/image.${ext}?download=1`, key });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-disposition']).toBe(
-        `attachment; filename="cafe-menu-spring.${ext}"; filename*=UTF-8''Caf%C3%A9%20men%C3%BC%20%20spring%20%E8%8F%9C%E5%8D%95.${ext}`.replace('%20%20', '%20'),
+        `attachment; filename="cafe-menu-spring.${ext}"; filename*=UTF-8''Caf%C3%A9%20men%C3%BC%20%20spring%20%E8%8F%9C%E5%8D%95.${ext}`.replace(
+          '%20%20',
+          '%20',
+        ),
       );
     }
     const plain = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/image.svg?download=0`, key });
@@ -146,7 +165,9 @@ describe('?download=1', () => {
     for (const ext of ['svg', 'png', 'pdf']) {
       const res = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/image.${ext}?download=1`, key });
       expect(res.statusCode, ext).toBe(200);
-      expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="a+\\.${ext}"; filename\\*=UTF-8''a{119}%F0%9F%98%80\\.${ext}$`));
+      expect(res.headers['content-disposition']).toMatch(
+        new RegExp(`^attachment; filename="a+\\.${ext}"; filename\\*=UTF-8''a{119}%F0%9F%98%80\\.${ext}$`),
+      );
     }
   });
 
@@ -164,10 +185,20 @@ describe('frame text on the way in', () => {
   const egyptian = '\u{13000}';
 
   it('answers 400 naming the field and the character no font can draw, on create, update and preview', async () => {
-    const create = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 't', url: 'https://a.example', frameStyle: 'badge', frameText: `Scan ${egyptian}` } });
+    const create = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: { title: 't', url: 'https://a.example', frameStyle: 'badge', frameText: `Scan ${egyptian}` },
+    });
     expect(create.statusCode).toBe(400);
     expect(create.json().error).toBe(`frameText: no bundled font can draw U+13000 "${egyptian}"; remove or replace it`);
-    const nested = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 't', url: 'https://a.example', design: { frameText: `\u{E000}${egyptian}` } } });
+    const nested = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: { title: 't', url: 'https://a.example', design: { frameText: `\u{E000}${egyptian}` } },
+    });
     expect(nested.json().error).toMatch(/^design\.frameText: no bundled font can draw U\+E000, U\+13000 "/);
     const { item: it } = await item({ frameStyle: 'badge', frameText: '스캔 ★ 😀' });
     const update = await t.request({ method: 'PATCH', url: `/v1/qr/${it.id}`, key, payload: { frameText: egyptian } });
@@ -181,7 +212,10 @@ describe('frame text on the way in', () => {
   it('warns when the text is too long to be drawn at a readable size', async () => {
     const short = await item({ frameStyle: 'bottom-banner', frameText: 'Scan to see our whole spring menu' });
     expect(short.warnings).toEqual([]);
-    const long = await item({ frameStyle: 'phone', frameText: '欢迎光临我们的餐厅请扫描二维码查看完整菜单并在线点餐欢迎光临我们的餐厅请扫描二维码' });
+    const long = await item({
+      frameStyle: 'phone',
+      frameText: '欢迎光临我们的餐厅请扫描二维码查看完整菜单并在线点餐欢迎光临我们的餐厅请扫描二维码',
+    });
     expect(long.warnings.some((w) => w.startsWith('The frame text is too long to read easily'))).toBe(true);
   });
 });

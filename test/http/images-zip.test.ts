@@ -17,12 +17,18 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const create = async (title: string, tags: string[]) =>
-  (await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title, url: 'https://example.com/menu', tags, resolution: 500 } })).json().item;
+  (
+    await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title, url: 'https://example.com/menu', tags, resolution: 500 } })
+  ).json().item;
 const download = (query: string) => t.request({ method: 'GET', url: `/v1/qr/export.zip?${query}`, key });
 
 describe('ZIP of images', () => {
   it('holds one PNG per code of the batch, named after title and code, each the item image and decoding to its short link', async () => {
-    const batch = [await create('Spring menu', ['batch-1']), await create('Spring menu', ['batch-1']), await create('Ticket #3 / Ä', ['batch-1'])];
+    const batch = [
+      await create('Spring menu', ['batch-1']),
+      await create('Spring menu', ['batch-1']),
+      await create('Ticket #3 / Ä', ['batch-1']),
+    ];
     await create('Other', ['batch-2']);
     const res = await download('tag=batch-1');
     expect(res.statusCode).toBe(200);
@@ -55,10 +61,22 @@ describe('ZIP of images', () => {
     const fine = await create('Fine', ['batch-3']);
     const blurs = '<feGaussianBlur stdDeviation="1"/>'.repeat(16);
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><filter id="f">${blurs}</filter><rect width="10" height="10" filter="url(#f)"/></svg>`;
-    const design = resolveDesign(undefined, { customLogoUrl: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`, logoSize: 0.5, errorCorrectionLevel: 'H', resolution: 2500 });
+    const design = resolveDesign(undefined, {
+      customLogoUrl: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+      logoSize: 0.5,
+      errorCorrectionLevel: 'H',
+      resolution: 2500,
+    });
     const accountId = await t.services.keys.ensureAccount('zip');
     // Stored directly, as an item stored before logos were tried at create.
-    const bomb = await t.services.items.create(accountId, { title: 'Bomb', contentType: 'url', payload: 'https://example.com/', fields: {}, design, tags: ['batch-3'] });
+    const bomb = await t.services.items.create(accountId, {
+      title: 'Bomb',
+      contentType: 'url',
+      payload: 'https://example.com/',
+      fields: {},
+      design,
+      tags: ['batch-3'],
+    });
     const files = unzipSync(new Uint8Array((await download('tag=batch-3')).rawPayload));
     expect(Object.keys(files).sort()).toEqual(['errors.txt', `fine-${fine.code}.png`]);
     expect(new TextDecoder().decode(files['errors.txt'])).toContain(`${bomb.code}\tBomb\tcustomLogoUrl: the logo is too expensive to draw`);

@@ -18,7 +18,15 @@ async function item(body: object) {
 
 describe('QR images', () => {
   it('serves a PNG exactly `resolution` wide that decodes to the shortUrl, with caching headers', async () => {
-    const { item: it } = await item({ dotsStyle: 'rounded', cornerSquare: 'extra-rounded', isGradient: true, color1: '#1a237e', color2: '#880e4f', resolution: 600, frameStyle: 'bottom-banner' });
+    const { item: it } = await item({
+      dotsStyle: 'rounded',
+      cornerSquare: 'extra-rounded',
+      isGradient: true,
+      color1: '#1a237e',
+      color2: '#880e4f',
+      resolution: 600,
+      frameStyle: 'bottom-banner',
+    });
     const res = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/image.png`, key });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
@@ -27,7 +35,12 @@ describe('QR images', () => {
     expect(res.headers.etag).toMatch(/^"[\w-]+"$/);
     expect(readPngSize(res.rawPayload).width).toBe(600);
     expect(await decodePng(res.rawPayload)).toBe(it.shortUrl);
-    const again = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/image.png`, key, headers: { 'if-none-match': res.headers.etag as string } });
+    const again = await t.request({
+      method: 'GET',
+      url: `/v1/qr/${it.id}/image.png`,
+      key,
+      headers: { 'if-none-match': res.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
   });
@@ -48,7 +61,12 @@ describe('QR images', () => {
     const { item: it } = await item({});
     const a = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/image.svg`, key });
     await t.request({ method: 'PATCH', url: `/v1/qr/${it.id}`, key, payload: { dotsStyle: 'dots' } });
-    const b = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/image.svg`, key, headers: { 'if-none-match': a.headers.etag as string } });
+    const b = await t.request({
+      method: 'GET',
+      url: `/v1/qr/${it.id}/image.svg`,
+      key,
+      headers: { 'if-none-match': a.headers.etag as string },
+    });
     expect(b.statusCode).toBe(200);
     expect(b.headers.etag).not.toBe(a.headers.etag);
   });
@@ -69,14 +87,26 @@ describe('QR images', () => {
 
   it('previews a design without storing anything', async () => {
     const before = (await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items.length;
-    const res = await t.request({ method: 'POST', url: '/v1/qr/preview?format=png&size=500', key, payload: { data: 'https://example.com/preview', design: { dotsStyle: 'classy' } } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/qr/preview?format=png&size=500',
+      key,
+      payload: { data: 'https://example.com/preview', design: { dotsStyle: 'classy' } },
+    });
     expect(res.statusCode).toBe(200);
     expect(await decodePng(res.rawPayload)).toBe('https://example.com/preview');
     const svg = await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { dotsStyle: 'dots' } });
     expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
-    expect((await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { logoSize: 0.9 } })).json().error).toMatch(/^logoSize: /);
+    expect((await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { logoSize: 0.9 } })).json().error).toMatch(
+      /^logoSize: /,
+    );
     expect((await t.request({ method: 'POST', url: '/v1/qr/preview?format=gif', key, payload: {} })).json().error).toMatch(/^format: /);
-    const tooLong = await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { data: 'x'.repeat(3500), errorCorrectionLevel: 'H' } });
+    const tooLong = await t.request({
+      method: 'POST',
+      url: '/v1/qr/preview',
+      key,
+      payload: { data: 'x'.repeat(3500), errorCorrectionLevel: 'H' },
+    });
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.json().error).toMatch(/^data: /);
     expect((await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items.length).toBe(before);
@@ -94,17 +124,41 @@ describe('QR images', () => {
     try {
       const longKey = await long.key('img');
       const create = async (errorCorrectionLevel: string) => {
-        const res = await long.request({ method: 'POST', url: '/v1/qr', key: longKey, payload: { title: 'logo', url: 'https://example.com', presetLogo: 'link', errorCorrectionLevel } });
+        const res = await long.request({
+          method: 'POST',
+          url: '/v1/qr',
+          key: longKey,
+          payload: { title: 'logo', url: 'https://example.com', presetLogo: 'link', errorCorrectionLevel },
+        });
         expect(res.statusCode, res.body).toBe(201);
         return res.json() as { item: { id: string; shortUrl: string }; warnings: string[] };
       };
       const h = await create('H');
       expect(h.item.shortUrl.length).toBeGreaterThan(58); // more than version 6 holds at H
-      expect(h.warnings).toEqual([expect.stringMatching(/^At error-correction level H this content makes a large code \(version 7\) whose logo covers one of its alignment marks/)]);
+      expect(h.warnings).toEqual([
+        expect.stringMatching(
+          /^At error-correction level H this content makes a large code \(version 7\) whose logo covers one of its alignment marks/,
+        ),
+      ]);
       expect((await create('Q')).warnings).toEqual([]);
-      const fixed = await long.request({ method: 'PATCH', url: `/v1/qr/${h.item.id}`, key: longKey, payload: { errorCorrectionLevel: 'Q' } });
+      const fixed = await long.request({
+        method: 'PATCH',
+        url: `/v1/qr/${h.item.id}`,
+        key: longKey,
+        payload: { errorCorrectionLevel: 'Q' },
+      });
       expect(fixed.json().warnings).toEqual([]);
-      const batch = await long.request({ method: 'POST', url: '/v1/qr/batch', key: longKey, payload: { items: [{ title: 'a', url: 'https://example.com/a', presetLogo: 'wifi', errorCorrectionLevel: 'H' }, { title: 'b', url: 'https://example.com/b', errorCorrectionLevel: 'H' }] } });
+      const batch = await long.request({
+        method: 'POST',
+        url: '/v1/qr/batch',
+        key: longKey,
+        payload: {
+          items: [
+            { title: 'a', url: 'https://example.com/a', presetLogo: 'wifi', errorCorrectionLevel: 'H' },
+            { title: 'b', url: 'https://example.com/b', errorCorrectionLevel: 'H' },
+          ],
+        },
+      });
       expect(batch.statusCode, batch.body).toBe(201);
       const [a, b] = batch.json().items as { warnings: string[] }[];
       expect(a!.warnings).toEqual([expect.stringMatching(/covers one of its alignment marks/)]);

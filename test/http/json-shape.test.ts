@@ -31,7 +31,11 @@ describe('the JSON shape pass', () => {
     const alphabet = ['"', '\\', '[', ']', '{', '}', ',', 'a', ' '];
     for (let n = 0; n < 20_000; n++) {
       const text = Array.from({ length: Math.floor(next() * 40) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
-      for (const [d, v] of [[3, 5], [32, 2_000]] as const) expect(jsonShapeProblem(text, d, v), JSON.stringify(text)).toBe(reference(text, d, v));
+      for (const [d, v] of [
+        [3, 5],
+        [32, 2_000],
+      ] as const)
+        expect(jsonShapeProblem(text, d, v), JSON.stringify(text)).toBe(reference(text, d, v));
     }
   });
 

@@ -6,7 +6,8 @@ import { type RunningServer, runCli, startServer } from '../support/processes.ts
 
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.TEST_REDIS_URL;
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 describe.skipIf(!TEST_DATABASE_URL || process.env.QRTRACK_TEST_DB !== 'postgres')('several processes on one PostgreSQL database', () => {
   let a: RunningServer;
@@ -29,17 +30,25 @@ describe.skipIf(!TEST_DATABASE_URL || process.env.QRTRACK_TEST_DB !== 'postgres'
   it('counts every scan made through both processes and applies pause and delete everywhere at once', async () => {
     const key = runCli(['keys', 'create', '--account', 'mp', '--scopes', 'qr:read,qr:write'], env).stdout.trim().split('\n').at(-1)!;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const created = await fetch(`${a.url}/v1/qr`, { method: 'POST', headers, body: JSON.stringify({ title: 'mp', url: 'https://example.com/mp' }) });
+    const created = await fetch(`${a.url}/v1/qr`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: 'mp', url: 'https://example.com/mp' }),
+    });
     expect(created.status).toBe(201);
     const { item } = (await created.json()) as { item: { id: string; code: string } };
 
     // Warm both caches, then hammer the same item through both processes concurrently.
     const hit = (s: RunningServer, i: number) =>
-      fetch(`${s.url}/r/${item.code}`, { redirect: 'manual', headers: { 'user-agent': IPHONE, 'x-test': String(i) } }).then((r) => r.status);
+      fetch(`${s.url}/r/${item.code}`, { redirect: 'manual', headers: { 'user-agent': IPHONE, 'x-test': String(i) } }).then(
+        (r) => r.status,
+      );
     const statuses = await Promise.all(Array.from({ length: 400 }, (_, i) => hit(i % 2 ? a : b, i)));
     expect(statuses.every((s) => s === 302)).toBe(true);
     for (const s of [a, b]) {
-      const stats = (await (await fetch(`${s.url}/v1/qr/${item.id}/stats`, { headers })).json()) as { totals: { scans: number; scansInRange: number } };
+      const stats = (await (await fetch(`${s.url}/v1/qr/${item.id}/stats`, { headers })).json()) as {
+        totals: { scans: number; scansInRange: number };
+      };
       expect(stats.totals).toMatchObject({ scans: 400, scansInRange: 400 });
     }
 
@@ -64,14 +73,22 @@ describe.skipIf(!TEST_DATABASE_URL || process.env.QRTRACK_TEST_DB !== 'postgres'
     // (and counting) a paused or deleted code for 4–12 ms, in 5–7 % of tries.
     const key = runCli(['keys', 'create', '--account', 'mp-window', '--scopes', 'qr:read,qr:write'], env).stdout.trim().split('\n').at(-1)!;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const scan = (s: RunningServer, code: string) => fetch(`${s.url}/r/${code}`, { redirect: 'manual', headers: { 'user-agent': IPHONE } }).then((r) => r.status);
+    const scan = (s: RunningServer, code: string) =>
+      fetch(`${s.url}/r/${code}`, { redirect: 'manual', headers: { 'user-agent': IPHONE } }).then((r) => r.status);
     const stale: string[] = [];
     for (let i = 0; i < 100; i++) {
-      const created = await fetch(`${a.url}/v1/qr`, { method: 'POST', headers, body: JSON.stringify({ title: `w${i}`, url: 'https://example.com/w' }) });
+      const created = await fetch(`${a.url}/v1/qr`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ title: `w${i}`, url: 'https://example.com/w' }),
+      });
       const { item } = (await created.json()) as { item: { id: string; code: string } };
       expect(await scan(b, item.code)).toBe(302); // cached in B
       const pause = i % 2 === 1;
-      const res = await fetch(`${a.url}/v1/qr/${item.id}`, pause ? { method: 'PATCH', headers, body: JSON.stringify({ active: false }) } : { method: 'DELETE', headers });
+      const res = await fetch(
+        `${a.url}/v1/qr/${item.id}`,
+        pause ? { method: 'PATCH', headers, body: JSON.stringify({ active: false }) } : { method: 'DELETE', headers },
+      );
       expect(res.status).toBe(200);
       const seen = await scan(b, item.code);
       if (seen !== (pause ? 404 : 410)) {

@@ -25,7 +25,11 @@ const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: un
 async function codes(n: number, title: string, k = key, extra: Record<string, unknown> = {}): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i += 1_000) {
-    const items = Array.from({ length: Math.min(1_000, n - i) }, (_, j) => ({ title: `${title} ${i + j}`, url: `https://${title}.example/${i + j}`, ...extra }));
+    const items = Array.from({ length: Math.min(1_000, n - i) }, (_, j) => ({
+      title: `${title} ${i + j}`,
+      url: `https://${title}.example/${i + j}`,
+      ...extra,
+    }));
     const res = await req('POST', '/v1/qr/batch', { items }, k);
     expect(res.statusCode, res.body).toBe(201);
     ids.push(...res.json().items.map((x: { item: { id: string } }) => x.item.id));
@@ -71,14 +75,18 @@ describe('renaming and deleting a tag read each slice from the tag index (F5)', 
   sqliteOnly('moves each slice through a range of qr_tags_by_tag, not by ids over the rest of the tag', async () => {
     const k = await t.key('tag-slices');
     await codes(TAG_SLICE + 10, 'sliced', k, { tags: ['many'] });
-    const renamed = await plansDuring(t.db, async () => expect((await req('PATCH', '/v1/tags/many', { name: 'lots' }, k)).statusCode).toBe(200));
+    const renamed = await plansDuring(t.db, async () =>
+      expect((await req('PATCH', '/v1/tags/many', { name: 'lots' }, k)).statusCode).toBe(200),
+    );
     const removed = await plansDuring(t.db, async () => expect((await req('DELETE', '/v1/tags/lots', undefined, k)).statusCode).toBe(200));
     for (const plans of [renamed, removed]) {
       const slices = plansOf(plans, /^delete from "qr_tags"/);
       expect(slices).toHaveLength(2);
       for (const plan of [...slices, ...(plans === renamed ? plansOf(plans, /^insert into "qr_tags"/) : [])]) {
         // The first slice is bounded by its last entry in the index; the last slice takes the rest.
-        expect(plan.join('\n')).toMatch(/USING (COVERING )?INDEX qr_tags_by_tag \(tag_account_id=\? AND tag=\?( AND \(item_created_at,tagged_item_id\)<\(\?,\?\))?\)/);
+        expect(plan.join('\n')).toMatch(
+          /USING (COVERING )?INDEX qr_tags_by_tag \(tag_account_id=\? AND tag=\?( AND \(item_created_at,tagged_item_id\)<\(\?,\?\))?\)/,
+        );
       }
       expect(slices[0]!.join('\n')).toMatch(/\(item_created_at,tagged_item_id\)<\(\?,\?\)/);
     }
@@ -97,10 +105,12 @@ describe('renaming and deleting a tag read each slice from the tag index (F5)', 
 });
 
 describe('the overview reads a count of the codes, not the codes (F7)', () => {
-  sqliteOnly('answers GET /v1/stats without reading the account\'s codes', async () => {
+  sqliteOnly("answers GET /v1/stats without reading the account's codes", async () => {
     const k = await t.key('overview-plan');
     await codes(30, 'overview', k);
-    const plans = await plansDuring(t.db, async () => expect((await req('GET', '/v1/stats?days=7&tz=UTC', undefined, k)).statusCode).toBe(200));
+    const plans = await plansDuring(t.db, async () =>
+      expect((await req('GET', '/v1/stats?days=7&tz=UTC', undefined, k)).statusCode).toBe(200),
+    );
     const reads = plans.filter((p) => /from "qr_items"/.test(p.sql) && p.plan.some((line) => /qr_items_live/.test(line)));
     expect(reads.map((p) => p.sql)).toEqual([]);
   });
@@ -110,7 +120,13 @@ describe('the overview reads a count of the codes, not the codes (F7)', () => {
     const total = async () => (await req('GET', '/v1/stats?days=7&tz=UTC', undefined, k)).json().totals.codes;
     const ids = await codes(6, 'counted', k);
     expect(await total()).toBe(6);
-    const imported = await t.request({ method: 'POST', url: '/v1/qr/import', key: k, headers: { 'content-type': 'text/csv' }, payload: 'title,contentType,payload\nOne,text,a\nTwo,text,b\n' });
+    const imported = await t.request({
+      method: 'POST',
+      url: '/v1/qr/import',
+      key: k,
+      headers: { 'content-type': 'text/csv' },
+      payload: 'title,contentType,payload\nOne,text,a\nTwo,text,b\n',
+    });
     expect(imported.statusCode, imported.body).toBe(201);
     expect(await total()).toBe(8);
     await req('POST', '/v1/qr/bulk', { action: 'delete', ids: [ids[0], ids[1], ids[1]] }, k);

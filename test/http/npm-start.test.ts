@@ -88,7 +88,15 @@ describe('npm start under a supervisor', () => {
     const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
     npm = spawn('npm', ['start', '--silent'], {
       cwd: ROOT,
-      env: { ...process.env, PATH, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: url, DATABASE_URL: `sqlite:${path.join(dir, 'qrtrack.db')}` },
+      env: {
+        ...process.env,
+        PATH,
+        LOG_LEVEL: 'info',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_BASE_URL: url,
+        DATABASE_URL: `sqlite:${path.join(dir, 'qrtrack.db')}`,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -101,7 +109,10 @@ describe('npm start under a supervisor', () => {
     const deadline = Date.now() + 90_000;
     for (;;) {
       expect(npm.exitCode, `npm start exited early: ${out}`).toBeNull();
-      const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       expect(Date.now() < deadline, `the server did not start: ${out}`).toBe(true);
       await new Promise((r) => setTimeout(r, 200));

@@ -41,7 +41,9 @@ function refsIn(node: unknown, out: string[] = []): string[] {
 }
 
 const operations = () =>
-  Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
+  Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
+  );
 
 describe('the OpenAPI document', () => {
   it('passes an OpenAPI 3.1 validator', async () => {
@@ -70,7 +72,8 @@ describe('the OpenAPI document', () => {
         const json = content?.['application/json']?.schema as { $ref?: string; type?: string } | undefined;
         const hint = `${name}: wrap its schema in named('SomeName', …) (src/domain/schema-kit.ts)`;
         // Objects and arrays are what a client needs named; a plain string answer (a file) is not.
-        if (json && json.type !== 'null' && json.type !== 'string') expect(json.$ref ?? 'inline', hint).toMatch(/^#\/components\/schemas\/[A-Za-z]+$/);
+        if (json && json.type !== 'null' && json.type !== 'string')
+          expect(json.$ref ?? 'inline', hint).toMatch(/^#\/components\/schemas\/[A-Za-z]+$/);
       }
     }
     for (const ref of refsIn(doc)) {
@@ -81,13 +84,20 @@ describe('the OpenAPI document', () => {
 
   it('gives the QR operations operationIds, and no two operations the same one', () => {
     const ids = operations().flatMap(({ op }) => (op.operationId ? [op.operationId] : []));
-    expect(ids).toEqual(expect.arrayContaining(['createQr', 'listQr', 'getQr', 'updateQr', 'deleteQr', 'getQrStats', 'getQrImagePng', 'previewQr']));
+    expect(ids).toEqual(
+      expect.arrayContaining(['createQr', 'listQr', 'getQr', 'updateQr', 'deleteQr', 'getQrStats', 'getQrImagePng', 'previewQr']),
+    );
     expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('still validates requests through the named schemas, nested ones included', async () => {
     const key = await t.key();
-    const bad = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'x', url: 'example.com', design: { dotsStyle: 'hexagons' } } });
+    const bad = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: { title: 'x', url: 'example.com', design: { dotsStyle: 'hexagons' } },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ error: 'design.dotsStyle: must be one of square, dots, rounded, extra-rounded, classy, classy-rounded' });
     const badQuery = await t.request({ url: '/v1/qr?contentType=fax', key });
@@ -98,10 +108,16 @@ describe('the OpenAPI document', () => {
 describe('hoisting named schemas', () => {
   it('puts one component per name and leaves the original schemas as they were', () => {
     const Point = named('Point', Type.Object({ x: Type.Number() }));
-    const input = { paths: { '/a': { get: { responses: { 200: { content: { 'application/json': { schema: { type: 'array', items: Point } } } } } } } } };
+    const input = {
+      paths: { '/a': { get: { responses: { 200: { content: { 'application/json': { schema: { type: 'array', items: Point } } } } } } } },
+    };
     const out = hoistNamedSchemas(input);
     expect(out.paths['/a'].get.responses[200].content['application/json'].schema.items).toEqual({ $ref: '#/components/schemas/Point' });
-    expect((out as unknown as Doc).components.schemas.Point).toEqual({ type: 'object', required: ['x'], properties: { x: { type: 'number' } } });
+    expect((out as unknown as Doc).components.schemas.Point).toEqual({
+      type: 'object',
+      required: ['x'],
+      properties: { x: { type: 'number' } },
+    });
     expect((Point as unknown as Record<string, unknown>)[SCHEMA_NAME]).toBe('Point');
   });
 

@@ -28,7 +28,8 @@ const vcardPayload = (first: string, extra: Record<string, string> = {}) =>
 /** Every tag of the document; user values cannot contain `<`, so these are all ours. */
 const tags = (html: string) => html.match(/<[^>]*>/g) ?? [];
 /** Attribute names of a tag, quoted values removed so their content cannot fake a name. */
-const attributeNames = (tag: string) => [...tag.replace(/"[^"]*"/g, '""').matchAll(/\s([a-zA-Z-]+)=/g)].map((m) => (m[1] ?? '').toLowerCase());
+const attributeNames = (tag: string) =>
+  [...tag.replace(/"[^"]*"/g, '""').matchAll(/\s([a-zA-Z-]+)=/g)].map((m) => (m[1] ?? '').toLowerCase());
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 function allPages(): RenderedPage[] {
@@ -48,7 +49,9 @@ describe('any user value (property)', () => {
 
   it('never adds markup to the Wi-Fi and contact pages', () => {
     const value = fc.string({ unit: 'binary', minLength: 1, maxLength: 40 });
-    const baseWifi = tagCount(renderWifiPage({ title: 't', code, payload: '', wifi: { ssid: 's', password: 'p', encryption: 'WPA', hidden: false } }).html);
+    const baseWifi = tagCount(
+      renderWifiPage({ title: 't', code, payload: '', wifi: { ssid: 's', password: 'p', encryption: 'WPA', hidden: false } }).html,
+    );
     // Phone, email and website become links only for some values; names and organisation never do.
     const card = { firstName: '', lastName: '', fullName: 'n', org: 'o', phone: '', email: '', web: '' };
     const baseCard = tagCount(renderVcardPage({ title: 't', code, payload: '', vcard: card }).html);
@@ -144,7 +147,9 @@ describe('text page', () => {
     );
     expect(linkify('javascript:alert(1) data:text/html,x')).toBe('javascript:alert(1) data:text/html,x');
     expect(linkify('(https://example.com/x)')).toContain('href="https://example.com/x"');
-    expect(linkify('https://exa<mple.com')).toBe('<a href="https://exa/" rel="noopener noreferrer nofollow ugc">https://exa</a>&lt;mple.com');
+    expect(linkify('https://exa<mple.com')).toBe(
+      '<a href="https://exa/" rel="noopener noreferrer nofollow ugc">https://exa</a>&lt;mple.com',
+    );
   });
 });
 
@@ -179,7 +184,12 @@ describe('wifi page', () => {
   });
 
   it('accepts already parsed fields', () => {
-    const page = renderWifiPage({ title: 'x', code, payload: '', wifi: { ssid: 'Given', password: 'pw', encryption: 'WEP', hidden: false } });
+    const page = renderWifiPage({
+      title: 'x',
+      code,
+      payload: '',
+      wifi: { ssid: 'Given', password: 'pw', encryption: 'WEP', hidden: false },
+    });
     expect(page.html).toContain('data-copy="Given"');
     expect(page.html).toContain('WEP');
   });
@@ -217,7 +227,11 @@ describe('vcard page', () => {
   });
 
   it('never links a website that is not http(s)', () => {
-    const page = renderVcardPage({ title: 'Card', code, payload: 'BEGIN:VCARD\r\nFN:Eve\r\nURL:javascript:alert(1)\r\nEMAIL:x" onclick="y\r\nEND:VCARD' });
+    const page = renderVcardPage({
+      title: 'Card',
+      code,
+      payload: 'BEGIN:VCARD\r\nFN:Eve\r\nURL:javascript:alert(1)\r\nEMAIL:x" onclick="y\r\nEND:VCARD',
+    });
     expect(page.html).not.toContain('href="javascript:');
     expect(page.html).toContain('javascript:alert(1)');
     for (const tag of tags(page.html)) expect(attributeNames(tag)).not.toContain('onclick');

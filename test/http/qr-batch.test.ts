@@ -13,7 +13,8 @@ afterAll(() => t.close());
 
 const batch = (body: unknown, headers: Record<string, string> = {}, k = key) =>
   t.request({ method: 'POST', url: '/v1/qr/batch', key: k, payload: body as object, headers });
-const create = (body: unknown, headers: Record<string, string> = {}, k = key) => t.request({ method: 'POST', url: '/v1/qr', key: k, payload: body as object, headers });
+const create = (body: unknown, headers: Record<string, string> = {}, k = key) =>
+  t.request({ method: 'POST', url: '/v1/qr', key: k, payload: body as object, headers });
 const count = async (k = key) => {
   let n = 0;
   let cursor: string | null = null;
@@ -62,7 +63,12 @@ describe('bulk create', () => {
   it('plans and warns about a thousand framed items in slices, letting the event loop turn between them', async () => {
     // Each design's frame text is laid out for its warnings (about 1 ms); in one piece a thousand
     // held the thread that answers the short links for about a second. Counted in turns, not time.
-    const items = Array.from({ length: 1000 }, (_, i) => ({ title: `Badge ${i}`, url: `https://example.com/b/${i}`, frameStyle: 'badge', frameText: `Scan me, guest number ${i}` }));
+    const items = Array.from({ length: 1000 }, (_, i) => ({
+      title: `Badge ${i}`,
+      url: `https://example.com/b/${i}`,
+      frameStyle: 'badge',
+      frameText: `Scan me, guest number ${i}`,
+    }));
     const counter = countTurns();
     const res = await batch({ items });
     const turns = counter.stop();
@@ -93,7 +99,10 @@ describe('bulk create', () => {
       [{ items: [{ title: 'a', colour: '#000' }] }, 'items[0].colour: is not a known field'],
       [{ items: [{ title: 'a' }, 'nope'] }, 'items[1]: must be a JSON object'],
       // Every broken item is named, in order, as for errors of content.
-      [{ items: [{ title: 'x', logoSize: 2 }, { title: 'ok' }, { title: 'y', resolution: 1 }] }, 'items[0].logoSize: must be a number between 0.1 and 0.5; items[2].resolution: must be an integer between 500 and 2500'],
+      [
+        { items: [{ title: 'x', logoSize: 2 }, { title: 'ok' }, { title: 'y', resolution: 1 }] },
+        'items[0].logoSize: must be a number between 0.1 and 0.5; items[2].resolution: must be an integer between 500 and 2500',
+      ],
       [
         { items: [{ title: 'x', colour: '#000' }, { url: 'https://x.example' }, 'nope', { title: 'z', logoSize: 'big' }] },
         'items[0].colour: is not a known field; items[1].title: is required; items[2]: must be a JSON object; items[3].logoSize: must be a number between 0.1 and 0.5',
@@ -103,7 +112,10 @@ describe('bulk create', () => {
         `${Array.from({ length: 20 }, (_, i) => `items[${i}].logoSize: must be a number between 0.1 and 0.5`).join('; ')}; and 5 more`,
       ],
       [{ items: [] }, 'items: must be an array of 1 to 1000 create requests'],
-      [{ items: Array.from({ length: 1001 }, () => ({ title: 'x', url: 'https://x.example' })) }, 'items: must be an array of 1 to 1000 create requests'],
+      [
+        { items: Array.from({ length: 1001 }, () => ({ title: 'x', url: 'https://x.example' })) },
+        'items: must be an array of 1 to 1000 create requests',
+      ],
       [{}, 'items: is required'],
     ];
     for (const [body, message] of cases) {
@@ -118,13 +130,19 @@ describe('bulk create', () => {
     const good = await batch({ items: [{ title: 'Logo', url: 'https://l.example', customLogoUrl: svg }] });
     expect(good.statusCode, good.body).toBe(201);
     expect(good.json().items[0].item.design.customLogoUrl).toMatch(/^data:image\/svg\+xml;base64,/);
-    const bad = await batch({ items: [{ title: 'ok', url: 'https://l.example' }, { title: 'Logo', url: 'https://l.example', customLogoUrl: 'data:image/png;base64,AAAA' }] });
+    const bad = await batch({
+      items: [
+        { title: 'ok', url: 'https://l.example' },
+        { title: 'Logo', url: 'https://l.example', customLogoUrl: 'data:image/png;base64,AAAA' },
+      ],
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatch(/^items\[1\]\.customLogoUrl: /);
   });
 
   it('refuses a batch with a plainly wrong logo before parsing any of its logos', async () => {
-    const svg = (i: number) => `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="${i + 1}" fill="red"/></svg>`).toString('base64')}`;
+    const svg = (i: number) =>
+      `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="${i + 1}" fill="red"/></svg>`).toString('base64')}`;
     const oversized = `data:image/png;base64,${'A'.repeat(700_000)}`;
     const items = [
       ...Array.from({ length: 5 }, (_, i) => ({ title: `Logo ${i}`, url: 'https://l.example', customLogoUrl: svg(i) })),
@@ -134,7 +152,9 @@ describe('bulk create', () => {
     const before = t.services.renderer.stats.submitted.logo;
     const res = await batch({ items });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe('items[5].customLogoUrl: the image must be at most 512 KiB; items[6].customLogoUrl: must be a data: URL (remote URLs are not fetched)');
+    expect(res.json().error).toBe(
+      'items[5].customLogoUrl: the image must be at most 512 KiB; items[6].customLogoUrl: must be a data: URL (remote URLs are not fetched)',
+    );
     expect(t.services.renderer.stats.submitted.logo - before).toBe(0);
   });
 
@@ -147,7 +167,12 @@ describe('bulk create', () => {
 
 describe('idempotency keys', () => {
   it('answers a retried batch with the first answer and creates nothing more', async () => {
-    const body = { items: [{ title: 'Once A', url: 'https://a.example' }, { title: 'Once B', url: 'https://b.example' }] };
+    const body = {
+      items: [
+        { title: 'Once A', url: 'https://a.example' },
+        { title: 'Once B', url: 'https://b.example' },
+      ],
+    };
     const first = await batch(body, { 'idempotency-key': 'batch-1' });
     expect(first.statusCode).toBe(201);
     const before = await count();
@@ -165,7 +190,13 @@ describe('idempotency keys', () => {
     const again = await create({ title: 'Poster', url: 'https://p.example' }, { 'idempotency-key': 'create-1' });
     expect(again.json()).toEqual(first.json());
     // The same request serialised another way (keys in another order, other spacing) is a retry too.
-    const reordered = await t.request({ method: 'POST', url: '/v1/qr', key, headers: { 'content-type': 'application/json', 'idempotency-key': 'create-1' }, payload: '{ "url": "https://p.example",\n  "title": "Poster" }' });
+    const reordered = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'create-1' },
+      payload: '{ "url": "https://p.example",\n  "title": "Poster" }',
+    });
     expect(reordered.statusCode).toBe(201);
     expect(reordered.headers['idempotent-replayed']).toBe('true');
     expect(reordered.json()).toEqual(first.json());
@@ -176,7 +207,9 @@ describe('idempotency keys', () => {
 
   it('creates exactly one item when the same request is sent many times at once', async () => {
     const before = await count();
-    const answers = await Promise.all(Array.from({ length: 8 }, () => create({ title: 'Race', url: 'https://r.example' }, { 'idempotency-key': 'race-1' })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => create({ title: 'Race', url: 'https://r.example' }, { 'idempotency-key': 'race-1' })),
+    );
     const ids = new Set(answers.filter((a) => a.statusCode === 201).map((a) => a.json().item.id));
     expect(ids.size).toBe(1);
     for (const a of answers) expect([201, 409]).toContain(a.statusCode);
@@ -209,7 +242,11 @@ describe('idempotency keys', () => {
   it('forgets a key after 24 hours', async () => {
     const first = await create({ title: 'Old', url: 'https://old.example' }, { 'idempotency-key': 'old-key' });
     const past = new Date(Date.now() - 25 * 3600_000).toISOString();
-    await t.db.kysely.updateTable('idempotency_keys').set({ created_at: t.db.codec.time(past) }).where('key', '=', 'old-key').execute();
+    await t.db.kysely
+      .updateTable('idempotency_keys')
+      .set({ created_at: t.db.codec.time(past) })
+      .where('key', '=', 'old-key')
+      .execute();
     const again = await create({ title: 'Old', url: 'https://old.example' }, { 'idempotency-key': 'old-key' });
     expect(again.statusCode).toBe(201);
     expect(again.json().item.id).not.toBe(first.json().item.id);

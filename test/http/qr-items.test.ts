@@ -52,7 +52,10 @@ describe('creating QR items', () => {
     const cases: [object, string | RegExp][] = [
       [{ contentType: 'url', url: 'example.com/x' }, 'https://example.com/x'],
       [{ contentType: 'wifi', wifiSsid: 'Cafe;1', wifiPass: 'p:ss', wifiEnc: 'WPA' }, 'WIFI:T:WPA;S:Cafe\\;1;P:p\\:ss;;'],
-      [{ contentType: 'vcard', vcardFirstName: 'Ada', vcardLastName: 'Lovelace', vcardPhone: '+44 1' }, /^BEGIN:VCARD\r\nVERSION:3.0\r\n[\s\S]*FN:Ada Lovelace[\s\S]*END:VCARD/],
+      [
+        { contentType: 'vcard', vcardFirstName: 'Ada', vcardLastName: 'Lovelace', vcardPhone: '+44 1' },
+        /^BEGIN:VCARD\r\nVERSION:3.0\r\n[\s\S]*FN:Ada Lovelace[\s\S]*END:VCARD/,
+      ],
       [{ contentType: 'whatsapp', waNumber: '+49 (151) 234-5678', waMessage: 'Hi there' }, 'https://wa.me/491512345678?text=Hi%20there'],
       [{ contentType: 'text', text: 'Hello <world>' }, 'Hello <world>'],
       [{ contentType: 'email', emailTo: 'a@b.co', emailSubject: 'Hi & bye' }, /^mailto:a@b\.co\?subject=Hi%20%26%20bye/],
@@ -77,16 +80,41 @@ describe('creating QR items', () => {
     expect(flat.design).toMatchObject({ dotsStyle: 'rounded', color1: '#aabbcc' });
     const nested = await created({ title: 'nested', url: 'https://a.example', design: { cornerSquare: 'dot', resolution: 2500 } });
     expect(nested.design).toMatchObject({ cornerSquare: 'dot', resolution: 2500, dotsStyle: 'square' });
-    const both = await created({ title: 'both', url: 'https://a.example', dotsStyle: 'dots', logoSize: 0.2, design: { dotsStyle: 'classy' } });
+    const both = await created({
+      title: 'both',
+      url: 'https://a.example',
+      dotsStyle: 'dots',
+      logoSize: 0.2,
+      design: { dotsStyle: 'classy' },
+    });
     expect(both.design).toMatchObject({ dotsStyle: 'classy', logoSize: 0.2 });
   });
 
   it('accepts every design option at once', async () => {
     const design = {
-      dotsStyle: 'classy-rounded', cornerSquare: 'extra-rounded', cornerDot: 'dot', isGradient: true, gradientType: 'radial',
-      gradientRotation: 360, color1: '#112233', color2: '#445566ff', bgColor: '#fff', bgTransparent: true, customEyeColors: true,
-      eyeColor: '#000', presetLogo: 'wifi', customLogoUrl: null, logoSize: 0.5, logoMargin: 100, hideDotsBehindLogo: false,
-      frameStyle: 'badge', frameText: 'Scan for Wi-Fi', frameColor: '#123456', frameTextColor: '#fedcba', errorCorrectionLevel: 'H', resolution: 500,
+      dotsStyle: 'classy-rounded',
+      cornerSquare: 'extra-rounded',
+      cornerDot: 'dot',
+      isGradient: true,
+      gradientType: 'radial',
+      gradientRotation: 360,
+      color1: '#112233',
+      color2: '#445566ff',
+      bgColor: '#fff',
+      bgTransparent: true,
+      customEyeColors: true,
+      eyeColor: '#000',
+      presetLogo: 'wifi',
+      customLogoUrl: null,
+      logoSize: 0.5,
+      logoMargin: 100,
+      hideDotsBehindLogo: false,
+      frameStyle: 'badge',
+      frameText: 'Scan for Wi-Fi',
+      frameColor: '#123456',
+      frameTextColor: '#fedcba',
+      errorCorrectionLevel: 'H',
+      resolution: 500,
     };
     const item = await created({ title: 'all', contentType: 'text', text: 'hi', design });
     expect(item.design).toEqual({ ...design, color2: '#445566ff', bgColor: '#ffffff', eyeColor: '#000000' });
@@ -172,9 +200,21 @@ describe('validation of create', () => {
     const text = await t.request({ method: 'POST', url: '/v1/qr', key, payload: 'title=x', headers: { 'content-type': 'text/plain' } });
     expect(text.statusCode).toBe(415);
     expect(text.json().error).toMatch(/Content-Type/);
-    const form = await t.request({ method: 'POST', url: '/v1/qr', key, payload: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: 'title=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.statusCode).toBe(415);
-    const broken = await t.request({ method: 'POST', url: '/v1/qr', key, payload: '{"title":', headers: { 'content-type': 'application/json' } });
+    const broken = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: '{"title":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(broken.statusCode).toBe(400);
     expect(broken.json()).toEqual({ error: 'body: is not valid JSON' });
     const huge = await create({ title: 'big', contentType: 'text', text: 'x'.repeat(1024 * 1024) });
@@ -191,7 +231,13 @@ describe('validation of create', () => {
 
 describe('authentication and scopes', () => {
   it('answers 401 with WWW-Authenticate for a missing, malformed, unknown or revoked key', async () => {
-    const headersList = [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: 'Bearer qrt_' + 'x'.repeat(40) }, { authorization: 'Bearer nope' }];
+    const headersList = [
+      {},
+      { authorization: 'Basic abc' },
+      { authorization: 'Bearer' },
+      { authorization: 'Bearer qrt_' + 'x'.repeat(40) },
+      { authorization: 'Bearer nope' },
+    ];
     for (const headers of headersList) {
       const res = await t.request({ method: 'GET', url: '/v1/qr', headers });
       expect(res.statusCode).toBe(401);
@@ -293,7 +339,10 @@ describe('reading, listing and paging', () => {
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) {
       const design = { ...DEFAULT_DESIGN, customLogoUrl: i % 10 === 9 ? null : logo };
-      ids.push((await repo.create(accountId, { title: `heavy ${i}`, contentType: 'url', payload: `https://a.example/${i}`, fields: {}, design })).id);
+      ids.push(
+        (await repo.create(accountId, { title: `heavy ${i}`, contentType: 'url', payload: `https://a.example/${i}`, fields: {}, design }))
+          .id,
+      );
     }
     const seen: string[] = [];
     const sizes: number[] = [];
@@ -335,8 +384,14 @@ describe('reading, listing and paging', () => {
 
   it('answers 400 for bad list parameters', async () => {
     for (const [qs, field] of [
-      ['limit=0', 'limit'], ['limit=201', 'limit'], ['limit=abc', 'limit'], ['limit=1.5', 'limit'], ['active=yes', 'active'],
-      ['contentType=sms', 'contentType'], ['cursor=garbage', 'cursor'], ['sort=asc', 'sort'],
+      ['limit=0', 'limit'],
+      ['limit=201', 'limit'],
+      ['limit=abc', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['active=yes', 'active'],
+      ['contentType=sms', 'contentType'],
+      ['cursor=garbage', 'cursor'],
+      ['sort=asc', 'sort'],
     ]) {
       const res = await get(`/v1/qr?${qs}`);
       expect(res.statusCode, qs).toBe(400);
@@ -405,7 +460,13 @@ describe('updating, pausing, resuming and deleting', () => {
   it('deletes: ok:true, then 404 for read, update, delete and stats', async () => {
     const item = await created({ title: 'gone', url: 'https://a.example' });
     // Generated clients often send Content-Type: application/json with an empty DELETE body.
-    const res = await t.request({ method: 'DELETE', url: `/v1/qr/${item.id}`, key, payload: '', headers: { 'content-type': 'application/json' } });
+    const res = await t.request({
+      method: 'DELETE',
+      url: `/v1/qr/${item.id}`,
+      key,
+      payload: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true });
     expect((await get(`/v1/qr/${item.id}`)).statusCode).toBe(404);
@@ -423,9 +484,21 @@ describe('changes sent at once to one code', () => {
   // 200 but most changes were lost (PostgreSQL; on SQLite when one carried a logo).
   const logo = `data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='}`;
   const patches: Record<string, unknown>[] = [
-    { dotsStyle: 'rounded' }, { cornerSquare: 'dot' }, { cornerDot: 'dot' }, { color1: '#112233' }, { bgColor: '#fefefe' },
-    { eyeColor: '#334455' }, { customEyeColors: true }, { frameStyle: 'badge' }, { frameText: 'Hello' }, { frameColor: '#445566' },
-    { errorCorrectionLevel: 'H' }, { resolution: 1200 }, { logoSize: 0.3 }, { hideDotsBehindLogo: false }, { customLogoUrl: logo },
+    { dotsStyle: 'rounded' },
+    { cornerSquare: 'dot' },
+    { cornerDot: 'dot' },
+    { color1: '#112233' },
+    { bgColor: '#fefefe' },
+    { eyeColor: '#334455' },
+    { customEyeColors: true },
+    { frameStyle: 'badge' },
+    { frameText: 'Hello' },
+    { frameColor: '#445566' },
+    { errorCorrectionLevel: 'H' },
+    { resolution: 1200 },
+    { logoSize: 0.3 },
+    { hideDotsBehindLogo: false },
+    { customLogoUrl: logo },
   ];
 
   it('keeps every one of them', async () => {
@@ -481,7 +554,17 @@ describe('characters no database can store', () => {
     // Array elements are named as in every other message.
     const tag = await create({ title: 't', url: 'https://a.example', tags: ['ok', 'b\u0000'] });
     expect(tag.json().error).toBe('tags[1]: must be valid Unicode text without NUL characters');
-    const batch = await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: [{ title: 'a', url: 'https://a.example' }, { title: '\ud800', url: 'https://a.example' }] } });
+    const batch = await t.request({
+      method: 'POST',
+      url: '/v1/qr/batch',
+      key,
+      payload: {
+        items: [
+          { title: 'a', url: 'https://a.example' },
+          { title: '\ud800', url: 'https://a.example' },
+        ],
+      },
+    });
     expect(batch.json().error).toBe('items[1].title: must be valid Unicode text without NUL characters');
   });
 });

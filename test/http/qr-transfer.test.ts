@@ -10,8 +10,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const importCsv = (key: string, csv: string) => t.request({ method: 'POST', url: '/v1/qr/import', key, payload: csv, headers: { 'content-type': 'text/csv' } });
-const list = async (key: string) => (await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items as { title: string; payload: string; tags: string[]; design: Record<string, unknown>; contentType: string }[];
+const importCsv = (key: string, csv: string) =>
+  t.request({ method: 'POST', url: '/v1/qr/import', key, payload: csv, headers: { 'content-type': 'text/csv' } });
+const list = async (key: string) =>
+  (await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items as {
+    title: string;
+    payload: string;
+    tags: string[];
+    design: Record<string, unknown>;
+    contentType: string;
+  }[];
 
 describe('CSV import', () => {
   it('creates one code per row, with kinds, flat and JSON design, and tags', async () => {
@@ -36,7 +44,11 @@ describe('CSV import', () => {
     // of a second or more. Parsed in place, 22 such logos held the short links 10.7 s.
     const key = await t.key('logo-importer');
     const logo = (i: number) => {
-      const shapes = Array.from({ length: 4000 }, (_, k) => `<rect x="${k % 64}" y="${(k >> 6) % 64}" width="1" height="1" fill="#${((k * 7919 + i) % 0xffffff).toString(16).padStart(6, '0')}"/>`).join('');
+      const shapes = Array.from(
+        { length: 4000 },
+        (_, k) =>
+          `<rect x="${k % 64}" y="${(k >> 6) % 64}" width="1" height="1" fill="#${((k * 7919 + i) % 0xffffff).toString(16).padStart(6, '0')}"/>`,
+      ).join('');
       return `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">${shapes}</svg>`).toString('base64')}`;
     };
     const rows = Array.from({ length: 6 }, (_, i) => `Logo ${i},https://example.com/l/${i},"${logo(i)}"`);
@@ -48,7 +60,9 @@ describe('CSV import', () => {
     // Waiting for the workers, the loop turns freely (thousands of times); parsed in place it
     // turned a handful of times in all.
     expect(turns).toBeGreaterThan(200);
-    expect((await list(key)).map((i) => (i.design.customLogoUrl as string).slice(0, 26))).toEqual(Array(6).fill('data:image/svg+xml;base64,'));
+    expect((await list(key)).map((i) => (i.design.customLogoUrl as string).slice(0, 26))).toEqual(
+      Array(6).fill('data:image/svg+xml;base64,'),
+    );
   });
 
   it('refuses a logo too costly to draw, as POST /v1/qr does, naming its line; nothing is stored', async () => {
@@ -58,7 +72,14 @@ describe('CSV import', () => {
     const blurs = '<feGaussianBlur stdDeviation="1"/>'.repeat(16);
     const rects = '<rect width="10" height="10" fill="#e91e63" filter="url(#f)"/>'.repeat(2);
     const costly = `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><filter id="f">${blurs}</filter>${rects}</svg>`).toString('base64')}`;
-    const res = await importCsv(key, ['title,url,logoSize,errorCorrectionLevel,customLogoUrl', 'Fine,https://example.com/a,,,', `Costly,https://example.com/b,0.5,H,"${costly}"`].join('\n'));
+    const res = await importCsv(
+      key,
+      [
+        'title,url,logoSize,errorCorrectionLevel,customLogoUrl',
+        'Fine,https://example.com/a,,,',
+        `Costly,https://example.com/b,0.5,H,"${costly}"`,
+      ].join('\n'),
+    );
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toEqual({ error: 'line 3: customLogoUrl: the logo is too expensive to draw' });
     expect(await list(key)).toEqual([]);
@@ -121,7 +142,9 @@ describe('CSV import', () => {
 
   it('answers 400 for an unknown or repeated column, a missing title column, and a ragged row', async () => {
     const key = await t.key('bad-csv');
-    expect((await importCsv(key, 'title,colour\nx,red\n')).json().error).toMatch(/^line 1: unknown column "colour"; known columns: title, /);
+    expect((await importCsv(key, 'title,colour\nx,red\n')).json().error).toMatch(
+      /^line 1: unknown column "colour"; known columns: title, /,
+    );
     expect((await importCsv(key, 'title,title\nx,y\n')).json()).toEqual({ error: 'line 1: column "title" appears twice' });
     expect((await importCsv(key, 'url\nhttps://x.example\n')).json()).toEqual({ error: 'line 1: a "title" column is required' });
     const ragged = await importCsv(key, 'title,url\nx,https://x.example,extra\n');
@@ -157,8 +180,15 @@ describe('CSV import', () => {
 describe('export', () => {
   it('exports every code as CSV with short links and scan totals, and the file imports again', async () => {
     const key = await t.key('exporter');
-    const items = Array.from({ length: 2100 }, (_, i) => ({ title: `Code ${i}`, url: `https://example.com/${i}`, tags: i % 2 ? ['odd'] : [] }));
-    for (let i = 0; i < items.length; i += 1000) expect((await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: items.slice(i, i + 1000) } })).statusCode).toBe(201);
+    const items = Array.from({ length: 2100 }, (_, i) => ({
+      title: `Code ${i}`,
+      url: `https://example.com/${i}`,
+      tags: i % 2 ? ['odd'] : [],
+    }));
+    for (let i = 0; i < items.length; i += 1000)
+      expect((await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: items.slice(i, i + 1000) } })).statusCode).toBe(
+        201,
+      );
     const res = await t.request({ method: 'GET', url: '/v1/qr/export?format=csv', key });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -211,7 +241,9 @@ describe('export', () => {
 
   it('exports an empty account as a header or an empty list, and refuses a bad format', async () => {
     const key = await t.key('empty-export');
-    expect((await t.request({ method: 'GET', url: '/v1/qr/export', key })).body).toBe('id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design\n');
+    expect((await t.request({ method: 'GET', url: '/v1/qr/export', key })).body).toBe(
+      'id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design\n',
+    );
     expect((await t.request({ method: 'GET', url: '/v1/qr/export?format=json', key })).json()).toEqual({ items: [] });
     const bad = await t.request({ method: 'GET', url: '/v1/qr/export?format=xml', key });
     expect(bad.json()).toEqual({ error: 'format: must be csv or json' });

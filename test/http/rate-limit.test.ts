@@ -40,7 +40,12 @@ describe('rate limits', () => {
 
 describe('the shared rate-limit store', () => {
   it('refuses to start when REDIS_URL cannot be reached, naming it (it used to start with no limit at all)', async () => {
-    const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://qr.test', REDIS_URL: 'redis://:secret@127.0.0.1:1' });
+    const config = loadConfig({
+      DATABASE_URL: 'sqlite::memory:',
+      LOG_LEVEL: 'silent',
+      PUBLIC_BASE_URL: 'http://qr.test',
+      REDIS_URL: 'redis://:secret@127.0.0.1:1',
+    });
     const db = await openDatabase(config.database);
     try {
       await expect(buildApp(config, db)).rejects.toThrow(/^REDIS_URL: cannot reach redis:\/\/:\*\*\*@127\.0\.0\.1:1 \(/);
@@ -59,7 +64,8 @@ describe.skipIf(!REDIS_URL)('sign-in failures with REDIS_URL', () => {
     try {
       const email = `nobody-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
       const remoteAddress = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-      const signIn = (app: typeof a) => app.app.inject({ method: 'POST', url: '/v1/session', remoteAddress, payload: { email, password: 'wrong wrong wrong' } });
+      const signIn = (app: typeof a) =>
+        app.app.inject({ method: 'POST', url: '/v1/session', remoteAddress, payload: { email, password: 'wrong wrong wrong' } });
       for (const app of [a, b, a, b, a]) expect((await signIn(app)).statusCode).toBe(401);
       for (const app of [a, b]) {
         const limited = await signIn(app);

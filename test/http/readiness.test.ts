@@ -35,7 +35,10 @@ describe('GET /readyz', () => {
     for (let i = 0; i < 20; i++) expect((await t.request({ method: 'GET', url: `/r/${code}` })).statusCode).toBe(302);
     const ready = await t.request({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toEqual({ ok: false, problems: ['scans: some were answered but not stored in the last minute (is the disk full?)'] });
+    expect(ready.json()).toEqual({
+      ok: false,
+      problems: ['scans: some were answered but not stored in the last minute (is the disk full?)'],
+    });
     expect((await t.request({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 
@@ -45,7 +48,9 @@ describe('GET /readyz', () => {
     fs.rmSync(file);
     const ready = await t.request({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);
-    expect(ready.json().problems).toContain('database: its file was deleted or replaced while the server ran; what it writes now is lost at the next start');
+    expect(ready.json().problems).toContain(
+      'database: its file was deleted or replaced while the server ran; what it writes now is lost at the next start',
+    );
     expect(ready.body).not.toContain(file); // the answer needs no key: no paths in it
   });
 

@@ -67,7 +67,12 @@ describe('render budget', () => {
 
   it('counts a stopped render until its thread has exited, answering 503 with Retry-After meanwhile, then renders again', async () => {
     await until(() => t.services.renderer.stats.abandoned === 0, 'earlier stopped renders to exit');
-    const over = await t.request({ method: 'POST', url: '/v1/qr/preview?format=png&size=2500', key, payload: { customLogoUrl: costlyLogo(), ...LARGEST_LOGO } });
+    const over = await t.request({
+      method: 'POST',
+      url: '/v1/qr/preview?format=png&size=2500',
+      key,
+      payload: { customLogoUrl: costlyLogo(), ...LARGEST_LOGO },
+    });
     expect(over.statusCode).toBe(400);
     expect(over.json().error).toBe(LOGO_TOO_EXPENSIVE);
     // The rasterizer cannot be interrupted: the stopped thread runs on for about half a second of CPU.
@@ -87,13 +92,23 @@ describe('render budget', () => {
     const before = (await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items.length;
     await until(() => t.services.renderer.stats.abandoned === 0, 'earlier stopped renders to exit');
     // Tried at the largest size a logo can have, whatever logoSize the item asks for now.
-    const created = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'x', url: 'https://example.com', customLogoUrl: costlyLogo() } });
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: { title: 'x', url: 'https://example.com', customLogoUrl: costlyLogo() },
+    });
     expect(created.statusCode).toBe(400);
     expect(created.json()).toEqual({ error: LOGO_TOO_EXPENSIVE });
     expect((await t.request({ method: 'GET', url: '/v1/qr?limit=200', key })).json().items.length).toBe(before);
 
     await until(() => t.services.renderer.stats.abandoned === 0, 'the stopped thread to exit');
-    const plain = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'y', url: 'https://example.com', presetLogo: 'link' } });
+    const plain = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: { title: 'y', url: 'https://example.com', presetLogo: 'link' },
+    });
     expect(plain.statusCode).toBe(201);
     const id = plain.json().item.id as string;
     const patched = await t.request({ method: 'PATCH', url: `/v1/qr/${id}`, key, payload: { design: { customLogoUrl: costlyLogo() } } });
@@ -116,7 +131,9 @@ describe('render queue', () => {
   it('answers 503 with Retry-After when the queue is full, and renders what it took', async () => {
     // Distinct sizes: nothing comes from the image cache.
     const sizes = [2500, 2499, 2498, 2497, 2496, 2495];
-    const answers = await Promise.all(sizes.map((size) => t.request({ method: 'POST', url: `/v1/qr/preview?format=png&size=${size}`, key, payload: {} })));
+    const answers = await Promise.all(
+      sizes.map((size) => t.request({ method: 'POST', url: `/v1/qr/preview?format=png&size=${size}`, key, payload: {} })),
+    );
     const ok = answers.filter((r) => r.statusCode === 200);
     const refused = answers.filter((r) => r.statusCode === 503);
     expect(ok.length + refused.length).toBe(sizes.length);
@@ -135,7 +152,12 @@ describe('render queue', () => {
     let settled = false;
     // About 0.8 s of CPU, within this pool's budget.
     const render = t
-      .request({ method: 'POST', url: '/v1/qr/preview?format=png&size=2500', key, payload: { customLogoUrl: costlyLogo(), ...LARGEST_LOGO } })
+      .request({
+        method: 'POST',
+        url: '/v1/qr/preview?format=png&size=2500',
+        key,
+        payload: { customLogoUrl: costlyLogo(), ...LARGEST_LOGO },
+      })
       .finally(() => (settled = true));
     await until(() => t.services.renderer.stats.running === 1, 'the render to start');
     // Twenty scans answered while the render is still in flight: the event loop is free.
@@ -157,7 +179,9 @@ describe('custom logos', () => {
   const svgLogo = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 
   it('are sanitized in a worker before the design is validated, on preview, create and update', async () => {
-    const logo = svgLogo('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><script>alert(1)</script><rect width="10" height="10" fill="#123456" onclick="x()"/></svg>');
+    const logo = svgLogo(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><script>alert(1)</script><rect width="10" height="10" fill="#123456" onclick="x()"/></svg>',
+    );
     const before = t.services.renderer.stats.submitted;
     const preview = await t.request({ method: 'POST', url: '/v1/qr/preview?format=svg', key, payload: { customLogoUrl: logo } });
     expect(preview.statusCode).toBe(200);
@@ -166,7 +190,12 @@ describe('custom logos', () => {
     expect(afterPreview.logo - before.logo).toBe(1);
     expect(afterPreview.svg - before.svg).toBe(1);
 
-    const created = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'logo', url: 'https://example.com', design: { customLogoUrl: logo } } });
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: { title: 'logo', url: 'https://example.com', design: { customLogoUrl: logo } },
+    });
     expect(created.statusCode).toBe(201);
     const stored = Buffer.from((created.json().item.design.customLogoUrl as string).split(',')[1]!, 'base64').toString('utf8');
     expect(stored).toContain('#123456');
@@ -178,7 +207,10 @@ describe('custom logos', () => {
 
   it('answer 400 naming customLogoUrl when the worker cannot read the logo', async () => {
     const customLogoUrl = svgLogo('<svg><g></svg>');
-    for (const [url, payload] of [['/v1/qr/preview', { customLogoUrl }], ['/v1/qr', { title: 'bad', url: 'https://example.com', customLogoUrl }]] as const) {
+    for (const [url, payload] of [
+      ['/v1/qr/preview', { customLogoUrl }],
+      ['/v1/qr', { title: 'bad', url: 'https://example.com', customLogoUrl }],
+    ] as const) {
       const res = await t.request({ method: 'POST', url, key, payload });
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toMatch(/^customLogoUrl: /);
@@ -191,13 +223,27 @@ describe('custom logos', () => {
     const png = await red.clone().png().toBuffer();
     // Varied pixels, so most of the JPEG is image data after its headers.
     const speckle = Buffer.from(Array.from({ length: 96 * 96 * 3 }, (_, i) => (i * 7919) % 251));
-    const jpeg = await sharp(speckle, { raw: { width: 96, height: 96, channels: 3 } }).jpeg().toBuffer();
+    const jpeg = await sharp(speckle, { raw: { width: 96, height: 96, channels: 3 } })
+      .jpeg()
+      .toBuffer();
     const badCrc = Buffer.from(png);
     // The last byte of the IDAT chunk's checksum (the chunk before the 12-byte IEND).
     badCrc.writeUInt8(badCrc.readUInt8(badCrc.length - 13) ^ 0xff, badCrc.length - 13);
-    const clear = await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
-    const refused = [raster('png', png.subarray(0, 60)), raster('png', badCrc), raster('png', clear), raster('jpeg', jpeg.subarray(0, jpeg.length >> 1))];
-    const created = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'ok', url: 'https://example.com', customLogoUrl: raster('png', png) } });
+    const clear = await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer();
+    const refused = [
+      raster('png', png.subarray(0, 60)),
+      raster('png', badCrc),
+      raster('png', clear),
+      raster('jpeg', jpeg.subarray(0, jpeg.length >> 1)),
+    ];
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: { title: 'ok', url: 'https://example.com', customLogoUrl: raster('png', png) },
+    });
     expect(created.statusCode).toBe(201);
     for (const customLogoUrl of refused) {
       for (const [method, url, payload] of [
@@ -213,17 +259,28 @@ describe('custom logos', () => {
     // The stored logo is the good one still; a whole JPEG is taken too.
     const item = await t.request({ method: 'GET', url: `/v1/qr/${created.json().item.id}`, key });
     expect(item.json().item.design.customLogoUrl).toBe(raster('png', png));
-    expect((await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { customLogoUrl: raster('jpeg', jpeg) } })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { customLogoUrl: raster('jpeg', jpeg) } })).statusCode,
+    ).toBe(200);
   });
 
   it('take a WebP logo: stored as given, drawn in the PNG and the PDF, and refused when it does not decode', async () => {
     const pink = { r: 233, g: 30, b: 99, alpha: 1 };
-    const small = await sharp({ create: { width: 64, height: 64, channels: 4, background: pink } }).webp({ lossless: true }).toBuffer();
+    const small = await sharp({ create: { width: 64, height: 64, channels: 4, background: pink } })
+      .webp({ lossless: true })
+      .toBuffer();
     // Larger than the rasterizer is handed (1024 px a side): averaged down first.
-    const large = await sharp({ create: { width: 4000, height: 3000, channels: 4, background: pink } }).webp({ lossless: true }).toBuffer();
+    const large = await sharp({ create: { width: 4000, height: 3000, channels: 4, background: pink } })
+      .webp({ lossless: true })
+      .toBuffer();
     const webp = (bytes: Buffer) => `data:image/webp;base64,${bytes.toString('base64')}`;
     for (const logo of [small, large]) {
-      const created = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'webp', url: 'https://example.com', customLogoUrl: webp(logo), logoSize: 0.5, errorCorrectionLevel: 'H' } });
+      const created = await t.request({
+        method: 'POST',
+        url: '/v1/qr',
+        key,
+        payload: { title: 'webp', url: 'https://example.com', customLogoUrl: webp(logo), logoSize: 0.5, errorCorrectionLevel: 'H' },
+      });
       expect(created.statusCode, created.body).toBe(201);
       const { id, design } = created.json().item;
       expect(design.customLogoUrl).toBe(webp(logo));
@@ -244,7 +301,12 @@ describe('custom logos', () => {
       `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="80"><image width="64" height="64" href="${href}"/>${bar ? '<rect y="64" width="64" height="16" fill="#00ff00"/>' : ''}</svg>`).toString('base64')}`;
     const smallPng = `data:image/png;base64,${(await sharp(small).png().toBuffer()).toString('base64')}`;
     for (const customLogoUrl of [inSvg(webp(small)), inSvg(smallPng), inSvg(smallPng, true)]) {
-      const nested = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'svg+raster', url: 'https://example.com', customLogoUrl, logoSize: 0.5, errorCorrectionLevel: 'H' } });
+      const nested = await t.request({
+        method: 'POST',
+        url: '/v1/qr',
+        key,
+        payload: { title: 'svg+raster', url: 'https://example.com', customLogoUrl, logoSize: 0.5, errorCorrectionLevel: 'H' },
+      });
       expect(nested.statusCode, nested.body).toBe(201);
       expect(nested.json().item.design.customLogoUrl).toMatch(/^data:image\/svg\+xml;base64,/); // sanitized, still an SVG
       const nestedPng = await t.request({ method: 'GET', url: `/v1/qr/${nested.json().item.id}/image.png?size=500`, key });
@@ -258,13 +320,27 @@ describe('custom logos', () => {
       if (customLogoUrl === inSvg(smallPng, true)) expect(colourAt(size.width / 2, size.height / 2 + 45)).toEqual([0, 255, 0]);
     }
     const speckle = Buffer.from(Array.from({ length: 64 * 64 * 3 }, (_, i) => (i * 7919) % 251));
-    const varied = await sharp(speckle, { raw: { width: 64, height: 64, channels: 3 } }).webp().toBuffer();
-    const broken = await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'bad', url: 'https://example.com', customLogoUrl: webp(varied.subarray(0, varied.length >> 1)) } });
+    const varied = await sharp(speckle, { raw: { width: 64, height: 64, channels: 3 } })
+      .webp()
+      .toBuffer();
+    const broken = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: { title: 'bad', url: 'https://example.com', customLogoUrl: webp(varied.subarray(0, varied.length >> 1)) },
+    });
     expect(broken.statusCode).toBe(400);
     expect(broken.json().error).toBe('customLogoUrl: the image cannot be decoded (the file is damaged, or every pixel is transparent)');
-    const brokenInSvg = await t.request({ method: 'POST', url: '/v1/qr/preview', key, payload: { customLogoUrl: inSvg(webp(varied.subarray(0, varied.length >> 1))) } });
+    const brokenInSvg = await t.request({
+      method: 'POST',
+      url: '/v1/qr/preview',
+      key,
+      payload: { customLogoUrl: inSvg(webp(varied.subarray(0, varied.length >> 1))) },
+    });
     expect(brokenInSvg.statusCode).toBe(400);
-    expect(brokenInSvg.json().error).toBe('customLogoUrl: the image cannot be decoded (the file is damaged, or every pixel is transparent)');
+    expect(brokenInSvg.json().error).toBe(
+      'customLogoUrl: the image cannot be decoded (the file is damaged, or every pixel is transparent)',
+    );
   });
 });
 
@@ -277,38 +353,48 @@ describe('render pool', () => {
       `const pool = new RenderPool({ workers: 1, timeoutMs: ${Math.round(timeoutMs / 3)}, queue: 1 });`,
       ...lines,
     ].join('\n');
-    const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: path.resolve(import.meta.dirname, '../..'), encoding: 'utf8', timeout: timeoutMs });
+    const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      encoding: 'utf8',
+      timeout: timeoutMs,
+    });
     expect(res.stderr).toBe('');
     expect(res.status).toBe(0);
     return res.stdout.trim();
   }
 
   it('loads its TypeScript worker under node --import tsx and lets the process exit without being closed', () => {
-    const printed = inOwnProcess([
-      "const png = await pool.render({ kind: 'png', data: 'https://example.com', design: resolveDesign(undefined), width: 500 });",
-      "console.log('rendered', png.length > 0, pool.stats.workers);",
-    ], 30_000);
+    const printed = inOwnProcess(
+      [
+        "const png = await pool.render({ kind: 'png', data: 'https://example.com', design: resolveDesign(undefined), width: 500 });",
+        "console.log('rendered', png.length > 0, pool.stats.workers);",
+      ],
+      30_000,
+    );
     expect(printed).toBe('rendered true 1');
   });
 
-  it('gives back the rasterizer\'s memory between images: 30 PNGs of 2500 px in a row leave the process as large as a few', () => {
+  it("gives back the rasterizer's memory between images: 30 PNGs of 2500 px in a row leave the process as large as a few", () => {
     // Each such PNG takes about 50 MB of native memory, freed by finalizers on a later turn of
     // the worker's loop; when the worker never turned between tasks, 30 of them kept 1.5 GB.
     // Measured in a process of its own, so nothing else moves its size.
-    const grown = inOwnProcess([
-      "const draw = (i) => pool.render({ kind: 'png', data: `https://example.com/${i}`, design: resolveDesign(undefined, { dotsStyle: 'rounded' }), width: 2500 });",
-      'for (let i = 0; i < 3; i++) await draw(i);',
-      'const before = process.memoryUsage().rss;',
-      'for (let i = 3; i < 33; i++) await draw(i);',
-      // Measured after three small images, as the least of the next 3 s: what is freed late (a
-      // garbage collection that a loaded machine put off: 562 and 646 MB in CI, 13 to 490 MB on
-      // one machine as its load changed) is not a leak.
-      "for (let i = 0; i < 3; i++) await pool.render({ kind: 'png', data: `https://example.com/s${i}`, design: resolveDesign(undefined), width: 500 });",
-      'let least = Infinity;',
-      'for (let i = 0; i < 30; i++) { least = Math.min(least, process.memoryUsage().rss); await new Promise((resolve) => setTimeout(resolve, 100)); }',
-      'console.log(Math.round((least - before) / 1e6));',
-      'await pool.close();',
-    ], 120_000);
+    const grown = inOwnProcess(
+      [
+        "const draw = (i) => pool.render({ kind: 'png', data: `https://example.com/${i}`, design: resolveDesign(undefined, { dotsStyle: 'rounded' }), width: 2500 });",
+        'for (let i = 0; i < 3; i++) await draw(i);',
+        'const before = process.memoryUsage().rss;',
+        'for (let i = 3; i < 33; i++) await draw(i);',
+        // Measured after three small images, as the least of the next 3 s: what is freed late (a
+        // garbage collection that a loaded machine put off: 562 and 646 MB in CI, 13 to 490 MB on
+        // one machine as its load changed) is not a leak.
+        "for (let i = 0; i < 3; i++) await pool.render({ kind: 'png', data: `https://example.com/s${i}`, design: resolveDesign(undefined), width: 500 });",
+        'let least = Infinity;',
+        'for (let i = 0; i < 30; i++) { least = Math.min(least, process.memoryUsage().rss); await new Promise((resolve) => setTimeout(resolve, 100)); }',
+        'console.log(Math.round((least - before) / 1e6));',
+        'await pool.close();',
+      ],
+      120_000,
+    );
     // The leak this guards against kept every image: 30 × 50 MB, 1.5 GB.
     expect(Number(grown), 'MB the process grew by over 30 images').toBeLessThan(900);
   }, 150_000);

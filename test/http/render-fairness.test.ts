@@ -8,7 +8,12 @@ let t: TestApp;
 afterEach(() => t.close());
 
 const preview = (key: string, i: number) =>
-  t.request({ method: 'POST', url: '/v1/qr/preview?format=png&size=1500', key, payload: { data: `https://example.com/preview/${i}`, design: { dotsStyle: 'classy' } } });
+  t.request({
+    method: 'POST',
+    url: '/v1/qr/preview?format=png&size=1500',
+    key,
+    payload: { data: `https://example.com/preview/${i}`, design: { dotsStyle: 'classy' } },
+  });
 
 describe('render pool fairness', () => {
   it("one account's burst of previews leaves room in the queue for another account's preview", async () => {

@@ -34,7 +34,11 @@ describe('the CLI and a real server', () => {
 
     server = await startServer(env);
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const res = await fetch(`${server.url}/v1/qr`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Menu', url: 'https://example.com' }) });
+    const res = await fetch(`${server.url}/v1/qr`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ title: 'Menu', url: 'https://example.com' }),
+    });
     expect(res.status).toBe(201);
     // Idle connections outlive the CLI calls below (a proxy's idle timeout, too), so reusing one never races its close.
     expect(res.headers.get('keep-alive')).toBe('timeout=72');
@@ -80,7 +84,10 @@ describe('the CLI and a real server', () => {
     socket.write('POST /v1/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a": ');
     socket.on('error', () => {});
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const code = await Promise.race([slow.stop('SIGTERM'), new Promise((resolve) => setTimeout(() => resolve('still running after 20 s'), 20_000))]);
+    const code = await Promise.race([
+      slow.stop('SIGTERM'),
+      new Promise((resolve) => setTimeout(() => resolve('still running after 20 s'), 20_000)),
+    ]);
     socket.destroy();
     if (code === 'still running after 20 s') await slow.stop('SIGKILL');
     expect(code).toBe(0);
@@ -93,7 +100,11 @@ describe('the CLI and a real server', () => {
     const busyEnv = { DATABASE_URL: `sqlite:${path.join(dir, 'busy.db')}` };
     const key = runCli(['keys', 'create', '--account', 'busy', '--scopes', 'qr:write'], busyEnv).stdout.trim().split('\n').at(-1)!;
     const busy = await startServer({ ...busyEnv, SHUTDOWN_TIMEOUT_MS: '30000' });
-    const made = await fetch(`${busy.url}/v1/qr`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Busy', url: 'https://example.com/busy' }) });
+    const made = await fetch(`${busy.url}/v1/qr`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Busy', url: 'https://example.com/busy' }),
+    });
     const { code: shortCode } = ((await made.json()) as { item: { code: string } }).item;
     const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
     const port = Number(new URL(busy.url).port);
@@ -113,7 +124,10 @@ describe('the CLI and a real server', () => {
       while (!stop) await scan();
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const code = await Promise.race([busy.stop('SIGTERM'), new Promise((resolve) => setTimeout(() => resolve('still running after 20 s'), 20_000))]);
+    const code = await Promise.race([
+      busy.stop('SIGTERM'),
+      new Promise((resolve) => setTimeout(() => resolve('still running after 20 s'), 20_000)),
+    ]);
     stop = true;
     await Promise.all(loops);
     agent.destroy();
@@ -127,7 +141,9 @@ describe('the CLI and a real server', () => {
     const shared = { DATABASE_URL: `sqlite:${path.join(dir, 'shared', 'one.db')}` };
     const first = await startServer(shared);
     try {
-      await expect(startServer(shared)).rejects.toThrow(/DATABASE_URL: another qrtrack server \(pid \d+\) serves .*one\.db; SQLite is served by one process/);
+      await expect(startServer(shared)).rejects.toThrow(
+        /DATABASE_URL: another qrtrack server \(pid \d+\) serves .*one\.db; SQLite is served by one process/,
+      );
       // The CLI still works beside it.
       expect(runCli(['accounts', 'list'], shared).status).toBe(0);
     } finally {
@@ -154,7 +170,11 @@ describe('the CLI and a real server', () => {
   });
 
   it('names the variable when the start fails past the checks: a database it cannot open, a host it cannot listen on', async () => {
-    await expect(startServer({ ...env, DATABASE_URL: 'sqlite:/etc/passwd/x.db' })).rejects.toThrow(/qrtrack: failed to start: DATABASE_URL: cannot open the database: /);
-    await expect(startServer({ ...env, HOST: 'no-such-host.invalid' })).rejects.toThrow(/qrtrack: failed to start: HOST\/PORT: cannot listen on no-such-host\.invalid:\d+: /);
+    await expect(startServer({ ...env, DATABASE_URL: 'sqlite:/etc/passwd/x.db' })).rejects.toThrow(
+      /qrtrack: failed to start: DATABASE_URL: cannot open the database: /,
+    );
+    await expect(startServer({ ...env, HOST: 'no-such-host.invalid' })).rejects.toThrow(
+      /qrtrack: failed to start: HOST\/PORT: cannot listen on no-such-host\.invalid:\d+: /,
+    );
   }, 60_000);
 });

@@ -18,7 +18,11 @@ describe('first-run setup', () => {
     expect((await t.request({ method: 'GET', url: '/v1/instance' })).json()).toEqual({ setupRequired: true, signup: 'invite' });
     const token = await setupToken(t);
     expect((await t.request({ method: 'GET', url: `/v1/setup/${token}` })).json()).toEqual({ ok: true });
-    const res = await t.request({ method: 'POST', url: '/v1/setup', payload: { token, accountName: 'Acme', email: ' Owner@Example.com ', password: PASSWORD } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/setup',
+      payload: { token, accountName: 'Acme', email: ' Owner@Example.com ', password: PASSWORD },
+    });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.user.email).toBe('owner@example.com');
@@ -33,12 +37,24 @@ describe('first-run setup', () => {
   it('refuses a setup link used twice, and any other setup link once the owner exists', async () => {
     const token = await setupToken(t);
     const other = await setupToken(t);
-    const first = await t.request({ method: 'POST', url: '/v1/setup', payload: { token, accountName: 'Acme', email: 'a@example.com', password: PASSWORD } });
+    const first = await t.request({
+      method: 'POST',
+      url: '/v1/setup',
+      payload: { token, accountName: 'Acme', email: 'a@example.com', password: PASSWORD },
+    });
     expect(first.statusCode).toBe(201);
-    const again = await t.request({ method: 'POST', url: '/v1/setup', payload: { token, accountName: 'Evil', email: 'evil@example.com', password: PASSWORD } });
+    const again = await t.request({
+      method: 'POST',
+      url: '/v1/setup',
+      payload: { token, accountName: 'Evil', email: 'evil@example.com', password: PASSWORD },
+    });
     expect(again.statusCode).toBe(410);
     expect(again.json().error).toMatch(/^token: .*already been used/);
-    const second = await t.request({ method: 'POST', url: '/v1/setup', payload: { token: other, accountName: 'Evil', email: 'evil@example.com', password: PASSWORD } });
+    const second = await t.request({
+      method: 'POST',
+      url: '/v1/setup',
+      payload: { token: other, accountName: 'Evil', email: 'evil@example.com', password: PASSWORD },
+    });
     expect(second.statusCode).toBe(410);
     expect((await t.request({ method: 'GET', url: `/v1/setup/${token}` })).statusCode).toBe(410);
     expect(await t.services.users.findByEmail('evil@example.com')).toBeNull();
@@ -47,7 +63,13 @@ describe('first-run setup', () => {
   it('lets only one of two simultaneous setups win', async () => {
     const [a, b] = [await setupToken(t), await setupToken(t)];
     const results = await Promise.all(
-      [a, b].map((token, i) => t.request({ method: 'POST', url: '/v1/setup', payload: { token, accountName: `A${i}`, email: `o${i}@example.com`, password: PASSWORD } })),
+      [a, b].map((token, i) =>
+        t.request({
+          method: 'POST',
+          url: '/v1/setup',
+          payload: { token, accountName: `A${i}`, email: `o${i}@example.com`, password: PASSWORD },
+        }),
+      ),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 410]);
   });
@@ -140,8 +162,16 @@ describe('sign in and out', () => {
     const old = await signIn(t, 'o@example.com');
     const fresh = await signIn(t, 'o@example.com');
     const hashOf = (s: SignedIn) => hashSecretToken(s.cookie.split('=')[1] as string);
-    await t.db.kysely.updateTable('sessions').set({ last_seen_at: ago(SESSION_IDLE_MS + 1000) }).where('id_hash', '=', hashOf(idle)).execute();
-    await t.db.kysely.updateTable('sessions').set({ created_at: ago(SESSION_ABSOLUTE_MS + 1000), last_seen_at: ago(1000) }).where('id_hash', '=', hashOf(old)).execute();
+    await t.db.kysely
+      .updateTable('sessions')
+      .set({ last_seen_at: ago(SESSION_IDLE_MS + 1000) })
+      .where('id_hash', '=', hashOf(idle))
+      .execute();
+    await t.db.kysely
+      .updateTable('sessions')
+      .set({ created_at: ago(SESSION_ABSOLUTE_MS + 1000), last_seen_at: ago(1000) })
+      .where('id_hash', '=', hashOf(old))
+      .execute();
     for (const s of [idle, old]) {
       const res = await s.request({ method: 'GET', url: '/v1/qr' });
       expect(res.statusCode).toBe(401);
@@ -153,7 +183,10 @@ describe('sign in and out', () => {
   it('rate limits failed sign-ins per email, even with the right password afterwards', async () => {
     await setupOwner(t, 'o@example.com');
     for (let i = 0; i < 5; i++) {
-      expect((await t.request({ method: 'POST', url: '/v1/session', payload: { email: 'o@example.com', password: `wrong ${i} password` } })).statusCode).toBe(401);
+      expect(
+        (await t.request({ method: 'POST', url: '/v1/session', payload: { email: 'o@example.com', password: `wrong ${i} password` } }))
+          .statusCode,
+      ).toBe(401);
     }
     const limited = await t.request({ method: 'POST', url: '/v1/session', payload: { email: 'o@example.com', password: PASSWORD } });
     expect(limited.statusCode).toBe(429);
@@ -168,7 +201,12 @@ describe('sign in and out', () => {
     }
     const limited = await t.request({ method: 'POST', url: '/v1/session', payload: { email: 'o@example.com', password: PASSWORD } });
     expect(limited.statusCode).toBe(429);
-    const elsewhere = await t.request({ method: 'POST', url: '/v1/session', remoteAddress: '10.9.8.7', payload: { email: 'o@example.com', password: PASSWORD } });
+    const elsewhere = await t.request({
+      method: 'POST',
+      url: '/v1/session',
+      remoteAddress: '10.9.8.7',
+      payload: { email: 'o@example.com', password: PASSWORD },
+    });
     expect(elsewhere.statusCode).toBe(200);
   });
 
@@ -177,14 +215,28 @@ describe('sign in and out', () => {
     // 40 at once used to pass the check before any had failed: all got 401, none 429.
     const tries = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        t.request({ method: 'POST', url: '/v1/session', remoteAddress: `198.51.100.${i + 1}`, payload: { email: 'burst@example.com', password: 'not the password' } }),
+        t.request({
+          method: 'POST',
+          url: '/v1/session',
+          remoteAddress: `198.51.100.${i + 1}`,
+          payload: { email: 'burst@example.com', password: 'not the password' },
+        }),
       ),
     );
     const codes = tries.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 401)).toHaveLength(5);
     expect(codes.filter((c) => c === 429)).toHaveLength(35);
     // The right password waits too, until the window is over.
-    expect((await t.request({ method: 'POST', url: '/v1/session', remoteAddress: '198.51.100.99', payload: { email: 'burst@example.com', password: PASSWORD } })).statusCode).toBe(429);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/v1/session',
+          remoteAddress: '198.51.100.99',
+          payload: { email: 'burst@example.com', password: PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(429);
   });
 
   it('limits guessed session cookies per address, like guessed API keys, but not an expired session', async () => {
@@ -193,7 +245,11 @@ describe('sign in and out', () => {
     const s = await setupOwner(t, 'o@example.com');
     // A member coming back with an expired session is not guessing: no failures counted.
     const old = await signIn(t, 'o@example.com');
-    await t.db.kysely.updateTable('sessions').set({ last_seen_at: ago(SESSION_IDLE_MS + 1000) }).where('id_hash', '=', hashSecretToken(old.cookie.split('=')[1] as string)).execute();
+    await t.db.kysely
+      .updateTable('sessions')
+      .set({ last_seen_at: ago(SESSION_IDLE_MS + 1000) })
+      .where('id_hash', '=', hashSecretToken(old.cookie.split('=')[1] as string))
+      .execute();
     // (The answer deletes the session and clears the cookie, so a browser does not send it again.)
     expect((await old.request({ method: 'GET', url: '/v1/qr' })).statusCode).toBe(401);
     const guess = () => t.request({ method: 'GET', url: '/v1/qr', headers: { cookie: `qrtrack_session=${newSecretToken()}` } });
@@ -212,15 +268,29 @@ describe('sign in and out', () => {
   it('changes the password: the old one stops working, other sessions end, this one stays', async () => {
     const a = await setupOwner(t, 'o@example.com');
     const b = await signIn(t, 'o@example.com');
-    const bad = await a.request({ method: 'PUT', url: '/v1/me/password', payload: { currentPassword: 'not it at all', newPassword: 'a brand new secret' } });
+    const bad = await a.request({
+      method: 'PUT',
+      url: '/v1/me/password',
+      payload: { currentPassword: 'not it at all', newPassword: 'a brand new secret' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('currentPassword: is wrong');
     const short = await a.request({ method: 'PUT', url: '/v1/me/password', payload: { currentPassword: PASSWORD, newPassword: 'short' } });
     expect(short.json().error).toMatch(/^newPassword: must be at least 10/);
-    expect((await a.request({ method: 'PUT', url: '/v1/me/password', payload: { currentPassword: PASSWORD, newPassword: 'a brand new secret' } })).statusCode).toBe(200);
+    expect(
+      (
+        await a.request({
+          method: 'PUT',
+          url: '/v1/me/password',
+          payload: { currentPassword: PASSWORD, newPassword: 'a brand new secret' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await a.request({ method: 'GET', url: '/v1/session' })).statusCode).toBe(200);
     expect((await b.request({ method: 'GET', url: '/v1/session' })).statusCode).toBe(401);
-    expect((await t.request({ method: 'POST', url: '/v1/session', payload: { email: 'o@example.com', password: PASSWORD } })).statusCode).toBe(401);
+    expect(
+      (await t.request({ method: 'POST', url: '/v1/session', payload: { email: 'o@example.com', password: PASSWORD } })).statusCode,
+    ).toBe(401);
     await signIn(t, 'o@example.com', 'a brand new secret');
   });
 });
@@ -228,13 +298,16 @@ describe('sign in and out', () => {
 describe('guessing the current password', () => {
   it('counts wrong current passwords against the sign-in limits: the sixth try in the window is a 429, sign-in too', async () => {
     const a = await setupOwner(t, 'guess@example.com');
-    const change = (currentPassword: string) => a.request({ method: 'PUT', url: '/v1/me/password', payload: { currentPassword, newPassword: 'a brand new secret' } });
+    const change = (currentPassword: string) =>
+      a.request({ method: 'PUT', url: '/v1/me/password', payload: { currentPassword, newPassword: 'a brand new secret' } });
     for (let i = 0; i < 5; i++) expect((await change(`wrong guess ${i}`)).statusCode).toBe(400);
     const limited = await change(PASSWORD);
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.json().error).toMatch(/^too many wrong passwords: try again in \d+ s$/);
-    expect((await t.request({ method: 'POST', url: '/v1/session', payload: { email: 'guess@example.com', password: PASSWORD } })).statusCode).toBe(429);
+    expect(
+      (await t.request({ method: 'POST', url: '/v1/session', payload: { email: 'guess@example.com', password: PASSWORD } })).statusCode,
+    ).toBe(429);
     // The password did not change, and the session still works.
     expect((await a.request({ method: 'GET', url: '/v1/session' })).statusCode).toBe(200);
   });
@@ -246,7 +319,13 @@ describe('CSRF', () => {
     const res = await s.request({ method: 'POST', url: '/v1/qr', csrf: false, payload: { title: 'x', url: 'https://example.com' } });
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toMatch(/^csrf: /);
-    const wrong = await s.request({ method: 'POST', url: '/v1/account/keys', csrf: false, headers: { 'x-csrf-token': 'nope' }, payload: { name: 'k', scopes: ['qr:read'] } });
+    const wrong = await s.request({
+      method: 'POST',
+      url: '/v1/account/keys',
+      csrf: false,
+      headers: { 'x-csrf-token': 'nope' },
+      payload: { name: 'k', scopes: ['qr:read'] },
+    });
     expect(wrong.statusCode).toBe(403);
     expect((await s.request({ method: 'GET', url: '/v1/qr', csrf: false })).statusCode).toBe(200);
     expect((await s.request({ method: 'DELETE', url: '/v1/session', csrf: false })).statusCode).toBe(403);
@@ -254,16 +333,28 @@ describe('CSRF', () => {
 
   it('refuses a session request from another site even with the token', async () => {
     const s = await setupOwner(t);
-    const res = await s.request({ method: 'POST', url: '/v1/qr', headers: { origin: 'https://evil.example' }, payload: { title: 'x', url: 'https://example.com' } });
+    const res = await s.request({
+      method: 'POST',
+      url: '/v1/qr',
+      headers: { origin: 'https://evil.example' },
+      payload: { title: 'x', url: 'https://example.com' },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toMatch(/^origin: /);
-    const ok = await s.request({ method: 'POST', url: '/v1/qr', headers: { origin: 'http://qr.test' }, payload: { title: 'x', url: 'https://example.com' } });
+    const ok = await s.request({
+      method: 'POST',
+      url: '/v1/qr',
+      headers: { origin: 'http://qr.test' },
+      payload: { title: 'x', url: 'https://example.com' },
+    });
     expect(ok.statusCode).toBe(201);
   });
 
   it('does not ask bearer-key requests for a CSRF token', async () => {
     const key = await t.key();
-    expect((await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'x', url: 'https://example.com' } })).statusCode).toBe(201);
+    expect((await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'x', url: 'https://example.com' } })).statusCode).toBe(
+      201,
+    );
   });
 });
 
@@ -272,7 +363,11 @@ describe('secure cookies', () => {
     const https = await makeTestApp({ PUBLIC_BASE_URL: 'https://qr.example' });
     try {
       const token = await setupToken(https);
-      const res = await https.request({ method: 'POST', url: '/v1/setup', payload: { token, accountName: 'A', email: 'a@example.com', password: PASSWORD } });
+      const res = await https.request({
+        method: 'POST',
+        url: '/v1/setup',
+        payload: { token, accountName: 'A', email: 'a@example.com', password: PASSWORD },
+      });
       const cookie = res.cookies.find((c) => c.name === '__Host-qrtrack_session');
       expect(cookie).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
       const device = res.cookies.find((c) => c.name === '__Host-qrtrack_device');
@@ -286,7 +381,11 @@ describe('secure cookies', () => {
     const https = await makeTestApp({ PUBLIC_BASE_URL: 'HTTPS://qr.example' });
     try {
       const token = await setupToken(https);
-      const res = await https.request({ method: 'POST', url: '/v1/setup', payload: { token, accountName: 'A', email: 'a@example.com', password: PASSWORD } });
+      const res = await https.request({
+        method: 'POST',
+        url: '/v1/setup',
+        payload: { token, accountName: 'A', email: 'a@example.com', password: PASSWORD },
+      });
       expect(res.cookies.map((c) => c.name)).toEqual(['__Host-qrtrack_session', '__Host-qrtrack_device']);
       for (const c of res.cookies) expect(c).toMatchObject({ secure: true });
       // Also when the configured URL reaches the session code as written, not normalised.
@@ -300,7 +399,13 @@ describe('secure cookies', () => {
 describe('browsers the user signed in from (device cookies against lockout)', () => {
   const deviceOf = (res: { cookies: { name: string; value: string }[] }) => res.cookies.find((c) => c.name === 'qrtrack_device')?.value;
   const signInFrom = (email: string, password: string, device?: string, remoteAddress = '127.0.0.1') =>
-    t.request({ method: 'POST', url: '/v1/session', remoteAddress, headers: device ? { cookie: `qrtrack_device=${device}` } : {}, payload: { email, password } });
+    t.request({
+      method: 'POST',
+      url: '/v1/session',
+      remoteAddress,
+      headers: device ? { cookie: `qrtrack_device=${device}` } : {},
+      payload: { email, password },
+    });
   const lockOut = async (email: string) => {
     for (let i = 0; i < 5; i++) expect((await signInFrom(email, `wrong ${i} password`, undefined, '203.0.113.66')).statusCode).toBe(401);
   };
@@ -318,7 +423,12 @@ describe('browsers the user signed in from (device cookies against lockout)', ()
     expect(deviceOf(mine)).toBe(device); // the same token, kept
     // Changing the password from that browser works too.
     const s = sessionFrom(t, mine);
-    const changed = await s.request({ method: 'PUT', url: '/v1/me/password', headers: { cookie: `${s.cookie}; qrtrack_device=${device}` }, payload: { currentPassword: PASSWORD, newPassword: 'a brand new secret' } });
+    const changed = await s.request({
+      method: 'PUT',
+      url: '/v1/me/password',
+      headers: { cookie: `${s.cookie}; qrtrack_device=${device}` },
+      payload: { currentPassword: PASSWORD, newPassword: 'a brand new secret' },
+    });
     expect(changed.statusCode, changed.body).toBe(200);
   });
 
@@ -333,7 +443,10 @@ describe('browsers the user signed in from (device cookies against lockout)', ()
 
   it('limits wrong passwords from a trusted browser per browser: five, then that browser waits', async () => {
     await setupOwner(t, 'o@example.com');
-    const [a, b] = [deviceOf(await signInFrom('o@example.com', PASSWORD)) as string, deviceOf(await signInFrom('o@example.com', PASSWORD)) as string];
+    const [a, b] = [
+      deviceOf(await signInFrom('o@example.com', PASSWORD)) as string,
+      deviceOf(await signInFrom('o@example.com', PASSWORD)) as string,
+    ];
     expect(a).not.toBe(b);
     for (let i = 0; i < 5; i++) expect((await signInFrom('o@example.com', `wrong ${i} password`, a)).statusCode).toBe(401);
     expect((await signInFrom('o@example.com', PASSWORD, a)).statusCode).toBe(429);
@@ -345,7 +458,13 @@ describe('browsers the user signed in from (device cookies against lockout)', ()
   it('sets a long-lived HttpOnly cookie, stores only its hash, and keeps a user’s 20 latest browsers', async () => {
     await setupOwner(t, 'o@example.com');
     const res = await signInFrom('o@example.com', PASSWORD);
-    const cookie = res.cookies.find((c) => c.name === 'qrtrack_device') as { value: string; httpOnly?: boolean; sameSite?: string; maxAge?: number; path?: string };
+    const cookie = res.cookies.find((c) => c.name === 'qrtrack_device') as {
+      value: string;
+      httpOnly?: boolean;
+      sameSite?: string;
+      maxAge?: number;
+      path?: string;
+    };
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 365 * 24 * 3600 });
     // setupOwner's sign-in trusted a browser too (the test's requests do not keep its cookie).
     const rows = await t.db.kysely.selectFrom('trusted_devices').select('token_hash').execute();
@@ -358,7 +477,11 @@ describe('browsers the user signed in from (device cookies against lockout)', ()
   async function inviteAndSignIn(email: string): Promise<string> {
     const owner = await signIn(t, 'o@example.com');
     const inv = await owner.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer' } });
-    const accepted = await t.request({ method: 'POST', url: `/v1/invites/${(inv.json().url as string).split('/').pop()}/accept`, payload: { email, password: PASSWORD } });
+    const accepted = await t.request({
+      method: 'POST',
+      url: `/v1/invites/${(inv.json().url as string).split('/').pop()}/accept`,
+      payload: { email, password: PASSWORD },
+    });
     expect(accepted.statusCode, accepted.body).toBe(201);
     return deviceOf(accepted) as string;
   }

@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createScanWriter } from '../../src/db/scans/scan-writer.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Mobile Safari/537.36';
-const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 Edg/125.0.0.0';
+const DESKTOP =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 Edg/125.0.0.0';
 const WHATSAPP = 'WhatsApp/2.23.20.0 A';
 const SLACK = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
 
@@ -194,10 +196,19 @@ describe('scan statistics', () => {
     const s = await stats(it.id);
     expect(s.totals).toMatchObject({ scans: 4, uniqueScans: 3, scansInRange: 4, uniqueScansInRange: 3, botScans: 0 });
     expect(s.daily.at(-1)).toMatchObject({ scans: 4, uniqueScans: 3 });
-    expect(s.breakdown.device).toEqual([{ value: 'mobile', scans: 3 }, { value: 'desktop', scans: 1 }]);
-    expect(s.breakdown.country).toEqual([{ value: 'DE', scans: 3 }, { value: 'FR', scans: 1 }]);
+    expect(s.breakdown.device).toEqual([
+      { value: 'mobile', scans: 3 },
+      { value: 'desktop', scans: 1 },
+    ]);
+    expect(s.breakdown.country).toEqual([
+      { value: 'DE', scans: 3 },
+      { value: 'FR', scans: 1 },
+    ]);
     expect(s.breakdown.os.map((r: { value: string }) => r.value)).toEqual(['iOS', 'Android', 'Windows']);
-    expect(s.breakdown.referrer).toEqual([{ value: 'direct', scans: 3 }, { value: 'www.instagram.com', scans: 1 }]);
+    expect(s.breakdown.referrer).toEqual([
+      { value: 'direct', scans: 3 },
+      { value: 'www.instagram.com', scans: 1 },
+    ]);
     expect(s.recent).toHaveLength(4);
     expect(s.recent[0]).toMatchObject({ device: 'desktop', os: 'Windows', country: 'DE', referrer: null });
     expect(s.recent[3]).toMatchObject({ device: 'mobile', os: 'iOS', country: 'DE', referrer: 'www.instagram.com' });
@@ -230,7 +241,15 @@ describe('scan statistics', () => {
     expect(s.to).toBe(new Date().toISOString().slice(0, 10));
     expect(s.daily[0].date).toBe(s.from);
     expect(s.daily.at(-1).date).toBe(s.to);
-    expect(s.totals).toEqual({ scans: 0, uniqueScans: 0, scansInRange: 0, uniqueScansInRange: 0, botScans: 0, firstScanAt: null, lastScanAt: null });
+    expect(s.totals).toEqual({
+      scans: 0,
+      uniqueScans: 0,
+      scansInRange: 0,
+      uniqueScansInRange: 0,
+      botScans: 0,
+      firstScanAt: null,
+      lastScanAt: null,
+    });
     expect(s.recent).toEqual([]);
     expect(s.breakdown).toEqual({ device: [], os: [], browser: [], country: [], referrer: [] });
     expect((await stats(it.id, '?days=1')).daily).toHaveLength(1);
@@ -255,20 +274,48 @@ describe('scan statistics', () => {
     const it = await item({ url: 'https://example.com/dst' });
     // Scans at chosen instants around New York's DST end (2026-11-01 06:00Z), written as the tracker would.
     const writer = createScanWriter(t.db);
-    const at = ['2026-08-14T12:00:00Z', '2026-10-31T03:59:00Z', '2026-11-01T04:00:00Z', '2026-11-01T05:59:00Z', '2026-11-01T06:00:00Z', '2026-11-02T04:59:00Z', '2026-11-02T05:00:00Z'];
+    const at = [
+      '2026-08-14T12:00:00Z',
+      '2026-10-31T03:59:00Z',
+      '2026-11-01T04:00:00Z',
+      '2026-11-01T05:59:00Z',
+      '2026-11-01T06:00:00Z',
+      '2026-11-02T04:59:00Z',
+      '2026-11-02T05:00:00Z',
+    ];
     const accountId = await t.services.keys.ensureAccount('scans');
-    await Promise.all(at.map((iso, i) => writer.record({ itemId: it.id, accountId, scannedAt: new Date(iso).toISOString(), isBot: false, device: 'mobile', os: 'iOS', browser: 'Safari', country: null, referrer: null, visitorHash: `dst${i}` })));
+    await Promise.all(
+      at.map((iso, i) =>
+        writer.record({
+          itemId: it.id,
+          accountId,
+          scannedAt: new Date(iso).toISOString(),
+          isBot: false,
+          device: 'mobile',
+          os: 'iOS',
+          browser: 'Safari',
+          country: null,
+          referrer: null,
+          visitorHash: `dst${i}`,
+        }),
+      ),
+    );
     await writer.drain();
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-10T12:00:00Z') });
     try {
       const s = await stats(it.id, `?days=90&tz=${encodeURIComponent('America/New_York')}`);
       expect(s.from).toBe('2026-08-13');
-      const byDate = Object.fromEntries(s.daily.filter((d: { scans: number }) => d.scans > 0).map((d: { date: string; scans: number }) => [d.date, d.scans]));
+      const byDate = Object.fromEntries(
+        s.daily.filter((d: { scans: number }) => d.scans > 0).map((d: { date: string; scans: number }) => [d.date, d.scans]),
+      );
       expect(byDate).toEqual({ '2026-08-14': 1, '2026-10-30': 1, '2026-11-01': 4, '2026-11-02': 1 });
       expect(s.totals.scansInRange).toBe(7);
       const utc = await stats(it.id, '?days=90');
-      expect(Object.fromEntries(utc.daily.filter((d: { scans: number }) => d.scans > 0).map((d: { date: string; scans: number }) => [d.date, d.scans])))
-        .toEqual({ '2026-08-14': 1, '2026-10-31': 1, '2026-11-01': 3, '2026-11-02': 2 });
+      expect(
+        Object.fromEntries(
+          utc.daily.filter((d: { scans: number }) => d.scans > 0).map((d: { date: string; scans: number }) => [d.date, d.scans]),
+        ),
+      ).toEqual({ '2026-08-14': 1, '2026-10-31': 1, '2026-11-01': 3, '2026-11-02': 2 });
     } finally {
       vi.useRealTimers();
     }
@@ -277,8 +324,14 @@ describe('scan statistics', () => {
   it('answers 400 for days and tz out of bounds, naming the parameter', async () => {
     const it = await item({ url: 'https://example.com/q' });
     for (const [qs, field] of [
-      ['days=0', 'days'], ['days=91', 'days'], ['days=1.5', 'days'], ['days=abc', 'days'], ['days=', 'days'],
-      ['tz=Mars%2FOlympus', 'tz'], ['tz=', 'tz'], ['range=7', 'range'],
+      ['days=0', 'days'],
+      ['days=91', 'days'],
+      ['days=1.5', 'days'],
+      ['days=abc', 'days'],
+      ['days=', 'days'],
+      ['tz=Mars%2FOlympus', 'tz'],
+      ['tz=', 'tz'],
+      ['range=7', 'range'],
     ]) {
       const res = await t.request({ method: 'GET', url: `/v1/qr/${it.id}/stats?${qs}`, key });
       expect(res.statusCode, qs).toBe(400);

@@ -45,7 +45,11 @@ describe('tags on codes', () => {
   it('filters the list by tag, newest first, with the other filters and q, page by page', async () => {
     const made = [];
     for (let i = 0; i < 7; i++) {
-      const res = await req('POST', '/v1/qr', { title: `Run ${i}`, url: `https://run.example/${i}`, tags: i % 2 === 0 ? ['run', 'even'] : ['run'] });
+      const res = await req('POST', '/v1/qr', {
+        title: `Run ${i}`,
+        url: `https://run.example/${i}`,
+        tags: i % 2 === 0 ? ['run', 'even'] : ['run'],
+      });
       made.push(res.json().item);
     }
     await req('PATCH', `/v1/qr/${made[2].id}`, { active: false });
@@ -56,7 +60,9 @@ describe('tags on codes', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { items: { title: string }[]; nextCursor: string | null } = (await req('GET', `/v1/qr?tag=run&limit=3${cursor ? `&cursor=${cursor}` : ''}`)).json();
+      const page: { items: { title: string }[]; nextCursor: string | null } = (
+        await req('GET', `/v1/qr?tag=run&limit=3${cursor ? `&cursor=${cursor}` : ''}`)
+      ).json();
       seen.push(...page.items.map((i: { title: string }) => i.title));
       cursor = page.nextCursor;
     } while (cursor);
@@ -73,7 +79,12 @@ describe('tags on codes', () => {
   });
 
   it('takes tags in a batch', async () => {
-    const res = await req('POST', '/v1/qr/batch', { items: [{ title: 'B1', url: 'https://b.example', tags: ['batch'] }, { title: 'B2', url: 'https://b.example' }] });
+    const res = await req('POST', '/v1/qr/batch', {
+      items: [
+        { title: 'B1', url: 'https://b.example', tags: ['batch'] },
+        { title: 'B2', url: 'https://b.example' },
+      ],
+    });
     expect(res.json().items.map((r: { item: { tags: string[] } }) => r.item.tags)).toEqual([['batch'], []]);
     expect(await titles('tag=batch')).toEqual(['B1']);
   });
@@ -85,7 +96,10 @@ describe('tags on codes', () => {
       [{ title: 'x', url: 'https://x.example', tags: ['ok', ` ${'x'.repeat(65)} `] }, 'tags[1]: must be a string of at most 64 characters'],
       [{ title: 'x', url: 'https://x.example', tags: ['x'.repeat(257)] }, 'tags[0]: must be a string of at most 64 characters'],
       [{ title: 'x', url: 'https://x.example', tags: ['tab\there'] }, 'tags[0]: must not contain control characters'],
-      [{ title: 'x', url: 'https://x.example', tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'tags: must be an array of at most 20 tags of at most 64 characters'],
+      [
+        { title: 'x', url: 'https://x.example', tags: Array.from({ length: 21 }, (_, i) => `t${i}`) },
+        'tags: must be an array of at most 20 tags of at most 64 characters',
+      ],
       [{ title: 'x', url: 'https://x.example', tags: 'solo' }, 'tags: must be an array of at most 20 tags of at most 64 characters'],
     ];
     for (const [body, error] of cases) {
@@ -108,12 +122,18 @@ describe('tags on codes', () => {
 describe('the tags of an account', () => {
   it('lists every tag with its number of live codes, renames one (merging) and deletes one', async () => {
     const k = await t.key('tag-admin');
-    const mk = (title: string, tags: string[]) => req('POST', '/v1/qr', { title, url: 'https://x.example', tags }, k).then((r) => r.json().item);
+    const mk = (title: string, tags: string[]) =>
+      req('POST', '/v1/qr', { title, url: 'https://x.example', tags }, k).then((r) => r.json().item);
     const one = await mk('one', ['old', 'new']);
     await mk('two', ['old']);
     const gone = await mk('three', ['old', 'solo']);
     await req('DELETE', `/v1/qr/${gone.id}`, undefined, k);
-    expect((await req('GET', '/v1/tags', undefined, k)).json()).toEqual({ tags: [{ name: 'new', count: 1 }, { name: 'old', count: 2 }] });
+    expect((await req('GET', '/v1/tags', undefined, k)).json()).toEqual({
+      tags: [
+        { name: 'new', count: 1 },
+        { name: 'old', count: 2 },
+      ],
+    });
 
     expect((await req('PATCH', '/v1/tags/old', { name: 'new' }, k)).json()).toEqual({ ok: true });
     expect((await req('GET', '/v1/tags', undefined, k)).json()).toEqual({ tags: [{ name: 'new', count: 2 }] });
@@ -131,7 +151,11 @@ describe('the tags of an account', () => {
     const k = await t.key('big-tags');
     const n = TAG_SLICE * 2 + 5;
     for (let i = 0; i < n; i += 1_000) {
-      const items = Array.from({ length: Math.min(1_000, n - i) }, (_, j) => ({ title: `c${i + j}`, url: 'https://x.example', tags: (i + j) % 3 === 0 ? ['big', 'kept'] : ['big'] }));
+      const items = Array.from({ length: Math.min(1_000, n - i) }, (_, j) => ({
+        title: `c${i + j}`,
+        url: 'https://x.example',
+        tags: (i + j) % 3 === 0 ? ['big', 'kept'] : ['big'],
+      }));
       expect((await req('POST', '/v1/qr/batch', { items }, k)).statusCode).toBe(201);
     }
     // A code that already has the new name keeps it once.

@@ -15,7 +15,10 @@ function build(dir: string, hash: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'assets', `index-${hash}.js`), `console.log('${hash}');\n`);
-  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><div id="app"></div><script type="module" src="/app/assets/index-${hash}.js"></script>\n`);
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    `<!doctype html><div id="app"></div><script type="module" src="/app/assets/index-${hash}.js"></script>\n`,
+  );
 }
 
 async function serve(dir: string): Promise<FastifyInstance> {
@@ -40,7 +43,9 @@ describe('the web app rebuilt under a running server', () => {
     expect(await pageScript(app)).toEqual({ src: '/app/assets/index-aaaa1111.js', loads: true });
 
     build(dir, 'bbbb2222');
-    await expect.poll(() => pageScript(app!), { timeout: 3_000, interval: 100 }).toEqual({ src: '/app/assets/index-bbbb2222.js', loads: true });
+    await expect
+      .poll(() => pageScript(app!), { timeout: 3_000, interval: 100 })
+      .toEqual({ src: '/app/assets/index-bbbb2222.js', loads: true });
   });
 
   it('a server started before the first build serves the app once it is built', async () => {
@@ -48,6 +53,8 @@ describe('the web app rebuilt under a running server', () => {
     app = await serve(dir);
     expect((await app.inject({ method: 'GET', url: '/app/' })).statusCode).toBe(503);
     build(dir, 'cccc3333');
-    await expect.poll(() => pageScript(app!), { timeout: 3_000, interval: 100 }).toEqual({ src: '/app/assets/index-cccc3333.js', loads: true });
+    await expect
+      .poll(() => pageScript(app!), { timeout: 3_000, interval: 100 })
+      .toEqual({ src: '/app/assets/index-cccc3333.js', loads: true });
   });
 });

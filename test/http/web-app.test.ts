@@ -63,7 +63,8 @@ describe('weight of the sign-in page', () => {
       if (seen.has(rel)) return;
       seen.add(rel);
       const code = fs.readFileSync(path.join(DEFAULT_WEB_DIR, rel), 'utf8');
-      for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w${}\s,*]+from\s*)?["']\.\/([^"']+\.js)["']/g)) visit(path.posix.join('assets', m[1] as string));
+      for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w${}\s,*]+from\s*)?["']\.\/([^"']+\.js)["']/g))
+        visit(path.posix.join('assets', m[1] as string));
     };
     entries.forEach(visit);
     const gz = [...seen].reduce((sum, rel) => sum + gzipSync(fs.readFileSync(path.join(DEFAULT_WEB_DIR, rel)), { level: 9 }).length, 0);

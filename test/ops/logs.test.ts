@@ -21,7 +21,11 @@ describe('server logs', () => {
     // The server answers /healthz before its log line has crossed the pipe to us.
     await expect.poll(() => server!.output(), { timeout: 10_000 }).toContain('Server listening');
     // The first run also prints its setup link as a plain line for the person starting it.
-    const lines = server.output().trim().split('\n').filter((l) => l.startsWith('{'));
+    const lines = server
+      .output()
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
     expect(lines.length).toBeGreaterThan(0);
     const listening = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).find((l) => l.msg.startsWith('Server listening'));
     expect(listening?.level).toBe(30);
@@ -40,7 +44,15 @@ describe('server logs', () => {
     // `script` gives the server a real pseudo-terminal as stdout.
     const proc = spawn('script', ['-qefc', `${process.execPath} --import tsx src/server.ts`, '/dev/null'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', PUBLIC_BASE_URL: 'http://localhost:3000', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'info', LOG_FORMAT: '' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        PUBLIC_BASE_URL: 'http://localhost:3000',
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'sqlite::memory:',
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: '',
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const exited = new Promise((r) => proc.on('exit', r));
@@ -83,7 +95,11 @@ describe('server logs', () => {
         `/app/codes?ref=${token}`,
       ];
       for (const p of paths) await fetch(`${server.url}${p}`);
-      await fetch(`${server.url}/v1/invites/${token}/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a@b.c","password":"x"}' });
+      await fetch(`${server.url}/v1/invites/${token}/accept`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"email":"a@b.c","password":"x"}',
+      });
       await fetch(`${server.url}/healthz?last=1`);
       await expect.poll(() => server!.output(), { timeout: 10_000 }).toContain('/healthz?last=1');
       const out = server.output();
@@ -96,7 +112,11 @@ describe('server logs', () => {
   }
 
   it('refuses an unknown LOG_FORMAT with one line naming the variable', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env: { ...process.env, LOG_FORMAT: 'xml' }, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_FORMAT: 'xml' },
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toBe('qrtrack: invalid configuration: LOG_FORMAT: must be pretty or json, got "xml"\n');
   });

@@ -26,7 +26,7 @@ interface PackageJson {
   optionalDependencies?: Record<string, string>;
 }
 
-const readJson = <T,>(file: string): T => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as T;
+const readJson = <T>(file: string): T => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as T;
 const pkg = readJson<PackageJson>('package.json');
 const lock = readJson<{ packages: Record<string, LockEntry> }>('package-lock.json');
 
@@ -88,38 +88,77 @@ afterAll(() => {
 describe('a production install (npm install --omit=dev) of a build', () => {
   it('has a lockfile that matches package.json, so npm installs what package.json says', () => {
     const root = lock.packages['']!;
-    expect({ dependencies: root.dependencies, devDependencies: root.devDependencies }).toEqual({ dependencies: pkg.dependencies, devDependencies: pkg.devDependencies });
+    expect({ dependencies: root.dependencies, devDependencies: root.devDependencies }).toEqual({
+      dependencies: pkg.dependencies,
+      devDependencies: pkg.devDependencies,
+    });
   });
 
   it('leaves out the build tools and the browser-only packages', () => {
-    for (const name of ['tsx', 'esbuild', 'vite', 'preact', 'uplot', 'd3-geo', 'topojson-client', 'world-atlas', 'i18n-iso-countries', 'vitest', 'typescript']) {
+    for (const name of [
+      'tsx',
+      'esbuild',
+      'vite',
+      'preact',
+      'uplot',
+      'd3-geo',
+      'topojson-client',
+      'world-atlas',
+      'i18n-iso-countries',
+      'vitest',
+      'typescript',
+    ]) {
       expect(installed, name).not.toContain(name);
     }
     expect(installed).toContain('fastify');
   });
 
-  it('starts the built server, which answers /healthz, makes a code whose short link redirects, and draws its PNG in a render worker', { timeout: 120_000 }, async () => {
+  it('starts the built server, which answers /healthz, makes a code whose short link redirects, and draws its PNG in a render worker', {
+    timeout: 120_000,
+  }, async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     // Whatever loader hooks the test runner set must not reach the server.
     const { NODE_OPTIONS: _hooks, ...inherited } = process.env;
-    const env = { ...inherited, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: url, DATABASE_URL: `sqlite:${path.join(dir, 'qrtrack.db')}` };
+    const env = {
+      ...inherited,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_BASE_URL: url,
+      DATABASE_URL: `sqlite:${path.join(dir, 'qrtrack.db')}`,
+    };
     server = spawn(process.execPath, ['dist/server.js'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
     server.stdout?.on('data', (d) => (output += d));
     server.stderr?.on('data', (d) => (output += d));
     const deadline = Date.now() + 90_000;
     for (;;) {
       expect(server.exitCode, `the server exited: ${output}`).toBeNull();
-      if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       expect(Date.now() < deadline, `the server did not start: ${output}`).toBe(true);
       await new Promise((r) => setTimeout(r, 200));
     }
 
-    const keys = spawnSync(process.execPath, ['dist/cli.js', 'keys', 'create', '--account', 'demo', '--scopes', 'qr:read,qr:write'], { cwd: app, env, encoding: 'utf8', timeout: 60_000 });
+    const keys = spawnSync(process.execPath, ['dist/cli.js', 'keys', 'create', '--account', 'demo', '--scopes', 'qr:read,qr:write'], {
+      cwd: app,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(keys.status, keys.stderr).toBe(0);
     const key = keys.stdout.trim().split('\n').at(-1)!;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const created = await fetch(`${url}/v1/qr`, { method: 'POST', headers, body: JSON.stringify({ title: 'Menu', url: 'https://example.com/menu', frameStyle: 'bottom-banner', frameText: 'Scan me' }) });
+    const created = await fetch(`${url}/v1/qr`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: 'Menu', url: 'https://example.com/menu', frameStyle: 'bottom-banner', frameText: 'Scan me' }),
+    });
     expect(created.status, await created.clone().text()).toBe(201);
     const { item } = (await created.json()) as { item: { id: string; code: string } };
 
@@ -129,7 +168,11 @@ describe('a production install (npm install --omit=dev) of a build', () => {
 
     const png = await fetch(`${url}/v1/qr/${item.id}/image.png`, { headers });
     expect(png.status, await png.clone().text()).toBe(200);
-    expect(Buffer.from(await png.arrayBuffer()).subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(
+      Buffer.from(await png.arrayBuffer())
+        .subarray(1, 4)
+        .toString('latin1'),
+    ).toBe('PNG');
 
     expect((await fetch(`${url}/app/`)).status).toBe(200);
     server.kill('SIGTERM');

@@ -30,7 +30,9 @@ describe('designWarnings', () => {
   });
 
   it('assumes white behind a transparent background', () => {
-    expect(designWarnings(design({ bgTransparent: true, color1: '#ffff00' }))[0]).toMatch(/against the background white \(the background is transparent\)/);
+    expect(designWarnings(design({ bgTransparent: true, color1: '#ffff00' }))[0]).toMatch(
+      /against the background white \(the background is transparent\)/,
+    );
   });
 
   it('counts a colour’s transparency', () => {
@@ -44,7 +46,9 @@ describe('designWarnings', () => {
   });
 
   it('warns when frame text would be hard to read on the frame', () => {
-    expect(designWarnings(design({ frameStyle: 'phone', frameColor: '#000000', frameTextColor: '#333333' }))[0]).toMatch(/frame text colour #333333/);
+    expect(designWarnings(design({ frameStyle: 'phone', frameColor: '#000000', frameTextColor: '#333333' }))[0]).toMatch(
+      /frame text colour #333333/,
+    );
     expect(designWarnings(design({ frameStyle: 'none', frameColor: '#000000', frameTextColor: '#333333' }))).toEqual([]);
   });
 
@@ -91,12 +95,23 @@ describe('designWarnings', () => {
     it('suggests shorter content when every level makes a code that large', () => {
       const longer = `${LONG}?campaign=${'x'.repeat(70)}`;
       expect(qrVersion(longer, 'L')).toBeGreaterThanOrEqual(7);
-      expect(designWarnings(logo({ errorCorrectionLevel: 'L' }), longer)[0]).toMatch(/version \d+\) whose logo covers .* Shorter content or no logo avoids this\.$/);
-      expect(designWarnings(logo({ errorCorrectionLevel: 'H' }), `${LONG}${'y'.repeat(40)}`)[0]).toMatch(/Error-correction level M or lower, or no logo/);
+      expect(designWarnings(logo({ errorCorrectionLevel: 'L' }), longer)[0]).toMatch(
+        /version \d+\) whose logo covers .* Shorter content or no logo avoids this\.$/,
+      );
+      expect(designWarnings(logo({ errorCorrectionLevel: 'H' }), `${LONG}${'y'.repeat(40)}`)[0]).toMatch(
+        /Error-correction level M or lower, or no logo/,
+      );
     });
 
     it('picks the same version as the encoder, for every kind of text, without building the matrix', () => {
-      const texts = [LONG, '1234567890'.repeat(9), 'HELLO WORLD 42 $%*+-./:'.repeat(3), 'ünïcødé → ★ ✓ 漢字', 'MiXeD 0123 case/ÄÖ', 'x'.repeat(3000)];
+      const texts = [
+        LONG,
+        '1234567890'.repeat(9),
+        'HELLO WORLD 42 $%*+-./:'.repeat(3),
+        'ünïcødé → ★ ✓ 漢字',
+        'MiXeD 0123 case/ÄÖ',
+        'x'.repeat(3000),
+      ];
       for (const text of texts) {
         for (const level of ['L', 'M', 'Q', 'H'] as const) {
           let expected: number | null = null;

@@ -158,15 +158,20 @@ describe('long frame text', () => {
     expect(designWarnings(design('Scan this code to see our whole spring menu and order'))).toEqual([]);
     const warnings = designWarnings(design('W'.repeat(64)));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^The frame text is too long to read easily: it is drawn at \d+ % of its normal size\. Shorten it to about \d+ characters\.$/);
+    expect(warnings[0]).toMatch(
+      /^The frame text is too long to read easily: it is drawn at \d+ % of its normal size\. Shorten it to about \d+ characters\.$/,
+    );
   });
 });
 
 describe('framed images in every script', () => {
-  it.each(SAMPLES.map(([script, text]) => [script, text] as const))('%s: the PNG still decodes and the SVG has no text element', async (_, text) => {
-    const design = resolveDesign(undefined, { frameStyle: 'bottom-banner', frameText: text });
-    const svg = renderSvg(SHORT_URL, design, { size: 500 });
-    expect(svg).not.toMatch(/<text|font-family/);
-    expect(await decodePng(renderPng(SHORT_URL, design, { size: 500 }))).toBe(SHORT_URL);
-  });
+  it.each(SAMPLES.map(([script, text]) => [script, text] as const))(
+    '%s: the PNG still decodes and the SVG has no text element',
+    async (_, text) => {
+      const design = resolveDesign(undefined, { frameStyle: 'bottom-banner', frameText: text });
+      const svg = renderSvg(SHORT_URL, design, { size: 500 });
+      expect(svg).not.toMatch(/<text|font-family/);
+      expect(await decodePng(renderPng(SHORT_URL, design, { size: 500 }))).toBe(SHORT_URL);
+    },
+  );
 });

@@ -8,7 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { parseLogoDataUrl } from '../../src/domain/design/logo.ts';
 import { linkify } from '../../src/http/pages/landing-pages.ts';
 import { cleanDeclarations, cleanStyleSheet, cleanValue } from '../../src/render/svg-css.ts';
-import { clampNumbers, isPercentage, numberList, pathExtent, plainLength, transformBounds, transformScale } from '../../src/render/svg-numbers.ts';
+import {
+  clampNumbers,
+  isPercentage,
+  numberList,
+  pathExtent,
+  plainLength,
+  transformBounds,
+  transformScale,
+} from '../../src/render/svg-numbers.ts';
 import { sanitizeSvg } from '../../src/render/svg-sanitizer.ts';
 
 const MB = 1024 * 1024;
@@ -125,7 +133,9 @@ describe('data: URLs', () => {
   it('reads a 700 KB data: URL header or base64 body at once', () => {
     expect(() => parseLogoDataUrl('f', `data:image/png${';x'.repeat(350_000)}`)).toThrow('f: must be a data: URL');
     expect(() => parseLogoDataUrl('f', `data:image/png;base64,${'A'.repeat(690_000)}!`)).toThrow('f: must be valid base64');
-    expect(() => parseLogoDataUrl('f', `data:image/png;base64,${' A'.repeat(350_000)}`)).toThrow('f: the data is not a PNG image, though its media type is image/png');
+    expect(() => parseLogoDataUrl('f', `data:image/png;base64,${' A'.repeat(350_000)}`)).toThrow(
+      'f: the data is not a PNG image, though its media type is image/png',
+    );
   });
 });
 

@@ -19,7 +19,13 @@ function graph(entry: string): { files: Set<string>; packages: Set<string> } {
       if (!spec) continue;
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
       // A deep import (qrcode/lib/core/…) belongs to its package.
-      else packages.add(spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/'));
+      else
+        packages.add(
+          spec
+            .split('/')
+            .slice(0, spec.startsWith('@') ? 2 : 1)
+            .join('/'),
+        );
     }
   };
   visit(resolve(root, entry));

@@ -73,7 +73,9 @@ describe('the portable renderer', () => {
 
   it('uses no Node global (Buffer, process, require) in our own files of the graph', () => {
     // A property of that name (HarfBuzz's `hb.Buffer`) is not the global.
-    const offenders = bundle.ourFiles.filter((f) => /(?<![.\w])(Buffer|process|require|__dirname)\b/.test(stripComments(fs.readFileSync(f, 'utf8'))));
+    const offenders = bundle.ourFiles.filter((f) =>
+      /(?<![.\w])(Buffer|process|require|__dirname)\b/.test(stripComments(fs.readFileSync(f, 'utf8'))),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -93,7 +95,16 @@ describe('the portable renderer', () => {
     });
     const designs: Partial<QrDesign>[] = [
       {},
-      { dotsStyle: 'classy-rounded', cornerSquare: 'extra-rounded', cornerDot: 'dot', isGradient: true, gradientType: 'radial', gradientRotation: 45, color1: '#1d4ed8', color2: '#9333ea' },
+      {
+        dotsStyle: 'classy-rounded',
+        cornerSquare: 'extra-rounded',
+        cornerDot: 'dot',
+        isGradient: true,
+        gradientType: 'radial',
+        gradientRotation: 45,
+        color1: '#1d4ed8',
+        color2: '#9333ea',
+      },
       { frameStyle: 'bottom-banner', frameText: 'Scan für Menü — Ωμέγα', presetLogo: 'wifi', customEyeColors: true, eyeColor: '#dc2626' },
       { customLogoUrl: LOGO_SVG_DATA_URL, logoSize: 0.5, logoMargin: 20, frameStyle: 'phone' },
       { frameStyle: 'badge', frameText: 'امسح · 扫码 · स्कैन · 스캔 ★ 😀' },

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DESIGN, DOT_STYLES, ERROR_CORRECTION_LEVELS, FRAME_STYLES, LIMITS, type QrDesign } from '../../src/domain/design/design.ts';
+import {
+  DEFAULT_DESIGN,
+  DOT_STYLES,
+  ERROR_CORRECTION_LEVELS,
+  FRAME_STYLES,
+  LIMITS,
+  type QrDesign,
+} from '../../src/domain/design/design.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { createQrMatrix, QUIET_ZONE, renderPng, renderSvg } from '../../src/render/index.ts';
 import { frameLayout } from '../../src/render/frames.ts';

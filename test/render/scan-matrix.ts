@@ -27,7 +27,15 @@ const PALETTES: Partial<QrDesign>[] = [
   { color1: '#065f46', color2: '#0f766e', bgColor: '#f0fdf4', frameColor: '#065f46' },
   { color1: '#b91c1c', color2: '#111827', bgColor: '#ffffff', customEyeColors: true, eyeColor: '#111827' },
   { color1: '#111827', color2: '#4338ca', bgTransparent: true, frameColor: '#4338ca', frameTextColor: '#fef3c7' },
-  { color1: '#7c2d12', color2: '#9a3412', bgColor: '#fffbeb', customEyeColors: true, eyeColor: '#c2410c', frameColor: '#fde68a', frameTextColor: '#7c2d12' },
+  {
+    color1: '#7c2d12',
+    color2: '#9a3412',
+    bgColor: '#fffbeb',
+    customEyeColors: true,
+    eyeColor: '#c2410c',
+    frameColor: '#fde68a',
+    frameTextColor: '#7c2d12',
+  },
   { color1: '#000000cc', color2: '#312e81', bgColor: '#ffffff', frameColor: '#0ea5e9', frameTextColor: '#082f49' },
 ];
 const ROTATIONS = [0, 45, 90, 135, 180, 225, 270, 315, 360];
@@ -36,10 +44,22 @@ const LOGO_SIZES = [0.1, 0.2, 0.3, 0.4, 0.5];
 const LOGO_MARGINS = [0, 10, 30, 60, 100];
 const RESOLUTIONS = [1000, 1000, 1200, 2500, 800];
 /** Short links of different lengths, so several QR versions are drawn. */
-export const SHORT_URLS = ['http://localhost:3000/r/Ab3dE9z', 'https://qr.example.com/r/Zx81Qp0', 'https://links.a-rather-long-company-domain.example/r/k9T2mQa'];
+export const SHORT_URLS = [
+  'http://localhost:3000/r/Ab3dE9z',
+  'https://qr.example.com/r/Zx81Qp0',
+  'https://links.a-rather-long-company-domain.example/r/k9T2mQa',
+];
 // Long text that still reads (two lines); 64 characters with no space is too small to read and
 // warns (test/render/frame-text.test.ts). Other scripts: test/render/frame-text.test.ts.
-const FRAME_TEXTS = ['Scan me', 'SCAN FOR THE MENU', 'Über Straße – café', 'Сканируй меня', 'Scan to see our whole spring menu and order at your table', '</text><script>alert(1)</script>&"', 'امسح · 扫码 · स्कैन'];
+const FRAME_TEXTS = [
+  'Scan me',
+  'SCAN FOR THE MENU',
+  'Über Straße – café',
+  'Сканируй меня',
+  'Scan to see our whole spring menu and order at your table',
+  '</text><script>alert(1)</script>&"',
+  'امسح · 扫码 · स्कैन',
+];
 
 export interface MatrixCase {
   name: string;
@@ -48,14 +68,23 @@ export interface MatrixCase {
 }
 
 export function decodeMatrix(extraRows: number): MatrixCase[] {
-  const rows = pairwiseRows(FACTORS.map((f) => f.length), 0x5eed, extraRows);
+  const rows = pairwiseRows(
+    FACTORS.map((f) => f.length),
+    0x5eed,
+    extraRows,
+  );
   return rows.map((row, i) => toCase(row, i));
 }
 
 function toCase(row: Row, i: number): MatrixCase {
   const [dot, sq, cd, fill, logo, ec, frame] = row.map((v, f) => FACTORS[f]![v]!) as [
-    QrDesign['dotsStyle'], QrDesign['cornerSquare'], QrDesign['cornerDot'], (typeof FILLS)[number], (typeof LOGOS)[number],
-    QrDesign['errorCorrectionLevel'], QrDesign['frameStyle'],
+    QrDesign['dotsStyle'],
+    QrDesign['cornerSquare'],
+    QrDesign['cornerDot'],
+    (typeof FILLS)[number],
+    (typeof LOGOS)[number],
+    QrDesign['errorCorrectionLevel'],
+    QrDesign['frameStyle'],
   ];
   const design: QrDesign = {
     ...DEFAULT_DESIGN,
@@ -77,7 +106,14 @@ function toCase(row: Row, i: number): MatrixCase {
     // Custom logos hide the dots behind them (the matrix's contract); presets try both.
     hideDotsBehindLogo: logo === 'custom' ? true : i % 3 !== 0,
   };
-  const parts = [dot, `eye ${sq}/${cd}`, fill, logo === 'preset' ? `logo ${design.presetLogo}` : `logo ${logo}`, `EC ${ec}`, `frame ${frame}`];
+  const parts = [
+    dot,
+    `eye ${sq}/${cd}`,
+    fill,
+    logo === 'preset' ? `logo ${design.presetLogo}` : `logo ${logo}`,
+    `EC ${ec}`,
+    `frame ${frame}`,
+  ];
   return { name: `#${i} ${parts.join(', ')}`, data: SHORT_URLS[i % SHORT_URLS.length]!, design };
 }
 

@@ -8,8 +8,21 @@ import { logoBox } from '../../src/render/logo-layer.ts';
 import { FILTER_CAPS_PX, REFERENCE_LIMITS } from '../../src/render/svg-references.ts';
 import { MAX_LOGO_DRAW_PX, sanitizeSvg, SvgRejected } from '../../src/render/svg-sanitizer.ts';
 import {
-  CLIP_BOMB_SVG, CSS_IMAGE_SET_SVG, CSS_PATTERN_BOMB_SVG, FILTER_CHAIN_SVG, FILTER_MORPHOLOGY_SVG, FILTER_TRANSFORM_SVG, MASK_BOMB_SVG,
-  FAR_PATH_SVG, HUGE_COORDINATES_SVG, IMAGE_USE_BOMB_SVG, ORDINARY_LOGOS, PATTERN_BOMB_SVG, REDOS_LENGTH_SVG, REDOS_URL_SVG, REFERENCE_CYCLE_SVG,
+  CLIP_BOMB_SVG,
+  CSS_IMAGE_SET_SVG,
+  CSS_PATTERN_BOMB_SVG,
+  FILTER_CHAIN_SVG,
+  FILTER_MORPHOLOGY_SVG,
+  FILTER_TRANSFORM_SVG,
+  MASK_BOMB_SVG,
+  FAR_PATH_SVG,
+  HUGE_COORDINATES_SVG,
+  IMAGE_USE_BOMB_SVG,
+  ORDINARY_LOGOS,
+  PATTERN_BOMB_SVG,
+  REDOS_LENGTH_SVG,
+  REDOS_URL_SVG,
+  REFERENCE_CYCLE_SVG,
 } from '../support/hostile-logos.ts';
 import { SHORT_URL } from './fixtures.ts';
 
@@ -36,7 +49,7 @@ const HOSTILE_LOGOS: Record<string, string> = {
   'processing instruction': `<?xml-stylesheet href="https://evil.example/x.css"?><svg ${NS}><rect width="1" height="1"/></svg>`,
   'huge dimensions': `<svg ${NS} width="100000000" height="100000000" viewBox="0 0 1e12 1e12"><filter id="f"><feGaussianBlur stdDeviation="100000"/></filter><rect width="1e12" height="1e12" filter="url(#f)"/></svg>`,
   'use bomb': `<svg ${NS}><defs><g id="a"><rect width="1" height="1"/></g><g id="b"><use href="#a"/><use href="#a"/></g><g id="c"><use href="#b"/><use href="#b"/></g></defs><use href="#c"/></svg>`,
-  'feImage': `<svg ${NS}><filter id="f"><feImage href="https://evil.example/x.png"/></filter></svg>`,
+  feImage: `<svg ${NS}><filter id="f"><feImage href="https://evil.example/x.png"/></filter></svg>`,
   'raster image kept': `<svg ${NS}><image href="data:image/png;base64,${PNG_1PX}" width="1" height="1"/></svg>`,
 };
 
@@ -52,8 +65,11 @@ function activeContent(svg: string): string[] {
   const found: string[] = [];
   if (/<\s*(?:[\w-]+:)?script/i.test(svg)) found.push('script element');
   if (/\son[a-z]+\s*=/i.test(svg)) found.push('event handler');
-  if (/foreignObject|<iframe|<!DOCTYPE|<!ENTITY|<animate|<set\b|<a\b|@import|<\?xml-stylesheet/i.test(svg)) found.push('forbidden construct');
-  const refs = [...svg.matchAll(/(?:href|src)\s*=\s*["']([^"']*)["']/gi), ...svg.matchAll(/url\(\s*['"]?([^)'"]*)/gi)].map((m) => m[1]!.trim());
+  if (/foreignObject|<iframe|<!DOCTYPE|<!ENTITY|<animate|<set\b|<a\b|@import|<\?xml-stylesheet/i.test(svg))
+    found.push('forbidden construct');
+  const refs = [...svg.matchAll(/(?:href|src)\s*=\s*["']([^"']*)["']/gi), ...svg.matchAll(/url\(\s*['"]?([^)'"]*)/gi)].map((m) =>
+    m[1]!.trim(),
+  );
   for (const ref of refs) {
     if (ref.startsWith('#') || /^data:image\/(?:png|jpeg|webp);base64,/i.test(ref)) continue;
     const nested = /^data:image\/svg\+xml;base64,(.*)$/i.exec(ref);
@@ -115,7 +131,14 @@ describe('SVG logo sanitizing', () => {
 });
 
 describe('hostile frame text', () => {
-  const texts = ['</text><script>alert(1)</script>', '"><svg onload=alert(1)>', `' onmouseover='alert(1)`, '&amp; &lt; & "quotes" <![CDATA[x]]>', ']]><!--', '\u202e\u0000\uffff'];
+  const texts = [
+    '</text><script>alert(1)</script>',
+    '"><svg onload=alert(1)>',
+    `' onmouseover='alert(1)`,
+    '&amp; &lt; & "quotes" <![CDATA[x]]>',
+    ']]><!--',
+    '\u202e\u0000\uffff',
+  ];
   it.each(FRAME_STYLES.filter((f) => f !== 'none'))('%s: text becomes outlines, never markup', (frameStyle) => {
     for (const frameText of texts) {
       const svg = renderSvg(SHORT_URL, { ...DEFAULT_DESIGN, frameStyle, frameText } as QrDesign, { size: 500 });
@@ -132,7 +155,15 @@ describe('rendered SVG', () => {
     const designs: Partial<QrDesign>[] = [
       {},
       { isGradient: true, gradientType: 'radial', color2: '#ff0000', presetLogo: 'location', frameStyle: 'badge' },
-      { isGradient: true, gradientRotation: 33, customEyeColors: true, eyeColor: '#00ff0080', presetLogo: 'wifi', frameStyle: 'phone', bgTransparent: true },
+      {
+        isGradient: true,
+        gradientRotation: 33,
+        customEyeColors: true,
+        eyeColor: '#00ff0080',
+        presetLogo: 'wifi',
+        frameStyle: 'phone',
+        bgTransparent: true,
+      },
       { customLogoUrl: `data:image/png;base64,${PNG_1PX}`, frameStyle: 'bottom-banner' },
     ];
     for (const d of designs) {
@@ -162,13 +193,19 @@ describe('costly logos', () => {
   it('refuses a morphology radius that a tiny viewBox or a transform scales past the cap, naming the pixels', () => {
     expect(refusal(FILTER_MORPHOLOGY_SVG)).toBe('too complex (a filter radius of 20480 px at the largest logo size; at most 8 px)');
     expect(refusal(FILTER_TRANSFORM_SVG)).toMatch(/^too complex \(a filter radius of \d+ px at the largest logo size; at most 8 px\)$/);
-    const nested = doc('<filter id="f"><feMorphology radius="1"/></filter><svg viewBox="0 0 1 1" width="100" height="100"><rect width="1" height="1" filter="url(#f)"/></svg>');
+    const nested = doc(
+      '<filter id="f"><feMorphology radius="1"/></filter><svg viewBox="0 0 1 1" width="100" height="100"><rect width="1" height="1" filter="url(#f)"/></svg>',
+    );
     expect(refusal(nested)).toMatch(/^too complex \(a filter radius of/);
   });
 
   it('clamps filter parameters to device pixels at the largest logo size', () => {
     const pxPerUnit = MAX_LOGO_DRAW_PX / 100;
-    const clean = sanitizeSvg(doc('<filter id="f"><feMorphology radius="1"/><feGaussianBlur stdDeviation="99"/><feOffset dx="50" dy="-3"/></filter><rect width="10" height="10" filter="url(#f)"/>'));
+    const clean = sanitizeSvg(
+      doc(
+        '<filter id="f"><feMorphology radius="1"/><feGaussianBlur stdDeviation="99"/><feOffset dx="50" dy="-3"/></filter><rect width="10" height="10" filter="url(#f)"/>',
+      ),
+    );
     const attr = (name: string) => Number(new RegExp(`${name}="([^"]+)"`).exec(clean)![1]);
     expect(attr('radius') * pxPerUnit).toBeCloseTo(FILTER_CAPS_PX.radius, 1);
     expect(attr('stdDeviation') * pxPerUnit).toBeCloseTo(FILTER_CAPS_PX.stdDeviation, 0);
@@ -197,7 +234,10 @@ describe('costly logos', () => {
   });
 
   it('follows references named in the style sheet', () => {
-    const sheet = PATTERN_BOMB_SVG.replace(/fill="url\(#p(\d)\)"/g, 'class="l$1"').replace('<defs>', `<style>${Array.from({ length: 8 }, (_, i) => `.l${i}{fill:url(#p${i})}`).join('')}</style><defs>`);
+    const sheet = PATTERN_BOMB_SVG.replace(/fill="url\(#p(\d)\)"/g, 'class="l$1"').replace(
+      '<defs>',
+      `<style>${Array.from({ length: 8 }, (_, i) => `.l${i}{fill:url(#p${i})}`).join('')}</style><defs>`,
+    );
     expect(refusal(sheet)).toBe('too complex (pattern nesting deeper than 3)');
   });
 
@@ -211,8 +251,12 @@ describe('costly logos', () => {
   });
 
   it('refuses more masks, clip paths and patterns than its layer budget', () => {
-    const layers = doc(`<mask id="m"><rect width="9" height="9" fill="#fff"/></mask>${'<rect width="9" height="9" mask="url(#m)"/>'.repeat(REFERENCE_LIMITS.layers + 1)}`);
-    expect(refusal(layers)).toBe(`too complex (more than ${REFERENCE_LIMITS.layers} patterns, masks, clip paths and filters once references are expanded)`);
+    const layers = doc(
+      `<mask id="m"><rect width="9" height="9" fill="#fff"/></mask>${'<rect width="9" height="9" mask="url(#m)"/>'.repeat(REFERENCE_LIMITS.layers + 1)}`,
+    );
+    expect(refusal(layers)).toBe(
+      `too complex (more than ${REFERENCE_LIMITS.layers} patterns, masks, clip paths and filters once references are expanded)`,
+    );
   });
 
   it('refuses coordinates that land a million pixels away, however they get there', () => {
@@ -220,15 +264,23 @@ describe('costly logos', () => {
     expect(refusal(HUGE_COORDINATES_SVG)).toBe(`too complex (coordinates reach 409600000 px at the largest logo size; ${limit}`);
     expect(refusal(FAR_PATH_SVG)).toMatch(/^too complex \(coordinates reach \d+ px/);
     expect(refusal(doc('<g transform="translate(1e6)"><rect width="1" height="1"/></g>'))).toMatch(/^too complex \(coordinates reach/);
-    expect(refusal(doc('<g transform="scale(1e4)"><g transform="scale(1e4)"><rect width="1" height="1"/></g></g>'))).toMatch(/^too complex \(coordinates reach/);
-    expect(refusal(doc('<defs><rect id="r" width="1" height="1"/></defs><use href="#r" x="1e6"/>'))).toMatch(/^too complex \(coordinates reach/);
+    expect(refusal(doc('<g transform="scale(1e4)"><g transform="scale(1e4)"><rect width="1" height="1"/></g></g>'))).toMatch(
+      /^too complex \(coordinates reach/,
+    );
+    expect(refusal(doc('<defs><rect id="r" width="1" height="1"/></defs><use href="#r" x="1e6"/>'))).toMatch(
+      /^too complex \(coordinates reach/,
+    );
     expect(refusal(doc('<rect width="1" height="1" stroke="#000" stroke-width="1e6"/>'))).toMatch(/^too complex \(coordinates reach/);
-    expect(refusal(doc('<style>rect{stroke-width:999999}</style><rect width="1" height="1"/>'))).toMatch(/^too complex \(coordinates reach/);
+    expect(refusal(doc('<style>rect{stroke-width:999999}</style><rect width="1" height="1"/>'))).toMatch(
+      /^too complex \(coordinates reach/,
+    );
   });
 
   it('keeps far-but-sane geometry and bounding-box units', () => {
     expect(sanitizeSvg(doc('<rect x="-500" y="-500" width="1100" height="1100"/>'))).toContain('width="1100"');
-    const clip = doc('<clipPath id="c" clipPathUnits="objectBoundingBox"><circle cx="0.5" cy="0.5" r="0.5"/></clipPath><rect width="100" height="100" clip-path="url(#c)"/>');
+    const clip = doc(
+      '<clipPath id="c" clipPathUnits="objectBoundingBox"><circle cx="0.5" cy="0.5" r="0.5"/></clipPath><rect width="100" height="100" clip-path="url(#c)"/>',
+    );
     expect(sanitizeSvg(clip)).toContain('clip-path="url(#c)"');
   });
 
@@ -237,7 +289,9 @@ describe('costly logos', () => {
   });
 
   it('counts the pixels of every embedded image instance against the 16-megapixel limit', () => {
-    expect(refusal(IMAGE_USE_BOMB_SVG)).toBe('too complex (embedded images add up to more than 16 megapixels once references are expanded)');
+    expect(refusal(IMAGE_USE_BOMB_SVG)).toBe(
+      'too complex (embedded images add up to more than 16 megapixels once references are expanded)',
+    );
     expect(sanitizeSvg(IMAGE_USE_BOMB_SVG.replace(/(<use href="#i"\/>)+/, '<use href="#i"/>'))).toContain('<use href="#i"/>');
   });
 
@@ -254,27 +308,50 @@ describe('ordinary logos', () => {
     const logo = parseLogoDataUrl('customLogoUrl', svgUrl(svg));
     const clean = new TextDecoder().decode(logo.bytes);
     expect(activeContent(clean)).toEqual([]);
-    const png = renderPng(SHORT_URL, { ...DEFAULT_DESIGN, errorCorrectionLevel: 'H', logoSize: 0.5, customLogoUrl: logo.dataUrl }, { size: 500 });
+    const png = renderPng(
+      SHORT_URL,
+      { ...DEFAULT_DESIGN, errorCorrectionLevel: 'H', logoSize: 0.5, customLogoUrl: logo.dataUrl },
+      { size: 500 },
+    );
     expect(png.subarray(1, 4).toString()).toBe('PNG');
   });
 
   it('keeps what the design tools wrote: classes, gradients, clip paths, symbols, filters', () => {
     const clean = (name: string) => sanitizeSvg(ORDINARY_LOGOS[name]!);
-    expect(clean('Illustrator-style classes, gradients and a clip path')).toContain('>.st0{fill:url(#SVGID_1_)}.st1{clip-path:url(#SVGID_2_);fill:#FFFFFF}.st2{fill:none;stroke:#1D1D1B;stroke-width:4;stroke-miterlimit:10}</style>');
+    expect(clean('Illustrator-style classes, gradients and a clip path')).toContain(
+      '>.st0{fill:url(#SVGID_1_)}.st1{clip-path:url(#SVGID_2_);fill:#FFFFFF}.st2{fill:none;stroke:#1D1D1B;stroke-width:4;stroke-miterlimit:10}</style>',
+    );
     expect(clean('a symbol reused by twenty uses').match(/<use /g)).toHaveLength(20);
-    expect(clean('a drop shadow filter')).toContain('<feGaussianBlur in="SourceAlpha" stdDeviation="1.5"/><feOffset dx="1" dy="2" result="o"/>');
+    expect(clean('a drop shadow filter')).toContain(
+      '<feGaussianBlur in="SourceAlpha" stdDeviation="1.5"/><feOffset dx="1" dy="2" result="o"/>',
+    );
     expect(clean('Inkscape-style gradient inheritance and a pattern')).toContain('patternTransform="rotate(45)"');
   });
 });
 
 describe('CSS allow-list', () => {
   it('drops every URL-loading CSS function, escape and at-rule, keeping the harmless declarations', () => {
-    expect(sanitizeSvg(CSS_IMAGE_SET_SVG)).toBe(`<svg xmlns="http://www.w3.org/2000/svg"><style>rect{fill:red}</style><rect width="1" height="1" style="fill:blue"/><circle r="1"/></svg>`);
+    expect(sanitizeSvg(CSS_IMAGE_SET_SVG)).toBe(
+      `<svg xmlns="http://www.w3.org/2000/svg"><style>rect{fill:red}</style><rect width="1" height="1" style="fill:blue"/><circle r="1"/></svg>`,
+    );
     const loaders = [
-      'background:image-set("http://e.example/a.png" 1x)', 'fill:image(\'http://e.example/a.png\')', 'fill:cross-fade(url(#a), url(http://e.example/))',
-      'fill:element(#a)', 'fill:src("http://e.example/")', 'mask:-webkit-image-set(url(http://e.example/) 1x)', 'fill:url(http://e.example/#a)',
-      'fill:url("http://e.example/#a")', 'fill:u\\72l(http://e.example/)', 'fill:\\75rl(http://e.example/)', 'fill:url(\\#a)', 'fill:URL( https://e.example/ )',
-      'fill:red;behavior:url(x.htc)', 'fill:expression(alert(1))', 'fill:var(--x)', 'fill:attr(href)', 'fill:red !important',
+      'background:image-set("http://e.example/a.png" 1x)',
+      "fill:image('http://e.example/a.png')",
+      'fill:cross-fade(url(#a), url(http://e.example/))',
+      'fill:element(#a)',
+      'fill:src("http://e.example/")',
+      'mask:-webkit-image-set(url(http://e.example/) 1x)',
+      'fill:url(http://e.example/#a)',
+      'fill:url("http://e.example/#a")',
+      'fill:u\\72l(http://e.example/)',
+      'fill:\\75rl(http://e.example/)',
+      'fill:url(\\#a)',
+      'fill:URL( https://e.example/ )',
+      'fill:red;behavior:url(x.htc)',
+      'fill:expression(alert(1))',
+      'fill:var(--x)',
+      'fill:attr(href)',
+      'fill:red !important',
     ];
     for (const css of loaders) {
       const clean = sanitizeSvg(doc(`<style>rect{${css}}</style><rect width="1" height="1" style="${css.replace(/"/g, '&quot;')}"/>`));
@@ -283,14 +360,19 @@ describe('CSS allow-list', () => {
   });
 
   it('drops at-rules and complex selectors from style sheets', () => {
-    const sheet = '@import url(http://e.example/x.css);@font-face{font-family:x;src:url(http://e.example/f.woff)}@media screen{rect{fill:red}}rect:hover{fill:blue}a[href]{fill:red}g > .a #b, circle{fill:#0f0}*{opacity:0.5}';
+    const sheet =
+      '@import url(http://e.example/x.css);@font-face{font-family:x;src:url(http://e.example/f.woff)}@media screen{rect{fill:red}}rect:hover{fill:blue}a[href]{fill:red}g > .a #b, circle{fill:#0f0}*{opacity:0.5}';
     expect(sanitizeSvg(doc(`<style>${sheet}</style>`))).toContain('<style>g&gt;.a #b,circle{fill:#0f0}*{opacity:0.5}</style>');
   });
 
   it('keeps only presentation properties in style attributes', () => {
-    expect(sanitizeSvg(doc('<rect style="fill: rgb(1, 2, 3); stroke:hsla(1,2%,3%,0.5); position:fixed; font-family:\'Open Sans\', sans-serif; fill-opacity:.5" width="1" height="1"/>'))).toContain(
-      'style="fill:rgb(1, 2, 3);stroke:hsla(1,2%,3%,0.5);font-family:&#39;Open Sans&#39;, sans-serif;fill-opacity:.5"',
-    );
+    expect(
+      sanitizeSvg(
+        doc(
+          '<rect style="fill: rgb(1, 2, 3); stroke:hsla(1,2%,3%,0.5); position:fixed; font-family:\'Open Sans\', sans-serif; fill-opacity:.5" width="1" height="1"/>',
+        ),
+      ),
+    ).toContain('style="fill:rgb(1, 2, 3);stroke:hsla(1,2%,3%,0.5);font-family:&#39;Open Sans&#39;, sans-serif;fill-opacity:.5"');
   });
 });
 

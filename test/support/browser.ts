@@ -19,7 +19,10 @@ export const SHOTS_DIR = path.join(os.tmpdir(), 'qrtrack-web-shots');
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** A fresh browser profile at phone width; console CSP errors are collected in `problems`. */
-export async function newContext(browser: Browser, opts: { dark?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+export async function newContext(
+  browser: Browser,
+  opts: { dark?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: opts.dark ? 'dark' : 'light' });
   // A loaded CI machine can be slow to paint; waits are for elements, never for time.
   context.setDefaultTimeout(45_000);
@@ -67,7 +70,9 @@ export async function axeViolations(page: Page): Promise<string[]> {
     const r = await axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** A page passes axe-core (no serious or critical violation) and logged no problem; then its screenshots. */
@@ -81,7 +86,10 @@ export async function checkPage(page: Page, problems: string[], name: string): P
 export async function screenshots(page: Page, name: string): Promise<string[]> {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   const files: string[] = [];
-  for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
     await page.setViewportSize({ width, height });
     const file = path.join(SHOTS_DIR, `${name}-${width}.png`);
     await page.screenshot({ path: file, fullPage: true });
@@ -116,11 +124,25 @@ export async function setUpAccount(server: { url: string; output(): string }, op
   const token = /\/app\/setup\/(\S+)/.exec(server.output())?.[1];
   if (!token) throw new Error(`no setup link in the server's output:\n${server.output()}`);
   const json = { 'content-type': 'application/json' };
-  const res = await expectOk(await fetch(`${server.url}/v1/setup`, { method: 'POST', headers: json, body: JSON.stringify({ token, accountName: 'Acme', ...OWNER }) }), 'setup');
+  const res = await expectOk(
+    await fetch(`${server.url}/v1/setup`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ token, accountName: 'Acme', ...OWNER }),
+    }),
+    'setup',
+  );
   const session = (await res.json()) as { csrfToken: string; account: { id: string } };
   const ownerCookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
   const asOwner = async (p: string, body: object) =>
-    expectOk(await fetch(`${server.url}/v1${p}`, { method: 'POST', headers: { ...json, cookie: ownerCookie, 'x-csrf-token': session.csrfToken }, body: JSON.stringify(body) }), p);
+    expectOk(
+      await fetch(`${server.url}/v1${p}`, {
+        method: 'POST',
+        headers: { ...json, cookie: ownerCookie, 'x-csrf-token': session.csrfToken },
+        body: JSON.stringify(body),
+      }),
+      p,
+    );
   const made = await asOwner('/account/keys', { name: 'test', scopes: ['qr:read', 'qr:write'] });
   const key = ((await made.json()) as { secret: string }).secret;
   if (opts.viewer !== false) {
@@ -172,7 +194,10 @@ export async function signedInPage(
 export async function viewportShots(page: Page, name: string, target?: Locator): Promise<string[]> {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   const files: string[] = [];
-  for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
     await page.setViewportSize({ width, height });
     await target?.scrollIntoViewIfNeeded();
     const file = path.join(SHOTS_DIR, `${name}-${width}.png`);
@@ -186,7 +211,14 @@ export async function viewportShots(page: Page, name: string, target?: Locator):
 /** An invite link accepted over HTTP, as a new user or an existing one (with their password). */
 export async function acceptInvite(serverUrl: string, inviteUrl: string, who: { email: string; password: string }): Promise<void> {
   const token = inviteUrl.split('/').pop() ?? '';
-  await expectOk(await fetch(`${serverUrl}/v1/invites/${token}/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) }), 'accepting the invite');
+  await expectOk(
+    await fetch(`${serverUrl}/v1/invites/${token}/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(who),
+    }),
+    'accepting the invite',
+  );
 }
 
 export interface SuiteOptions {

@@ -30,9 +30,17 @@ function nestedBomb(kind: 'pattern' | 'mask' | 'clipPath', depth: number, fan: n
   const defs: string[] = [];
   for (let level = 0; level < depth; level++) {
     const ref = level + 1 < depth ? `url(#p${level + 1})` : '#000';
-    const attr = level + 1 >= depth ? `fill="${ref}"` : kind === 'pattern' ? `fill="${ref}"` : kind === 'mask' ? `mask="${ref}"` : `clip-path="${ref}"`;
+    const attr =
+      level + 1 >= depth
+        ? `fill="${ref}"`
+        : kind === 'pattern'
+          ? `fill="${ref}"`
+          : kind === 'mask'
+            ? `mask="${ref}"`
+            : `clip-path="${ref}"`;
     const shapes = Array.from({ length: fan }, (_, i) => `<rect x="${i}" width="1" height="10" ${attr}/>`).join('');
-    const open = kind === 'pattern' ? `<pattern id="p${level}" width="10" height="10" patternUnits="userSpaceOnUse">` : `<${kind} id="p${level}">`;
+    const open =
+      kind === 'pattern' ? `<pattern id="p${level}" width="10" height="10" patternUnits="userSpaceOnUse">` : `<${kind} id="p${level}">`;
     defs.push(`${open}${shapes}</${kind}>`);
   }
   const use = kind === 'pattern' ? 'fill="url(#p0)"' : kind === 'mask' ? 'mask="url(#p0)"' : 'clip-path="url(#p0)"';
@@ -63,7 +71,8 @@ export function jpegClaiming(width: number, height: number, opts: { progressive?
   const frame = (w: number, h: number) => [8, h >> 8, h & 0xff, w >> 8, w & 0xff, 1, 1, 0x11, 0];
   const huffman = (tableClass: number) => [(tableClass << 4) | 0, 1, ...new Array<number>(15).fill(0), 0];
   const bytes = [
-    0xff, 0xd8,
+    0xff,
+    0xd8,
     ...segment(0xdb, [0, ...new Array<number>(64).fill(1)]),
     ...segment(opts.progressive ? 0xc2 : 0xc0, frame(width, height)),
     ...(opts.extraFrame ? segment(0xc0, frame(...opts.extraFrame)) : []),
@@ -72,7 +81,8 @@ export function jpegClaiming(width: number, height: number, opts: { progressive?
     ...segment(0xda, [1, 1, 0, 0, 63, 0]),
     // Every block is "DC 0, end of block": two zero bits; the rest is left to the decoder's imagination.
     ...new Array<number>(242).fill(0),
-    0xff, 0xd9,
+    0xff,
+    0xd9,
   ];
   return Buffer.from(bytes);
 }
@@ -109,7 +119,12 @@ export function pngClaiming(width: number, height: number, rows = height): Buffe
   ihdr[8] = 1; // bit depth
   ihdr[9] = 0; // greyscale
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, pngChunk('IHDR', ihdr), pngChunk('IDAT', zeroStream((1 + Math.ceil(width / 8)) * rows)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', zeroStream((1 + Math.ceil(width / 8)) * rows)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /**
@@ -187,7 +202,8 @@ export function defusedLogos(): Record<string, string> {
 
 /** Logos as design tools export them; each must survive the hardening and still draw. */
 export const ORDINARY_LOGOS: Record<string, string> = {
-  'gallery logo': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" rx="24" fill="#f97316"/><path d="M30 72V28h24a15 15 0 0 1 0 30H30" fill="none" stroke="#fff" stroke-width="11" stroke-linejoin="round"/></svg>',
+  'gallery logo':
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" rx="24" fill="#f97316"/><path d="M30 72V28h24a15 15 0 0 1 0 30H30" fill="none" stroke="#fff" stroke-width="11" stroke-linejoin="round"/></svg>',
   'Illustrator-style classes, gradients and a clip path': `<svg ${NS} xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" x="0px" y="0px" viewBox="0 0 200 200" xml:space="preserve"><style type="text/css">
     .st0{fill:url(#SVGID_1_);}
     .st1{clip-path:url(#SVGID_2_);fill:#FFFFFF;}

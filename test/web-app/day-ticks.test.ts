@@ -6,7 +6,7 @@ const first = Date.parse('2026-11-18T00:00:00Z') / 1000;
 const day = (n: number) => first + n * DAY;
 const dates = (ticks: number[]) => ticks.map((t) => new Date(t * 1000).toISOString().slice(0, 10));
 
-describe('the daily chart\'s date ticks', () => {
+describe("the daily chart's date ticks", () => {
   it('puts one tick on each day of a week on a wide chart: every date once', () => {
     const ticks = dayTicks(day(0), day(6), 700);
     expect(dates(ticks)).toEqual(['2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24']);

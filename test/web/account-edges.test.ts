@@ -25,7 +25,9 @@ async function inviteUrl(role: 'owner' | 'editor' | 'viewer'): Promise<string> {
 const scrollWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
 describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
-  it('a key name of 80 characters without a space wraps: no sideways scrolling, and the key prefix stays on one line', { timeout: 180_000 }, async () => {
+  it('a key name of 80 characters without a space wraps: no sideways scrolling, and the key prefix stays on one line', {
+    timeout: 180_000,
+  }, async () => {
     const name = `${String(++tries)}${'A'.repeat(79)}`;
     const { context, page, problems } = await suite.signIn(OWNER);
     await page.goto(`${suite.url}/app/account/keys`);
@@ -44,7 +46,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
       expect(await scrollWidth(page), `${width} px`).toBeLessThanOrEqual(width);
       // Every row's prefix is one line: its boxes (one per text node and line) share one top.
-      const lines = await page.locator('.keys-table td[data-label="Key"] code').evaluateAll((codes) => codes.map((c) => new Set([...c.getClientRects()].map((r) => Math.round(r.top))).size));
+      const lines = await page
+        .locator('.keys-table td[data-label="Key"] code')
+        .evaluateAll((codes) => codes.map((c) => new Set([...c.getClientRects()].map((r) => Math.round(r.top))).size));
       expect(lines, `${width} px`).toEqual(lines.map(() => 1));
     }
     await checkPage(page, problems, 'keys-long-name-list');
@@ -92,9 +96,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
     await context.close();
   });
 
-  it('a reset link for a member who owns another account is refused, and the page says why in plain words', { timeout: 120_000 }, async () => {
+  it('a reset link for a member who owns another account is refused, and the page says why in plain words', {
+    timeout: 120_000,
+  }, async () => {
     const other = { email: `founder${++tries}@example.com`, password: 'founder password 1' };
-    const signup = await fetch(`${suite.url}/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountName: `Founder Co ${tries}`, ...other }) });
+    const signup = await fetch(`${suite.url}/v1/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accountName: `Founder Co ${tries}`, ...other }),
+    });
     expect(signup.status).toBe(201);
     await acceptInvite(suite.url, await inviteUrl('viewer'), other);
     const { context, page, problems } = await suite.signIn(OWNER);
@@ -109,7 +119,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
     // The refusal is the 403 the browser logs; nothing else may be.
     const expected = problems.filter((p) => /status of 403/.test(p));
     expect(expected).toHaveLength(1);
-    await checkPage(page, problems.filter((p) => !expected.includes(p)), 'members-reset-refused');
+    await checkPage(
+      page,
+      problems.filter((p) => !expected.includes(p)),
+      'members-reset-refused',
+    );
     await context.close();
   });
 

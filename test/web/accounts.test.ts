@@ -25,7 +25,10 @@ const suite = useBrowserSuite({
 
 /** axe-core finds nothing serious or critical, nothing broke the CSP, and the page is photographed. */
 const api = (p: string, init: RequestInit & { key?: string } = {}) =>
-  fetch(`${suite.url}${p}`, { ...init, headers: { 'content-type': 'application/json', ...(init.key ? { authorization: `Bearer ${init.key}` } : {}) } });
+  fetch(`${suite.url}${p}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.key ? { authorization: `Bearer ${init.key}` } : {}) },
+  });
 
 describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
   it('first run: the setup link creates the owner; bad input is named next to each field', { timeout: 240_000 }, async () => {
@@ -97,7 +100,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     expect(secret).toMatch(/^qrt_[A-Za-z0-9]{40}$/);
     await checkPage(page, problems, 'keys-created');
 
-    const created = await api('/v1/qr', { method: 'POST', key: secret, body: JSON.stringify({ title: 'Spring menu', url: 'https://example.com/menu' }) });
+    const created = await api('/v1/qr', {
+      method: 'POST',
+      key: secret,
+      body: JSON.stringify({ title: 'Spring menu', url: 'https://example.com/menu' }),
+    });
     expect(created.status).toBe(201);
     await page.getByRole('button', { name: 'Done' }).click();
     const row = page.getByRole('row', { name: new RegExp(keyName) });
@@ -120,9 +127,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     const owner = await newContext(suite.browser);
     await signIn(owner.page, OWNER);
     await owner.page.goto(`${suite.url}/app/account/members`);
-    await owner.page.getByLabel('Role', { exact: true }).selectOption('viewer', { timeout: 10_000 }).catch(async (err: unknown) => {
-      throw new Error(`${String(err)}\nat ${owner.page.url()}: ${await owner.page.locator('body').innerText()} ${owner.problems.join('; ')}`);
-    });
+    await owner.page
+      .getByLabel('Role', { exact: true })
+      .selectOption('viewer', { timeout: 10_000 })
+      .catch(async (err: unknown) => {
+        throw new Error(
+          `${String(err)}\nat ${owner.page.url()}: ${await owner.page.locator('body').innerText()} ${owner.problems.join('; ')}`,
+        );
+      });
     await owner.page.getByRole('button', { name: 'Create invite link' }).click();
     const inviteUrl = await owner.page.getByLabel('Invite link').inputValue();
     expect(inviteUrl).toMatch(/\/app\/invite\/[A-Za-z0-9_-]{43}$/);
@@ -141,7 +153,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     // A viewer's session reads but cannot create; the account area has no keys for them.
     const status = await viewer.page.evaluate(async () => {
       const s = await (await fetch('/v1/session')).json();
-      const res = await fetch('/v1/qr', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken }, body: JSON.stringify({ title: 'x', url: 'https://example.com' }) });
+      const res = await fetch('/v1/qr', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken },
+        body: JSON.stringify({ title: 'x', url: 'https://example.com' }),
+      });
       return { status: res.status, body: await res.json() };
     });
     expect(status).toEqual({ status: 403, body: { error: 'insufficient scope: requires qr:write (your role is viewer)' } });

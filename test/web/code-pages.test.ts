@@ -8,7 +8,11 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, VIEWER, axeViolations, checkPage, screenshots, useBrowserSuite } from '../support/browser.ts';
 
-interface Item { id: string; code: string; title: string }
+interface Item {
+  id: string;
+  code: string;
+  title: string;
+}
 
 const suite = useBrowserSuite({ db: 'code-pages.db' });
 
@@ -25,7 +29,9 @@ const v1 = async <T>(p: string, body?: object): Promise<T> => {
 /** Codes made at once, returned in the order given; titles unique to one try (tests get retried on a starved machine). */
 async function codes(stem: string, n: number): Promise<Item[]> {
   const unique = `${stem} ${Date.now().toString(36)}`;
-  const r = await v1<{ items: { item: Item }[] }>('/qr/batch', { items: Array.from({ length: n }, (_, i) => ({ title: `${unique} ${String(i + 1).padStart(2, '0')}`, url: `https://example.com/${i}` })) });
+  const r = await v1<{ items: { item: Item }[] }>('/qr/batch', {
+    items: Array.from({ length: n }, (_, i) => ({ title: `${unique} ${String(i + 1).padStart(2, '0')}`, url: `https://example.com/${i}` })),
+  });
   return r.items.map((x) => x.item);
 }
 
@@ -64,7 +70,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list and a code dashboard at their ed
     await expect.poll(() => rowTitles(page)).toEqual([c.title, b.title, a.title]);
     await page.getByRole('button', { name: `Resume ${a.title}` }).click();
     await expect.poll(() => rowTitles(page)).toEqual([c.title, b.title]);
-    expect(await page.getByRole('status').filter({ hasText: `Resumed “${a.title}”` }).textContent()).toMatch(/no longer shown under “Paused”/);
+    expect(
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Resumed “${a.title}”` })
+        .textContent(),
+    ).toMatch(/no longer shown under “Paused”/);
     await checkPage(page, problems, 'codelist-resumed-left-paused');
 
     // A selection resumed at once leaves too, and is no longer selected.
@@ -119,10 +130,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list and a code dashboard at their ed
     // A code without scans: the empty map says why it is empty; so it does when its scans come
     // from an address with no country (this server is asked on loopback).
     await expect.poll(() => page.locator('.map__empty').textContent()).toBe('No scans in this range.');
-    const scanned = await fetch(`${suite.url}/r/${item.code}`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1' } });
+    const scanned = await fetch(`${suite.url}/r/${item.code}`, {
+      redirect: 'manual',
+      headers: {
+        'user-agent':
+          'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+      },
+    });
     expect(scanned.status).toBe(302);
     await page.reload();
-    await expect.poll(() => page.locator('.map__empty').textContent()).toBe('No scan in this range has a known country (scans from local or private addresses have none).');
+    await expect
+      .poll(() => page.locator('.map__empty').textContent())
+      .toBe('No scan in this range has a known country (scans from local or private addresses have none).');
     await page.reload();
     await expect.poll(() => page.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
     await expect.poll(() => page.locator('.daily-table tbody tr').count()).toBe(7);

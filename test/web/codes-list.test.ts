@@ -19,7 +19,13 @@ let wifi: Item;
 const suite = useBrowserSuite({
   db: 'codes.db',
   seed: async () => {
-    await batch(Array.from({ length: FILLERS }, (_, i) => ({ title: `Flyer ${String(i + 1).padStart(2, '0')}`, url: `https://example.com/flyer/${i + 1}`, tags: ['flyers'] })));
+    await batch(
+      Array.from({ length: FILLERS }, (_, i) => ({
+        title: `Flyer ${String(i + 1).padStart(2, '0')}`,
+        url: `https://example.com/flyer/${i + 1}`,
+        tags: ['flyers'],
+      })),
+    );
     [wifi, menu] = (await batch([
       { title: 'Guest Wi-Fi', contentType: 'wifi', wifiSsid: 'Cafe', wifiPass: 'secret', tags: ['office'], color1: '#0b6e4f' },
       { title: 'Spring menu', url: 'https://example.com/menu', tags: ['menu'], dotsStyle: 'rounded', color1: '#1a73e8' },
@@ -29,11 +35,24 @@ const suite = useBrowserSuite({
   },
 });
 
-interface Item { id: string; code: string; title: string; scanCount: number; active: boolean }
-interface ListPage { items: Item[]; nextCursor: string | null; sparklines: { series: { id: string; scans: number[] }[] } }
+interface Item {
+  id: string;
+  code: string;
+  title: string;
+  scanCount: number;
+  active: boolean;
+}
+interface ListPage {
+  items: Item[];
+  nextCursor: string | null;
+  sparklines: { series: { id: string; scans: number[] }[] };
+}
 
 const v1 = async <T>(p: string, init: RequestInit = {}): Promise<T> => {
-  const res = await fetch(`${suite.url}/v1${p}`, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${suite.account.key}`, ...init.headers } });
+  const res = await fetch(`${suite.url}/v1${p}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${suite.account.key}`, ...init.headers },
+  });
   expect(res.status, `${p}: ${await res.clone().text()}`).toBeLessThan(300);
   return (await res.json()) as T;
 };
@@ -79,8 +98,9 @@ const row = (page: Page, title: string) => page.locator('.code-row', { has: page
 const fresh = (title: string) => `${title} ${Date.now().toString(36)}`;
 
 describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
-
-  it("shows each code's thumbnail, kind, short link, status, total and sparkline as the API counts them, and pages on", { timeout: 120_000 }, async () => {
+  it("shows each code's thumbnail, kind, short link, status, total and sparkline as the API counts them, and pages on", {
+    timeout: 120_000,
+  }, async () => {
     const { context, page, problems } = await signedIn();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.url });
     expect(await page.locator('.code-row').count()).toBe(50);
@@ -99,9 +119,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
     expect(shown[0]!.spark).toBe(stats.daily.map((d) => d.scans).join(','));
     // Read aloud, a sparkline is one sentence, not 14 numbers.
     const busiest = stats.daily.reduce((best, d) => (d.scans >= best.scans ? d : best));
-    const on = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${busiest.date}T00:00:00Z`));
+    const on = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+      new Date(`${busiest.date}T00:00:00Z`),
+    );
     const sum = stats.daily.reduce((a, d) => a + d.scans, 0);
-    expect(await page.locator(`.code-row[data-id="${menu.id}"] .spark`).getAttribute('aria-label')).toBe(`${sum} scans in 14 days, busiest ${busiest.scans} on ${on}`);
+    expect(await page.locator(`.code-row[data-id="${menu.id}"] .spark`).getAttribute('aria-label')).toBe(
+      `${sum} scans in 14 days, busiest ${busiest.scans} on ${on}`,
+    );
 
     const first = row(page, 'Spring menu');
     expect(await first.locator('.code-row__kind').textContent()).toBe('Link');
@@ -110,7 +134,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
     expect(await first.locator('code').textContent()).toBe(`${new URL(suite.url).host}/r/${menu.code}`);
     const thumb = first.locator('img');
     expect(await thumb.getAttribute('loading')).toBe('lazy');
-    await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => thumb.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), {
+        timeout: 20_000,
+      })
+      .toBe(true);
     await first.getByRole('button', { name: 'Copy the short link of Spring menu' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${suite.url}/r/${menu.code}`);
     expect(await first.getByRole('link', { name: 'Spring menu', exact: true }).getAttribute('href')).toBe(`/app/codes/${menu.id}`);
@@ -160,7 +188,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
     await page.waitForURL(/tag=flyers/);
     await expect.poll(() => page.locator('.code-row').count()).toBe(50);
     await page.getByLabel('Search').fill('Flyer 0');
-    await expect.poll(() => rowTitles(page)).toEqual(['Flyer 09', 'Flyer 08', 'Flyer 07', 'Flyer 06', 'Flyer 05', 'Flyer 04', 'Flyer 03', 'Flyer 02', 'Flyer 01']);
+    await expect
+      .poll(() => rowTitles(page))
+      .toEqual(['Flyer 09', 'Flyer 08', 'Flyer 07', 'Flyer 06', 'Flyer 05', 'Flyer 04', 'Flyer 03', 'Flyer 02', 'Flyer 01']);
     await checkPage(page, problems, 'codelist-filtered');
 
     await page.goto(`${suite.url}/app/codes?status=paused&q=nothing-like-this`);
@@ -193,7 +223,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
 
   it('pauses and resumes a selection at once; the short links answer 404 while paused', { timeout: 120_000 }, async () => {
     const stem = fresh('Pause me');
-    const [a, b] = await batch([{ title: `${stem} A`, url: 'https://example.com/a' }, { title: `${stem} B`, url: 'https://example.com/b' }]) as [Item, Item];
+    const [a, b] = (await batch([
+      { title: `${stem} A`, url: 'https://example.com/a' },
+      { title: `${stem} B`, url: 'https://example.com/b' },
+    ])) as [Item, Item];
     const { context, page, problems } = await signedIn();
     await page.getByLabel('Search').fill(stem);
     await expect.poll(() => rowTitles(page)).toEqual([b.title, a.title]);
@@ -221,7 +254,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
 
   it('deletes only after a confirmation saying the short link answers 410 forever, which it then does', { timeout: 120_000 }, async () => {
     const stem = fresh('Old poster');
-    const [one, two, three] = await batch([1, 2, 3].map((n) => ({ title: `${stem} ${n}`, url: `https://example.com/old/${n}` }))) as [Item, Item, Item];
+    const [one, two, three] = (await batch([1, 2, 3].map((n) => ({ title: `${stem} ${n}`, url: `https://example.com/old/${n}` })))) as [
+      Item,
+      Item,
+      Item,
+    ];
     const { context, page, problems } = await signedIn();
     await page.getByLabel('Search').fill(stem);
     await expect.poll(() => page.locator('.code-row').count()).toBe(3);

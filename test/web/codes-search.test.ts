@@ -9,7 +9,11 @@ const suite = useBrowserSuite({
   account: { viewer: false },
   seed: async ({ url }) => {
     for (const title of ['Spring menu', 'Guest Wi-Fi', 'Front door']) {
-      const res = await fetch(`${url}/v1/qr`, { method: 'POST', headers: { authorization: `Bearer ${suite.account.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ title, contentType: 'url', url: `https://example.com/${title.length}` }) });
+      const res = await fetch(`${url}/v1/qr`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${suite.account.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title, contentType: 'url', url: `https://example.com/${title.length}` }),
+      });
       expect(res.status).toBe(201);
     }
   },

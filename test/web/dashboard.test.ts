@@ -3,17 +3,20 @@
 // overview checked against the API's own numbers (totals, chart points, breakdown rows,
 // coloured countries, CSV downloads), the range changed, recent scans refreshed live.
 import fs from 'node:fs';
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, OWNER, axeViolations, checkPage, screenshots, useBrowserSuite } from '../support/browser.ts';
 
 const TZ = 'Europe/Berlin';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Mobile Safari/537.36';
-const SAMSUNG = 'Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36';
-const IPAD = 'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
-const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 Edg/125.0.0.0';
+const SAMSUNG =
+  'Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36';
+const IPAD =
+  'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const DESKTOP =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 Edg/125.0.0.0';
 const WHATSAPP = 'WhatsApp/2.23.20.0 A';
 
 let menu: { id: string; code: string };
@@ -36,7 +39,10 @@ const suite = useBrowserSuite({
   },
 });
 
-interface Breakdown { value: string; scans: number }
+interface Breakdown {
+  value: string;
+  scans: number;
+}
 interface CodeStats {
   from: string;
   to: string;
@@ -83,9 +89,11 @@ const numberIn = async (page: Page, selector: string) => Number(((await page.loc
 
 /** The breakdown rows a panel shows, as {value, scans}. */
 async function barRows(page: Page, panel: string): Promise<Breakdown[]> {
-  return page.locator(`[data-breakdown="${panel}"] .bars__row`).evaluateAll((rows) =>
-    rows.map((r) => ({ value: (r as HTMLElement).dataset.value as string, scans: Number((r as HTMLElement).dataset.scans) })),
-  );
+  return page
+    .locator(`[data-breakdown="${panel}"] .bars__row`)
+    .evaluateAll((rows) =>
+      rows.map((r) => ({ value: (r as HTMLElement).dataset.value as string, scans: Number((r as HTMLElement).dataset.scans) })),
+    );
 }
 
 /**
@@ -133,18 +141,26 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
     expect(await page.locator('[data-total="botScans"]').textContent()).toMatch(/link previews/);
 
     // The chart's points: the table beside it, and the value uPlot shows on hover over today.
-    const rows = await page.locator('.daily-table tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)),
-    );
+    const rows = await page
+      .locator('.daily-table tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)));
     expect(rows).toEqual(api.daily.map((d) => [d.date, String(d.scans), String(d.uniqueScans)]));
     const over = page.locator('.chart .u-over');
     await over.scrollIntoViewIfNeeded();
     const box = (await over.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2, { steps: 4 });
-    await expect.poll(() => page.locator('.chart .u-legend .u-series').nth(1).locator('.u-value').textContent()).toBe(String(api.daily.at(-1)!.scans));
+    await expect
+      .poll(() => page.locator('.chart .u-legend .u-series').nth(1).locator('.u-value').textContent())
+      .toBe(String(api.daily.at(-1)!.scans));
 
-    for (const [panel, dim] of [['devices', 'device'], ['operating systems', 'os'], ['browsers', 'browser'], ['countries', 'country'], ['referrers', 'referrer']] as const) {
+    for (const [panel, dim] of [
+      ['devices', 'device'],
+      ['operating systems', 'os'],
+      ['browsers', 'browser'],
+      ['countries', 'country'],
+      ['referrers', 'referrer'],
+    ] as const) {
       expect(await barRows(page, panel), panel).toEqual(api.breakdown[dim]);
     }
 
@@ -153,9 +169,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.locator('.map').screenshot({ path: '/tmp/dash/map-el.png' });
     await page.setViewportSize({ width: 390, height: 844 });
-    const coloured = await page.locator('.map path[data-scans]').evaluateAll((ps) =>
-      ps.map((p) => ({ value: (p as SVGPathElement).dataset.country as string, scans: Number((p as SVGPathElement).dataset.scans) })),
-    );
+    const coloured = await page
+      .locator('.map path[data-scans]')
+      .evaluateAll((ps) =>
+        ps.map((p) => ({ value: (p as SVGPathElement).dataset.country as string, scans: Number((p as SVGPathElement).dataset.scans) })),
+      );
     expect(coloured.sort((a, b) => b.scans - a.scans || a.value.localeCompare(b.value))).toEqual(api.breakdown.country);
     expect(await page.locator('.map path[data-country="DE"]').getAttribute('class')).toContain('map__l5');
     expect(await page.locator('.map__empty').count()).toBe(0);
@@ -173,7 +191,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
     await context.close();
   });
 
-  it('the map and the chart are each one image with a one-sentence summary, their insides hidden from screen readers', { timeout: 120_000 }, async () => {
+  it('the map and the chart are each one image with a one-sentence summary, their insides hidden from screen readers', {
+    timeout: 120_000,
+  }, async () => {
     const { context, page, problems } = await newPage();
     await page.goto(`${suite.url}/app/codes/${menu.id}`);
     await page.locator('.map path[data-country="DE"]').waitFor();
@@ -185,8 +205,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
     expect(map.inside.length, 'nodes exposed inside the map').toBe(0);
     expect(chart.inside, 'nodes exposed inside the chart').toEqual([]);
     // Human scans only (the WhatsApp preview is a bot): Germany 3, the United States 2, France 1.
-    expect(map.name).toBe('World map of scans: most from Germany (3), then United States (2) and France (1). Every country is in the Countries list.');
-    expect(chart.name).toMatch(/^Scans per day, \w+ \d+ to \w+ \d+: 6 scans, busiest \w+ \d+ with 6\. The numbers are in the table below\.$/);
+    expect(map.name).toBe(
+      'World map of scans: most from Germany (3), then United States (2) and France (1). Every country is in the Countries list.',
+    );
+    expect(chart.name).toMatch(
+      /^Scans per day, \w+ \d+ to \w+ \d+: 6 scans, busiest \w+ \d+ with 6\. The numbers are in the table below\.$/,
+    );
     // The mouse still gets each country's tooltip.
     expect(await page.locator('.map path[data-country="DE"] title').textContent()).toBe('Germany: 3 scans');
     expect(await axeViolations(page)).toEqual([]);
@@ -197,7 +221,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
   it('downloads the CSV the API gives', { timeout: 60_000 }, async () => {
     const { context, page } = await newPage();
     await page.goto(`${suite.url}/app/codes/${menu.id}`);
-    for (const [label, part] of [[/Daily scans/, 'daily'], [/Breakdowns/, 'breakdown']] as const) {
+    for (const [label, part] of [
+      [/Daily scans/, 'daily'],
+      [/Breakdowns/, 'breakdown'],
+    ] as const) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: label }).click()]);
       const text = fs.readFileSync((await download.path())!, 'utf8');
       expect(text).toBe(await v1<string>(`/qr/${menu.id}/stats.csv?days=30&tz=${encodeURIComponent(TZ)}&part=${part}`));
@@ -220,7 +247,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
     await expect.poll(() => page.locator('#announcer').textContent()).toBe('1 new scan.');
     expect(await page.locator('.panel', { has: page.getByRole('heading', { name: 'Recent scans' }) }).textContent()).toMatch(/checked at/);
     const live = await page.evaluate(() =>
-      [...document.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"]')].map((el) => el.textContent ?? '').filter((t) => /checked at/.test(t)),
+      [...document.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"]')]
+        .map((el) => el.textContent ?? '')
+        .filter((t) => /checked at/.test(t)),
     );
     expect(live).toEqual([]);
     await context.close();
@@ -234,7 +263,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
     const api = await v1<AccountStats>(`/stats?days=30&tz=${encodeURIComponent(TZ)}`);
     expect(await numberIn(page, '[data-total="scansInRange"] .totals__value')).toBe(api.totals.scansInRange);
     expect(await numberIn(page, '[data-total="botScansInRange"] .totals__value')).toBe(api.totals.botScansInRange);
-    const top = await page.locator('.top-codes li').evaluateAll((lis) => lis.map((li) => ({ code: (li as HTMLElement).dataset.code, scans: Number((li as HTMLElement).dataset.scans) })));
+    const top = await page
+      .locator('.top-codes li')
+      .evaluateAll((lis) =>
+        lis.map((li) => ({ code: (li as HTMLElement).dataset.code, scans: Number((li as HTMLElement).dataset.scans) })),
+      );
     expect(top).toEqual(api.topCodes.map((c) => ({ code: c.code, scans: c.scans })));
     expect(top[0]).toEqual({ code: menu.code, scans: 6 });
     expect(await barRows(page, 'countries')).toEqual(api.breakdown.country);
@@ -246,7 +279,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the scan dashboard in a browser', () => {
     await checkPage(page, problems, 'overview-30');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Top 100 codes/ }).click()]);
-    expect(fs.readFileSync((await download.path())!, 'utf8')).toBe(await v1<string>(`/stats.csv?days=30&tz=${encodeURIComponent(TZ)}&part=top`));
+    expect(fs.readFileSync((await download.path())!, 'utf8')).toBe(
+      await v1<string>(`/stats.csv?days=30&tz=${encodeURIComponent(TZ)}&part=top`),
+    );
 
     await page.getByRole('button', { name: '14 days' }).click();
     await expect.poll(() => page.locator('.daily-table tbody tr').count()).toBe(14);

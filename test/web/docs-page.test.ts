@@ -29,14 +29,21 @@ describe('/docs', () => {
     const suite = useBrowserSuite({});
 
     it('fits the phone and renders every operation without a console error or CSP violation', async () => {
-      const page = await suite.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+      const page = await suite.browser.newPage({
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        deviceScaleFactor: 2,
+      });
       const problems: string[] = [];
       page.on('console', (m) => {
         if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
       });
       page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
       await page.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP ${e.violatedDirective} ${e.sourceFile}:${e.lineNumber}`));
+        document.addEventListener('securitypolicyviolation', (e) =>
+          console.error(`CSP ${e.violatedDirective} ${e.sourceFile}:${e.lineNumber}`),
+        );
       });
       await page.goto(`${baseUrl}/docs`, { waitUntil: 'networkidle' });
       await page.waitForSelector('.opblock');

@@ -7,7 +7,16 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, acceptInvite, newContext, screenshots, useBrowserSuite, viewportShots } from '../support/browser.ts';
+import {
+  HAVE_CHROMIUM,
+  OWNER,
+  SHOTS_DIR,
+  acceptInvite,
+  newContext,
+  screenshots,
+  useBrowserSuite,
+  viewportShots,
+} from '../support/browser.ts';
 
 const EDITOR = { email: 'editor@example.com', password: 'editor password 1' };
 /** Codes in the account: more than one page of the list (50). */
@@ -23,12 +32,19 @@ const suite = useBrowserSuite({
   seed: async ({ url }) => {
     const invite = (await (await suite.asOwner('POST', '/account/invites', { role: 'editor' })).json()) as { url: string };
     await acceptInvite(url, invite.url, EDITOR);
-    const { members } = (await (await suite.asOwner('GET', '/account/members')).json()) as { members: Array<{ userId: string; email: string }> };
+    const { members } = (await (await suite.asOwner('GET', '/account/members')).json()) as {
+      members: Array<{ userId: string; email: string }>;
+    };
     editorId = members.find((m) => m.email === EDITOR.email)?.userId as string;
     const batch = await fetch(`${url}/v1/qr/batch`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${suite.account.key}` },
-      body: JSON.stringify({ items: Array.from({ length: CODES }, (_, i) => ({ title: `Filler ${String(i + 1).padStart(2, '0')}`, url: `https://example.com/f${i}` })) }),
+      body: JSON.stringify({
+        items: Array.from({ length: CODES }, (_, i) => ({
+          title: `Filler ${String(i + 1).padStart(2, '0')}`,
+          url: `https://example.com/f${i}`,
+        })),
+      }),
     });
     if (batch.status >= 300) throw new Error(`batch: ${batch.status} ${await batch.text()}`);
   },
@@ -91,7 +107,9 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     await owner.context.close();
   });
 
-  it("a member's role changes on Enter or Change role, never on an arrow key; making an owner asks first and is announced", { timeout: 120_000 }, async () => {
+  it("a member's role changes on Enter or Change role, never on an arrow key; making an owner asks first and is announced", {
+    timeout: 120_000,
+  }, async () => {
     const { context, page, problems } = await suite.signIn(OWNER);
     const patches: string[] = [];
     page.on('request', (r) => {
@@ -130,7 +148,9 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => announced(page), SLOW).toBe(`${EDITOR.email} is now Editor.`);
     expect(patches).toHaveLength(2);
-    const { members } = (await (await suite.asOwner('GET', '/account/members')).json()) as { members: Array<{ email: string; role: string }> };
+    const { members } = (await (await suite.asOwner('GET', '/account/members')).json()) as {
+      members: Array<{ email: string; role: string }>;
+    };
     expect(members.find((m) => m.email === EDITOR.email)?.role).toBe('editor');
     expect(problems).toEqual([]);
     await context.close();
@@ -139,11 +159,19 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
   it('the account switcher switches on Enter or Switch, not on an arrow key, and says so', { timeout: 120_000 }, async () => {
     const n = ++tries;
     const founder = { email: `beta${n}@example.com`, password: 'beta founder pass 1' };
-    const signup = await fetch(`${suite.url}/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountName: `Beta ${n}`, ...founder }) });
+    const signup = await fetch(`${suite.url}/v1/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accountName: `Beta ${n}`, ...founder }),
+    });
     expect(signup.status).toBe(201);
     const betaCookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] as string;
     const { csrfToken } = (await signup.json()) as { csrfToken: string };
-    const invite = await fetch(`${suite.url}/v1/account/invites`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: betaCookie, 'x-csrf-token': csrfToken }, body: JSON.stringify({ role: 'viewer' }) });
+    const invite = await fetch(`${suite.url}/v1/account/invites`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: betaCookie, 'x-csrf-token': csrfToken },
+      body: JSON.stringify({ role: 'viewer' }),
+    });
     await acceptInvite(suite.url, ((await invite.json()) as { url: string }).url, OWNER);
 
     const { context, page } = await suite.signIn(OWNER);
@@ -172,7 +200,9 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     await context.close();
   });
 
-  it('saving keeps the focus on the save button (studio, header and phone bar; password change), and says "Saved"', { timeout: 180_000 }, async () => {
+  it('saving keeps the focus on the save button (studio, header and phone bar; password change), and says "Saved"', {
+    timeout: 180_000,
+  }, async () => {
     const code = await createCode(`Focus ${++tries}`);
     const { context, page, problems } = await suite.signIn(OWNER);
     await page.goto(`${suite.url}/app/codes/${code.id}/edit`);
@@ -190,11 +220,15 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     await header.focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => header.getAttribute('aria-busy'), SLOW).toBe('true');
-    expect(await page.evaluate(() => document.activeElement?.closest('.page-head') !== null && document.activeElement?.tagName === 'BUTTON')).toBe(true);
+    expect(
+      await page.evaluate(() => document.activeElement?.closest('.page-head') !== null && document.activeElement?.tagName === 'BUTTON'),
+    ).toBe(true);
     release();
     await expect.poll(() => announced(page), SLOW).toBe('Saved.');
     await page.getByRole('heading', { level: 1, name: `Edit “Focus ${tries}, renamed”` }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.tagName === 'BUTTON' && document.activeElement.closest('.page-head') !== null)).toBe(true);
+    expect(
+      await page.evaluate(() => document.activeElement?.tagName === 'BUTTON' && document.activeElement.closest('.page-head') !== null),
+    ).toBe(true);
     await screenshots(page, 'a11y-studio-saved');
 
     // On a phone, from the bar at the bottom: a rename leaves the focus on the bar's button, on screen.
@@ -252,7 +286,9 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     await context.close();
   });
 
-  it('a saved design is deleted only after a confirmation, then the focus goes back to the list of designs and the deletion is said', { timeout: 120_000 }, async () => {
+  it('a saved design is deleted only after a confirmation, then the focus goes back to the list of designs and the deletion is said', {
+    timeout: 120_000,
+  }, async () => {
     const { context, page, problems } = await suite.signIn(OWNER);
     await page.goto(`${suite.url}/app/codes/new`);
     await page.locator('.preview__img').waitFor();
@@ -270,13 +306,17 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     await expect.poll(() => focused(page), SLOW).toBe('library-pick');
     await expect.poll(() => announced(page), SLOW).toBe(`Design “${name}” deleted.`);
     expect(await page.getByLabel('Start from a design').locator('option', { hasText: name }).count()).toBe(0);
-    expect(await page.getByLabel('Start from a design').evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Choose…');
+    expect(await page.getByLabel('Start from a design').evaluate((s) => (s as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe(
+      'Choose…',
+    );
     await screenshots(page, 'a11y-design-deleted');
     expect(problems).toEqual([]);
     await context.close();
   });
 
-  it('API keys: the focus goes to the new secret, back to Create key, back to Revoke on Cancel or Escape, and to the result after a revoke', { timeout: 120_000 }, async () => {
+  it('API keys: the focus goes to the new secret, back to Create key, back to Revoke on Cancel or Escape, and to the result after a revoke', {
+    timeout: 120_000,
+  }, async () => {
     const { context, page, problems } = await suite.signIn(OWNER);
     await page.goto(`${suite.url}/app/account/keys`);
     const name = `Focus key ${++tries}`;
@@ -306,7 +346,9 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     await context.close();
   });
 
-  it('members: the focus goes to the invite link, back to Create invite link, and to the result after a withdraw', { timeout: 120_000 }, async () => {
+  it('members: the focus goes to the invite link, back to Create invite link, and to the result after a withdraw', {
+    timeout: 120_000,
+  }, async () => {
     const { context, page, problems } = await suite.signIn(OWNER);
     await page.goto(`${suite.url}/app/account/members`);
     await page.getByRole('button', { name: 'Create invite link' }).click();
@@ -327,7 +369,9 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     await context.close();
   });
 
-  it('codes: a search says how many codes it shows; Clear filters and Show more put the focus somewhere sensible', { timeout: 120_000 }, async () => {
+  it('codes: a search says how many codes it shows; Clear filters and Show more put the focus somewhere sensible', {
+    timeout: 120_000,
+  }, async () => {
     const { context, page, problems } = await suite.signIn(OWNER);
     await page.locator('.code-row').first().waitFor();
     await page.getByLabel('Search').fill('Filler 07');
@@ -354,7 +398,11 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
       await page.locator('.code-row').first().waitFor();
       await page.locator('.code-row input[type="checkbox"]').first().check();
       // From a control far down the list, back up by Shift+Tab: each focused control is below the bar.
-      await page.locator('.code-row').nth(30).getByRole('button', { name: /^Delete / }).focus();
+      await page
+        .locator('.code-row')
+        .nth(30)
+        .getByRole('button', { name: /^Delete / })
+        .focus();
       const covered: string[] = [];
       for (let i = 0; i < 60; i++) {
         await page.keyboard.press('Shift+Tab');
@@ -362,9 +410,15 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
           const el = document.activeElement as HTMLElement;
           const bar = document.querySelector('.bulk-bar')?.getBoundingClientRect();
           const r = el.getBoundingClientRect();
-          return { name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.tagName, top: r.top, barBottom: bar?.bottom ?? 0, inBar: el.closest('.bulk-bar') !== null };
+          return {
+            name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.tagName,
+            top: r.top,
+            barBottom: bar?.bottom ?? 0,
+            inBar: el.closest('.bulk-bar') !== null,
+          };
         });
-        if (!where.inBar && where.top < where.barBottom) covered.push(`${where.name}: top ${Math.round(where.top)} < bar ${Math.round(where.barBottom)}`);
+        if (!where.inBar && where.top < where.barBottom)
+          covered.push(`${where.name}: top ${Math.round(where.top)} < bar ${Math.round(where.barBottom)}`);
       }
       expect(covered).toEqual([]);
       // The bar that appeared above the list is said, with its size.
@@ -401,7 +455,9 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     }
   });
 
-  it('a filter follows a real choice: arrow keys on a closed select apply once they settle (or on Tab), and no filter adds a history entry', { timeout: 120_000 }, async () => {
+  it('a filter follows a real choice: arrow keys on a closed select apply once they settle (or on Tab), and no filter adds a history entry', {
+    timeout: 120_000,
+  }, async () => {
     const { context, page, problems } = await suite.signIn(OWNER);
     await page.locator('.code-row').first().waitFor();
     const entries = await page.evaluate(() => history.length);
@@ -468,7 +524,11 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
 
   it('each account tab has a title and a heading of its own', { timeout: 120_000 }, async () => {
     const { context, page, problems } = await suite.signIn(OWNER);
-    for (const [tab, path] of [['API keys', 'keys'], ['Members', 'members'], ['Profile', 'profile']] as const) {
+    for (const [tab, path] of [
+      ['API keys', 'keys'],
+      ['Members', 'members'],
+      ['Profile', 'profile'],
+    ] as const) {
       await page.goto(`${suite.url}/app/account/${path}`);
       await expect.poll(() => page.title(), SLOW).toBe(`${tab} · Account · qrtrack`);
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(tab);
@@ -511,14 +571,25 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     const n = ++tries;
     // Two people who signed up (the owner's session of the set-up is ended by the password change above).
     const signUp = async (who: { email: string; password: string }, accountName: string) => {
-      const res = await fetch(`${suite.url}/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountName, ...who }) });
+      const res = await fetch(`${suite.url}/v1/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ accountName, ...who }),
+      });
       expect(res.status).toBe(201);
-      return { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] as string, csrf: ((await res.json()) as { csrfToken: string }).csrfToken };
+      return {
+        cookie: (res.headers.get('set-cookie') ?? '').split(';')[0] as string,
+        csrf: ((await res.json()) as { csrfToken: string }).csrfToken,
+      };
     };
     const founder = await signUp({ email: `founder${n}@example.com`, password: 'founder password 1' }, `Gamma ${n}`);
     const joiner = { email: `joiner${n}@example.com`, password: 'joiner password 1' };
     await signUp(joiner, `Joiner ${n}`);
-    const made = await fetch(`${suite.url}/v1/account/invites`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: founder.cookie, 'x-csrf-token': founder.csrf }, body: JSON.stringify({ role: 'viewer' }) });
+    const made = await fetch(`${suite.url}/v1/account/invites`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: founder.cookie, 'x-csrf-token': founder.csrf },
+      body: JSON.stringify({ role: 'viewer' }),
+    });
     const invite = (await made.json()) as { url: string };
 
     const { context, page, problems } = await suite.signIn(joiner);
@@ -539,7 +610,9 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     await page.getByLabel('Your password').fill(joiner.password);
     await join.click();
     await page.waitForURL(/\/app\/codes$/);
-    const session = await page.evaluate(async () => (await (await fetch('/v1/session')).json()) as { user: { email: string }; account: { name: string } });
+    const session = await page.evaluate(
+      async () => (await (await fetch('/v1/session')).json()) as { user: { email: string }; account: { name: string } },
+    );
     expect(session).toMatchObject({ user: { email: joiner.email }, account: { name: `Gamma ${n}` } });
     // The wrong password's 401, which Chromium logs; nothing else may be.
     expect(problems.filter((p) => !/status of 401/.test(p))).toEqual([]);
@@ -552,7 +625,9 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     await row.waitFor();
     // As over plain http on a LAN address: the browser refuses the clipboard.
     await page.evaluate(() => {
-      Object.defineProperty(navigator.clipboard, 'writeText', { value: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')) });
+      Object.defineProperty(navigator.clipboard, 'writeText', {
+        value: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')),
+      });
     });
     const id = await row.getAttribute('data-id');
     await row.getByRole('button', { name: /^Copy the short link of / }).click();

@@ -14,7 +14,11 @@ let tries = 0;
 const json = { 'content-type': 'application/json' };
 
 async function createCode(title: string): Promise<string> {
-  const res = await fetch(`${suite.url}/v1/qr`, { method: 'POST', headers: { ...json, authorization: `Bearer ${suite.account.key}` }, body: JSON.stringify({ title, contentType: 'url', url: 'https://example.com/menu' }) });
+  const res = await fetch(`${suite.url}/v1/qr`, {
+    method: 'POST',
+    headers: { ...json, authorization: `Bearer ${suite.account.key}` },
+    body: JSON.stringify({ title, contentType: 'url', url: 'https://example.com/menu' }),
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { item: { id: string } }).item.id;
 }
@@ -44,7 +48,9 @@ async function signInHere(page: Page): Promise<void> {
 const besides401 = (problems: string[]) => problems.filter((p) => !/status of 401/.test(p));
 
 describe.skipIf(!HAVE_CHROMIUM)('sessions in the web app', () => {
-  it('a session ended while a code is edited: the sign-in page says so, and the edit is offered back after signing in', { timeout: 180_000 }, async () => {
+  it('a session ended while a code is edited: the sign-in page says so, and the edit is offered back after signing in', {
+    timeout: 180_000,
+  }, async () => {
     const title = `Menu card ${++tries}`;
     const id = await createCode(title);
     const { context, page, problems } = await suite.signIn(OWNER);
@@ -130,15 +136,25 @@ describe.skipIf(!HAVE_CHROMIUM)('sessions in the web app', () => {
     await context.close();
   });
 
-  it('two tabs in two accounts: the tab still showing the first account creates its code there, and its images load', { timeout: 180_000 }, async () => {
+  it('two tabs in two accounts: the tab still showing the first account creates its code there, and its images load', {
+    timeout: 180_000,
+  }, async () => {
     // The owner of Acme also joins Beta, an account someone else signed up for.
     const n = ++tries;
     const founder = { email: `beta${n}@example.com`, password: 'beta founder pass 1' };
-    const signup = await fetch(`${suite.url}/v1/signup`, { method: 'POST', headers: json, body: JSON.stringify({ accountName: `Beta ${n}`, ...founder }) });
+    const signup = await fetch(`${suite.url}/v1/signup`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ accountName: `Beta ${n}`, ...founder }),
+    });
     expect(signup.status).toBe(201);
     const beta = (await signup.json()) as { csrfToken: string; account: { id: string } };
     const betaCookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] as string;
-    const invite = await fetch(`${suite.url}/v1/account/invites`, { method: 'POST', headers: { ...json, cookie: betaCookie, 'x-csrf-token': beta.csrfToken }, body: JSON.stringify({ role: 'editor' }) });
+    const invite = await fetch(`${suite.url}/v1/account/invites`, {
+      method: 'POST',
+      headers: { ...json, cookie: betaCookie, 'x-csrf-token': beta.csrfToken },
+      body: JSON.stringify({ role: 'editor' }),
+    });
     const token = ((await invite.json()) as { url: string }).url.split('/').pop();
     const joined = await fetch(`${suite.url}/v1/invites/${token}/accept`, { method: 'POST', headers: json, body: JSON.stringify(OWNER) });
     expect(joined.status).toBe(201);
@@ -163,7 +179,9 @@ describe.skipIf(!HAVE_CHROMIUM)('sessions in the web app', () => {
     await expect.poll(() => accountOf(tabB)).toBe(`Beta ${n}`);
     // The session itself is now in Beta.
     const cookie = (await context.cookies()).find((c) => c.name === 'qrtrack_session');
-    const sessionNow = (await (await fetch(`${suite.url}/v1/session`, { headers: { cookie: `qrtrack_session=${cookie?.value}` } })).json()) as { account: { id: string } };
+    const sessionNow = (await (
+      await fetch(`${suite.url}/v1/session`, { headers: { cookie: `qrtrack_session=${cookie?.value}` } })
+    ).json()) as { account: { id: string } };
     expect(sessionNow.account.id).toBe(beta.account.id);
 
     // Tab A, untouched since, still shows Acme and creates a code there.
@@ -191,7 +209,9 @@ describe.skipIf(!HAVE_CHROMIUM)('sessions in the web app', () => {
     await tabA.getByRole('link', { name: 'Codes', exact: true }).click();
     const thumb = tabA.locator(`.code-row[data-id="${id}"] .code-row__thumb img`);
     await thumb.scrollIntoViewIfNeeded();
-    await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)).toBe(true);
+    await expect
+      .poll(() => thumb.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0))
+      .toBe(true);
     // Tab B's list (Beta) does not have it.
     await tabB.reload();
     await tabB.getByRole('link', { name: 'Create your first code' }).waitFor();

@@ -24,7 +24,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the setup page', () => {
   });
 
   for (const [signup, said, notSaid] of [
-    ['open', /This link works once; after it, others join by invitation or create an account of their own on the sign-up page\./, /people join by invitation\./],
+    [
+      'open',
+      /This link works once; after it, others join by invitation or create an account of their own on the sign-up page\./,
+      /people join by invitation\./,
+    ],
     ['invite', /This link works once; after it, people join by invitation\./, /sign-up/],
   ] as const) {
     it(`says who joins after the owner when SIGNUP=${signup}`, { timeout: 120_000 }, async () => {

@@ -8,7 +8,11 @@ import { HAVE_CHROMIUM, OWNER, checkPage, useBrowserSuite } from '../support/bro
 const suite = useBrowserSuite({ db: 'studio-edges.db', account: { viewer: false } });
 
 async function createCode(body: object): Promise<string> {
-  const res = await fetch(`${suite.url}/v1/qr`, { method: 'POST', headers: { authorization: `Bearer ${suite.account.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${suite.url}/v1/qr`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${suite.account.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { item: { id: string } }).item.id;
 }
@@ -38,7 +42,9 @@ function hiddenEdges(page: Page): Promise<string | null> {
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the studio at its edges', () => {
-  it('draws the same red border around an invalid web address, phone number and number as around an invalid text field', { timeout: 120_000 }, async () => {
+  it('draws the same red border around an invalid web address, phone number and number as around an invalid text field', {
+    timeout: 120_000,
+  }, async () => {
     const { context, page, problems } = await suite.signIn(OWNER);
     await page.goto(`${suite.url}/app/codes/new`);
     await page.locator('.preview__img').waitFor();
@@ -63,7 +69,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio at its edges', () => {
     await context.close();
   });
 
-  it('on a phone, the selected content tab of an existing code is in view, follows a change of kind, and the row shows it scrolls', { timeout: 120_000 }, async () => {
+  it('on a phone, the selected content tab of an existing code is in view, follows a change of kind, and the row shows it scrolls', {
+    timeout: 120_000,
+  }, async () => {
     const id = await createCode({ title: 'Write to us', contentType: 'email', emailTo: 'hello@example.com', emailSubject: 'Hi' });
     const { context, page, problems } = await suite.signIn(OWNER);
     await page.goto(`${suite.url}/app/codes/${id}/edit`);

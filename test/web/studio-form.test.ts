@@ -35,7 +35,9 @@ async function codeTitled(title: string): Promise<{ id: string; title: string; p
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the studio form in a browser', () => {
-  it('names the 4,000-character limit under the text that is too long, and creates the code once it fits', { timeout: 120_000 }, async () => {
+  it('names the 4,000-character limit under the text that is too long, and creates the code once it fits', {
+    timeout: 120_000,
+  }, async () => {
     const { page, problems, close } = await newCodePage();
     const title = `Long note ${Date.now()}`;
     await page.getByLabel('Title', { exact: true }).fill(title);
@@ -67,7 +69,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio form in a browser', () => {
     await page.getByRole('tab', { name: 'vCard', exact: true }).click();
     await page.getByRole('textbox', { name: 'First name (optional)', exact: true }).fill('b'.repeat(2000));
     await page.getByRole('button', { name: 'Create code' }).first().click();
-    await expect.poll(() => page.locator('#f-vcardFirstName-error').textContent()).toContain('at most 4,000 characters in all, and this field has 2,000');
+    await expect
+      .poll(() => page.locator('#f-vcardFirstName-error').textContent())
+      .toContain('at most 4,000 characters in all, and this field has 2,000');
     await expect.poll(() => focusedId(page)).toBe('f-vcardFirstName');
     expect(page.url()).toMatch(/\/codes\/new$/);
     await close();
@@ -82,7 +86,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio form in a browser', () => {
     await page.getByRole('textbox', { name: 'Email (optional)', exact: true }).fill('bad@');
     await page.getByRole('textbox', { name: 'Website (optional)', exact: true }).fill('nope');
     await page.getByRole('button', { name: 'Create code' }).first().click();
-    await expect.poll(() => page.locator('#content-panel [aria-invalid="true"]').evaluateAll((els) => els.map((e) => e.id))).toEqual(['f-vcardPhone', 'f-vcardEmail', 'f-vcardWeb']);
+    await expect
+      .poll(() => page.locator('#content-panel [aria-invalid="true"]').evaluateAll((els) => els.map((e) => e.id)))
+      .toEqual(['f-vcardPhone', 'f-vcardEmail', 'f-vcardWeb']);
     expect(await page.locator('#f-vcardPhone-error').textContent()).toContain('at least 3 digits');
     expect(await page.locator('#f-vcardEmail-error').textContent()).toContain('email address');
     expect(await page.locator('#f-vcardWeb-error').textContent()).toContain('http or https URL');
@@ -113,10 +119,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio form in a browser', () => {
       await route.continue();
     });
     await page.locator('.studio__actions .btn').click();
-    await expect.poll(() => buttons.evaluateAll((els) => els.map((e) => [(e as HTMLButtonElement).disabled, e.getAttribute('aria-disabled'), e.getAttribute('aria-busy')]))).toEqual([
-      [false, 'true', 'true'],
-      [false, 'true', 'true'],
-    ]);
+    await expect
+      .poll(() =>
+        buttons.evaluateAll((els) =>
+          els.map((e) => [(e as HTMLButtonElement).disabled, e.getAttribute('aria-disabled'), e.getAttribute('aria-busy')]),
+        ),
+      )
+      .toEqual([
+        [false, 'true', 'true'],
+        [false, 'true', 'true'],
+      ]);
     // A second press while busy sends nothing more (forced: Playwright waits for an
     // aria-disabled button to be enabled, as a user is told it is unavailable).
     await page.locator('.studio__actions .btn').click({ force: true });
@@ -146,7 +158,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio form in a browser', () => {
     await page.getByRole('tab', { name: 'Wi-Fi', exact: true }).click();
     await page.getByRole('textbox', { name: 'Network name (SSID)', exact: true }).fill('Attic');
     await page.getByRole('button', { name: 'Create code' }).first().click();
-    await expect.poll(() => page.locator('#f-wifiPass-error').textContent()).toBe('Enter the network password, or choose “None (open network)” under Security');
+    await expect
+      .poll(() => page.locator('#f-wifiPass-error').textContent())
+      .toBe('Enter the network password, or choose “None (open network)” under Security');
     // The password is asked for as needed (no "optional") unless the network is open.
     expect(await page.getByRole('textbox', { name: 'Password', exact: true }).getAttribute('aria-required')).toBe('true');
     await page.getByLabel('Security').selectOption('nopass');
@@ -170,10 +184,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio form in a browser', () => {
     const tops = await page.locator('.kind-tabs__tab').evaluateAll((els) => els.map((e) => (e as HTMLElement).offsetTop));
     expect(new Set(tops).size).toBe(1);
     // The header's button does not touch the first card below it.
-    const gap = await page.evaluate(() => document.querySelector('.studio')!.getBoundingClientRect().top - document.querySelector('.page-head .btn')!.getBoundingClientRect().bottom);
+    const gap = await page.evaluate(
+      () =>
+        document.querySelector('.studio')!.getBoundingClientRect().top -
+        document.querySelector('.page-head .btn')!.getBoundingClientRect().bottom,
+    );
     expect(gap).toBeGreaterThanOrEqual(8);
     await page.locator('#group-logo summary').click();
-    await page.getByLabel('Your own logo').setInputFiles({ name: 'brand.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#db2777"/></svg>') });
+    await page.getByLabel('Your own logo').setInputFiles({
+      name: 'brand.svg',
+      mimeType: 'image/svg+xml',
+      buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#db2777"/></svg>'),
+    });
     await expect.poll(() => page.locator('#d-customLogoUrl-state').textContent()).toBe('Using “brand.svg”');
     await page.getByRole('button', { name: 'Remove your logo' }).click();
     await expect.poll(() => page.locator('#d-customLogoUrl-state').textContent()).toBe('No logo of your own');

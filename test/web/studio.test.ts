@@ -13,7 +13,6 @@ import { mulberry32 } from '../render/scan-matrix.ts';
 import { tempDir } from '../support/test-app.ts';
 import { HAVE_CHROMIUM, OWNER, VIEWER, checkPage, screenshots, useBrowserSuite } from '../support/browser.ts';
 
-
 const suite = useBrowserSuite({ db: 'studio.db' });
 
 interface Item {
@@ -44,11 +43,22 @@ function signedIn(who = OWNER): Promise<{ context: BrowserContext; page: Page; p
 /** The SVG text the preview shows (its data: URL, decoded here). */
 async function previewSvg(page: Page, problems: string[] = []): Promise<string> {
   // A preview that never appears says what the panel showed and what the page logged.
-  await page.locator('.preview__img').waitFor().catch(async (err: unknown) => {
-    const panel = await page.locator('.preview').innerText({ timeout: 1_000 }).catch(() => '(no preview panel)');
-    const body = await page.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no body)');
-    throw new Error(`${String(err)}\nat ${page.url()}\npreview panel: ${panel}\npage: ${body.slice(0, 500)}\npage problems: ${problems.join(' | ') || 'none'}`);
-  });
+  await page
+    .locator('.preview__img')
+    .waitFor()
+    .catch(async (err: unknown) => {
+      const panel = await page
+        .locator('.preview')
+        .innerText({ timeout: 1_000 })
+        .catch(() => '(no preview panel)');
+      const body = await page
+        .locator('body')
+        .innerText({ timeout: 1_000 })
+        .catch(() => '(no body)');
+      throw new Error(
+        `${String(err)}\nat ${page.url()}\npreview panel: ${panel}\npage: ${body.slice(0, 500)}\npage problems: ${problems.join(' | ') || 'none'}`,
+      );
+    });
   const src = (await page.locator('.preview__img').getAttribute('src')) ?? '';
   expect(src).toMatch(/^data:image\/svg\+xml;charset=utf-8,/);
   return decodeURIComponent(src.slice(src.indexOf(',') + 1));
@@ -63,7 +73,14 @@ async function previewChangesFrom(page: Page, before: string): Promise<string> {
 function sampleDesigns(n: number): Partial<QrDesign>[] {
   const rnd = mulberry32(13);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-  const hex = () => `#${Math.floor(rnd() * 0x60).toString(16).padStart(2, '0')}${Math.floor(rnd() * 0x60).toString(16).padStart(2, '0')}${Math.floor(rnd() * 0x60).toString(16).padStart(2, '0')}`;
+  const hex = () =>
+    `#${Math.floor(rnd() * 0x60)
+      .toString(16)
+      .padStart(2, '0')}${Math.floor(rnd() * 0x60)
+      .toString(16)
+      .padStart(2, '0')}${Math.floor(rnd() * 0x60)
+      .toString(16)
+      .padStart(2, '0')}`;
   return Array.from({ length: n }, (_, i) => ({
     dotsStyle: pick(DOT_STYLES),
     cornerSquare: pick(CORNER_STYLES),
@@ -81,7 +98,10 @@ function sampleDesigns(n: number): Partial<QrDesign>[] {
     hideDotsBehindLogo: rnd() < 0.7,
     frameStyle: i === 0 ? 'bottom-banner' : pick(FRAME_STYLES),
     // The first design's text is shaped in every way (Arabic joining and bidi, CJK, conjuncts, Hangul, emoji).
-    frameText: i === 0 ? 'امسح 24/7 · 扫码 · स्कैन · 스캔 ★ 😀' : pick(['Scan me', 'Menü & Karte', 'Привет мир', 'Ωμέγα 2026', 'Tiếng Việt', 'امسح الرمز', '扫码点餐', 'สแกนที่นี่']),
+    frameText:
+      i === 0
+        ? 'امسح 24/7 · 扫码 · स्कैन · 스캔 ★ 😀'
+        : pick(['Scan me', 'Menü & Karte', 'Привет мир', 'Ωμέγα 2026', 'Tiếng Việt', 'امسح الرمز', '扫码点餐', 'สแกนที่นี่']),
     errorCorrectionLevel: pick(['L', 'M', 'Q', 'H'] as const),
     resolution: 500 + Math.floor(rnd() * 2001),
     bgTransparent: rnd() < 0.2,
@@ -96,13 +116,53 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.locator('.preview__img').waitFor();
     await checkPage(page, problems, 'studio-new');
 
-    const kinds: Array<{ tab: string; title: string; fill: Record<string, string>; bad?: [string, string, string]; type: string; payload: string }> = [
-      { tab: 'URL', title: 'Menu', fill: { 'Web address': 'example.com/menu' }, bad: ['Web address', 'javascript:alert(1)', 'http'], type: 'url', payload: 'https://example.com/menu' },
-      { tab: 'Wi-Fi', title: 'Guest Wi-Fi', fill: { 'Network name (SSID)': 'Café;Guest', 'Password': 'p:ss' }, type: 'wifi', payload: 'WIFI:T:WPA;S:Café\\;Guest;P:p\\:ss;;' },
-      { tab: 'vCard', title: 'Ada', fill: { 'First name (optional)': 'Ada', 'Last name (optional)': 'Lovelace', 'Phone (optional)': '+44 20 7946 0000' }, type: 'vcard', payload: 'BEGIN:VCARD' },
-      { tab: 'WhatsApp', title: 'Chat', fill: { 'WhatsApp number': '+49 151 2345678', 'Prefilled message (optional)': 'Hi there' }, bad: ['WhatsApp number', '12', 'Must have 6 to 15 digits'], type: 'whatsapp', payload: 'https://wa.me/491512345678?text=Hi%20there' },
+    const kinds: Array<{
+      tab: string;
+      title: string;
+      fill: Record<string, string>;
+      bad?: [string, string, string];
+      type: string;
+      payload: string;
+    }> = [
+      {
+        tab: 'URL',
+        title: 'Menu',
+        fill: { 'Web address': 'example.com/menu' },
+        bad: ['Web address', 'javascript:alert(1)', 'http'],
+        type: 'url',
+        payload: 'https://example.com/menu',
+      },
+      {
+        tab: 'Wi-Fi',
+        title: 'Guest Wi-Fi',
+        fill: { 'Network name (SSID)': 'Café;Guest', Password: 'p:ss' },
+        type: 'wifi',
+        payload: 'WIFI:T:WPA;S:Café\\;Guest;P:p\\:ss;;',
+      },
+      {
+        tab: 'vCard',
+        title: 'Ada',
+        fill: { 'First name (optional)': 'Ada', 'Last name (optional)': 'Lovelace', 'Phone (optional)': '+44 20 7946 0000' },
+        type: 'vcard',
+        payload: 'BEGIN:VCARD',
+      },
+      {
+        tab: 'WhatsApp',
+        title: 'Chat',
+        fill: { 'WhatsApp number': '+49 151 2345678', 'Prefilled message (optional)': 'Hi there' },
+        bad: ['WhatsApp number', '12', 'Must have 6 to 15 digits'],
+        type: 'whatsapp',
+        payload: 'https://wa.me/491512345678?text=Hi%20there',
+      },
       { tab: 'Text', title: 'Note', fill: { Text: 'Hello, world' }, type: 'text', payload: 'Hello, world' },
-      { tab: 'Email', title: 'Mail us', fill: { To: 'hello@example.com', 'Subject (optional)': 'Hi' }, bad: ['To', 'not an address', 'Must be an email address'], type: 'email', payload: 'mailto:hello@example.com?subject=Hi' },
+      {
+        tab: 'Email',
+        title: 'Mail us',
+        fill: { To: 'hello@example.com', 'Subject (optional)': 'Hi' },
+        bad: ['To', 'not an address', 'Must be an email address'],
+        type: 'email',
+        payload: 'mailto:hello@example.com?subject=Hi',
+      },
     ];
     for (const k of kinds) {
       if (!page.url().endsWith('/codes/new')) {
@@ -143,9 +203,30 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
       if ((await d.getAttribute('open')) === null) await d.locator('summary').click();
     };
     const changes: Array<[string, () => Promise<void>]> = [
-      ['dots', () => page.getByLabel('Dot style', { exact: true }).selectOption('dots').then(() => undefined)],
-      ['corner-squares', () => page.getByLabel('Corner square style').selectOption('extra-rounded').then(() => undefined)],
-      ['corner-dots', () => page.getByLabel('Corner dot style').selectOption('dot').then(() => undefined)],
+      [
+        'dots',
+        () =>
+          page
+            .getByLabel('Dot style', { exact: true })
+            .selectOption('dots')
+            .then(() => undefined),
+      ],
+      [
+        'corner-squares',
+        () =>
+          page
+            .getByLabel('Corner square style')
+            .selectOption('extra-rounded')
+            .then(() => undefined),
+      ],
+      [
+        'corner-dots',
+        () =>
+          page
+            .getByLabel('Corner dot style')
+            .selectOption('dot')
+            .then(() => undefined),
+      ],
       ['colours', () => page.getByLabel('Gradient').check()],
       ['colours', () => page.getByLabel('Second gradient colour', { exact: true }).fill('#1d4ed8')],
       ['colours', () => page.getByLabel('Gradient rotation', { exact: true }).fill('90')],
@@ -153,16 +234,47 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
       ['background', () => page.getByLabel('Transparent background').check()],
       ['eyes', () => page.getByLabel('Own colour for the three corner eyes').check()],
       ['eyes', () => page.getByLabel('Eye colour', { exact: true }).fill('#b91c1c')],
-      ['logo', () => page.getByLabel('Preset icon').selectOption('wifi').then(() => undefined)],
+      [
+        'logo',
+        () =>
+          page
+            .getByLabel('Preset icon')
+            .selectOption('wifi')
+            .then(() => undefined),
+      ],
       ['logo', () => page.getByLabel('Logo size (share of the error-correction budget)', { exact: true }).fill('0.2')],
       ['logo', () => page.getByLabel('Logo margin', { exact: true }).fill('12')],
       ['logo', () => page.getByLabel('Hide the dots behind the logo').uncheck()],
-      ['logo', () => page.getByLabel('Your own logo').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#db2777"/></svg>') })],
-      ['frame', () => page.getByLabel('Frame style').selectOption('bottom-banner').then(() => undefined)],
+      [
+        'logo',
+        () =>
+          page.getByLabel('Your own logo').setInputFiles({
+            name: 'logo.svg',
+            mimeType: 'image/svg+xml',
+            buffer: Buffer.from(
+              '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#db2777"/></svg>',
+            ),
+          }),
+      ],
+      [
+        'frame',
+        () =>
+          page
+            .getByLabel('Frame style')
+            .selectOption('bottom-banner')
+            .then(() => undefined),
+      ],
       ['frame', () => page.getByLabel('Frame text', { exact: true }).fill('Scan für Menü')],
       ['frame', () => page.getByLabel('Frame colour', { exact: true }).fill('#14532d')],
       ['frame', () => page.getByLabel('Frame text colour', { exact: true }).fill('#fde68a')],
-      ['output', () => page.getByLabel('Error correction').selectOption('H').then(() => undefined)],
+      [
+        'output',
+        () =>
+          page
+            .getByLabel('Error correction')
+            .selectOption('H')
+            .then(() => undefined),
+      ],
       ['output', () => page.getByLabel('Resolution (image width)', { exact: true }).fill('1200')],
     ];
     for (const [group, change] of changes) {
@@ -199,7 +311,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
       const { item } = await v1<{ item: Item }>('POST', '/qr', { title: `Sample ${i}`, url: `https://example.com/s/${i}`, design });
       await page.goto(`${suite.url}/app/codes/${item.id}/edit`);
       const browserSvg = await previewSvg(page, problems);
-      const serverSvg = await (await fetch(`${suite.url}/v1/qr/${item.id}/image.svg`, { headers: { authorization: `Bearer ${suite.account.key}` } })).text();
+      const serverSvg = await (
+        await fetch(`${suite.url}/v1/qr/${item.id}/image.svg`, { headers: { authorization: `Bearer ${suite.account.key}` } })
+      ).text();
       expect(browserSvg.length, `design ${i}`).toBe(serverSvg.length);
       expect(browserSvg === serverSvg, `design ${i}: ${JSON.stringify(design)}`).toBe(true);
     }
@@ -208,7 +322,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
 
   it('downloads a PNG named after the title that decodes to the short link', { timeout: 120_000 }, async () => {
     const { context, page, problems } = await signedIn();
-    const { item } = await v1<{ item: Item }>('POST', '/qr', { title: 'Spring Menü 2026', url: 'https://example.com/spring', design: { dotsStyle: 'rounded', frameStyle: 'badge' } });
+    const { item } = await v1<{ item: Item }>('POST', '/qr', {
+      title: 'Spring Menü 2026',
+      url: 'https://example.com/spring',
+      design: { dotsStyle: 'rounded', frameStyle: 'badge' },
+    });
     await page.goto(`${suite.url}/app/codes/${item.id}/edit`);
     await page.getByLabel('PNG width').selectOption('500');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download PNG' }).click()]);
@@ -227,7 +345,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.goto(`${suite.url}/app/codes/${cjk.id}/edit`);
     const [cjkDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download PNG' }).click()]);
     expect(cjkDownload.suggestedFilename()).toBe(`qr-${cjk.code}.png`);
-    const served = await fetch(`${suite.url}/v1/qr/${cjk.id}/image.png?download=1`, { headers: { authorization: `Bearer ${suite.account.key}` } });
+    const served = await fetch(`${suite.url}/v1/qr/${cjk.id}/image.png?download=1`, {
+      headers: { authorization: `Bearer ${suite.account.key}` },
+    });
     expect(served.headers.get('content-disposition')).toContain(`filename="qr-${cjk.code}.png"`);
     await context.close();
   });
@@ -257,8 +377,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     const name = `Classy brand ${Date.now()}`;
     await page.getByLabel('Save the current design as').fill(name);
     await page.getByRole('button', { name: 'Save design' }).click();
-    await expect.poll(async () => (await v1<{ designs: Array<{ name: string; design: QrDesign }> }>('GET', '/designs')).designs.map((d) => [d.name, d.design.dotsStyle])[0]).toEqual([name, 'classy']);
-    const [exported] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export design (JSON)' }).click()]);
+    await expect
+      .poll(
+        async () =>
+          (await v1<{ designs: Array<{ name: string; design: QrDesign }> }>('GET', '/designs')).designs.map((d) => [
+            d.name,
+            d.design.dotsStyle,
+          ])[0],
+      )
+      .toEqual([name, 'classy']);
+    const [exported] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export design (JSON)' }).click(),
+    ]);
     const file = path.join(tempDir(), 'design.json');
     await exported.saveAs(file);
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).design.dotsStyle).toBe('classy');

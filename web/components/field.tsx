@@ -29,7 +29,19 @@ export function FieldError({ id, error }: { id: string; error: string | undefine
   ) : null;
 }
 
-export function Field({ label, name, value, onInput, error, hint, type = 'text', autocomplete, required, autofocus, maxLength }: FieldProps) {
+export function Field({
+  label,
+  name,
+  value,
+  onInput,
+  error,
+  hint,
+  type = 'text',
+  autocomplete,
+  required,
+  autofocus,
+  maxLength,
+}: FieldProps) {
   const id = `f-${name}`;
   return (
     <div class={`field${error ? ' field--invalid' : ''}`}>

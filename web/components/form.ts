@@ -56,7 +56,8 @@ export function useForm<F extends string>(initial: Record<F, string>) {
 export function errorsFrom<F extends string>(err: unknown, fields: F[]): Errors<F> {
   if (err instanceof ApiError) {
     if (err.field !== null && (fields as string[]).includes(err.field)) return { [err.field]: err.message } as Errors<F>;
-    if (err.status === 429 && err.retryAfter) return { form: `Too many attempts. Try again in ${Math.ceil(err.retryAfter / 60)} min.` } as Errors<F>;
+    if (err.status === 429 && err.retryAfter)
+      return { form: `Too many attempts. Try again in ${Math.ceil(err.retryAfter / 60)} min.` } as Errors<F>;
     return { form: err.message } as Errors<F>;
   }
   return { form: 'Something went wrong. Try again.' } as Errors<F>;

@@ -35,7 +35,10 @@ export function Brand() {
   return (
     <span class="brand">
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
-        <path fill="currentColor" d="M3 3h8v8H3zm2 2v4h4V5zm8-2h8v8h-8zm2 2v4h4V5zM3 13h8v8H3zm2 2v4h4v-4zm8-2h2v2h-2zm2 2h2v2h-2zm2-2h2v2h-2zm2 2h2v2h-2zm-4 2h2v2h-2zm2 2h2v2h-2zm2-2h2v2h-2z" />
+        <path
+          fill="currentColor"
+          d="M3 3h8v8H3zm2 2v4h4V5zm8-2h8v8h-8zm2 2v4h4V5zM3 13h8v8H3zm2 2v4h4v-4zm8-2h2v2h-2zm2 2h2v2h-2zm2-2h2v2h-2zm2 2h2v2h-2zm-4 2h2v2h-2zm2 2h2v2h-2zm2-2h2v2h-2z"
+        />
       </svg>
       qrtrack
     </span>
@@ -49,7 +52,17 @@ const NAV = [
 ];
 
 /** `section` (e.g. "Account") joins the document title after the page's own, so each tab of a section has a title of its own. */
-export function AppLayout({ title, section, children, actions }: { title: string; section?: string; children: ComponentChildren; actions?: ComponentChildren }) {
+export function AppLayout({
+  title,
+  section,
+  children,
+  actions,
+}: {
+  title: string;
+  section?: string;
+  children: ComponentChildren;
+  actions?: ComponentChildren;
+}) {
   const { session } = useAppState();
   const path = usePath();
   const h1 = useTitle(title, section);
@@ -71,7 +84,12 @@ export function AppLayout({ title, section, children, actions }: { title: string
           </Link>
           <nav aria-label="Main" class="nav">
             {NAV.map((n) => (
-              <Link key={n.href} href={n.href} class="nav__link" aria-current={path === n.href || path.startsWith(`${n.href}/`) ? 'page' : undefined}>
+              <Link
+                key={n.href}
+                href={n.href}
+                class="nav__link"
+                aria-current={path === n.href || path.startsWith(`${n.href}/`) ? 'page' : undefined}
+              >
                 {n.label}
               </Link>
             ))}
@@ -148,7 +166,8 @@ function AccountSwitch({ session }: { session: SessionView }) {
       // The Switch button goes once switched: were the page not to change (switched on the
       // codes list), the focus would fall to the page; it comes back to the list instead.
       setTimeout(() => {
-        if ((document.activeElement === null || document.activeElement === document.body) && select.current?.isConnected) select.current.focus();
+        if ((document.activeElement === null || document.activeElement === document.body) && select.current?.isConnected)
+          select.current.focus();
       }, 0);
     }
   };
@@ -176,7 +195,12 @@ function AccountSwitch({ session }: { session: SessionView }) {
         ))}
       </select>
       {pending ? (
-        <button type="submit" class="btn btn--secondary btn--compact" aria-disabled={busy ? 'true' : undefined} aria-label={`Switch to ${target.name}`}>
+        <button
+          type="submit"
+          class="btn btn--secondary btn--compact"
+          aria-disabled={busy ? 'true' : undefined}
+          aria-label={`Switch to ${target.name}`}
+        >
           Switch
         </button>
       ) : null}

@@ -18,7 +18,11 @@ export function NewAccountForm({ create }: { create: (v: NewAccount) => Promise<
   const onSubmit = (e: Event) => {
     e.preventDefault();
     void form.submit(
-      (v) => ({ accountName: checks.required('a name for the account')(v.accountName), email: checks.email(v.email), password: checks.newPassword(v.password) }),
+      (v) => ({
+        accountName: checks.required('a name for the account')(v.accountName),
+        email: checks.email(v.email),
+        password: checks.newPassword(v.password),
+      }),
       async (v) => {
         setSession(await create(v));
         navigate('/account/keys', { replace: true });
@@ -28,9 +32,24 @@ export function NewAccountForm({ create }: { create: (v: NewAccount) => Promise<
   return (
     <form onSubmit={onSubmit} noValidate>
       <FormError message={form.errors.form} />
-      <Field label="Account name" hint="Your company, team or project." autocomplete="organization" required autofocus maxLength={80} {...form.bind('accountName')} />
+      <Field
+        label="Account name"
+        hint="Your company, team or project."
+        autocomplete="organization"
+        required
+        autofocus
+        maxLength={80}
+        {...form.bind('accountName')}
+      />
       <Field label="Email" type="email" autocomplete="username" required {...form.bind('email')} />
-      <Field label="Password" type="password" hint="At least 10 characters." autocomplete="new-password" required {...form.bind('password')} />
+      <Field
+        label="Password"
+        type="password"
+        hint="At least 10 characters."
+        autocomplete="new-password"
+        required
+        {...form.bind('password')}
+      />
       <Button type="submit" busy={form.busy}>
         Create account
       </Button>

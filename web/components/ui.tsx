@@ -3,7 +3,12 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
-type ButtonProps = JSX.HTMLAttributes<HTMLButtonElement> & { disabled?: boolean; variant?: 'primary' | 'secondary' | 'danger' | 'link'; busy?: boolean; type?: 'button' | 'submit' };
+type ButtonProps = JSX.HTMLAttributes<HTMLButtonElement> & {
+  disabled?: boolean;
+  variant?: 'primary' | 'secondary' | 'danger' | 'link';
+  busy?: boolean;
+  type?: 'button' | 'submit';
+};
 
 /**
  * A button. While `busy` it is aria-disabled and ignores clicks (and the form submit it would
@@ -44,7 +49,15 @@ export function FormError({ message, id }: { message: string | undefined; id?: s
 
 /** A message on the page. Not a live region (one rendered with its text is often not heard):
  *  what has to be heard is said with announce(), or the focus is moved to it (`id`, tabIndex). */
-export function Notice({ kind = 'info', id, children }: { kind?: 'info' | 'success' | 'warning'; id?: string; children: ComponentChildren }) {
+export function Notice({
+  kind = 'info',
+  id,
+  children,
+}: {
+  kind?: 'info' | 'success' | 'warning';
+  id?: string;
+  children: ComponentChildren;
+}) {
   return (
     <div class={`notice notice--${kind}`} id={id} tabIndex={id ? -1 : undefined}>
       {children}
@@ -53,7 +66,19 @@ export function Notice({ kind = 'info', id, children }: { kind?: 'info' | 'succe
 }
 
 /** A secret shown once, with a copy button. */
-export function CopyField({ label, value, id, multiline, describedBy }: { label: string; value: string; id: string; multiline?: boolean; describedBy?: string }) {
+export function CopyField({
+  label,
+  value,
+  id,
+  multiline,
+  describedBy,
+}: {
+  label: string;
+  value: string;
+  id: string;
+  multiline?: boolean;
+  describedBy?: string;
+}) {
   const [copied, setCopied] = useState(false);
   const input = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const copy = async () => {
@@ -71,9 +96,26 @@ export function CopyField({ label, value, id, multiline, describedBy }: { label:
       <label for={id}>{label}</label>
       <div class="copy__row">
         {multiline ? (
-          <textarea id={id} ref={input} aria-describedby={describedBy} readOnly value={value} rows={4} onFocus={(e) => e.currentTarget.select()} spellcheck={false} />
+          <textarea
+            id={id}
+            ref={input}
+            aria-describedby={describedBy}
+            readOnly
+            value={value}
+            rows={4}
+            onFocus={(e) => e.currentTarget.select()}
+            spellcheck={false}
+          />
         ) : (
-          <input id={id} ref={input} aria-describedby={describedBy} readOnly value={value} onFocus={(e) => e.currentTarget.select()} spellcheck={false} />
+          <input
+            id={id}
+            ref={input}
+            aria-describedby={describedBy}
+            readOnly
+            value={value}
+            onFocus={(e) => e.currentTarget.select()}
+            spellcheck={false}
+          />
         )}
         <Button variant="secondary" onClick={copy}>
           {copied ? 'Copied' : 'Copy'}
@@ -92,7 +134,19 @@ export function CopyField({ label, value, id, multiline, describedBy }: { label:
  * focus to what happened (`onConfirm` does it); if it does not and the button is still
  * there, the focus comes back to it rather than falling to the page.
  */
-export function ConfirmButton({ label, ariaLabel, confirmLabel, question, onConfirm }: { label: string; ariaLabel?: string; confirmLabel: string; question: string; onConfirm: () => Promise<void> }) {
+export function ConfirmButton({
+  label,
+  ariaLabel,
+  confirmLabel,
+  question,
+  onConfirm,
+}: {
+  label: string;
+  ariaLabel?: string;
+  confirmLabel: string;
+  question: string;
+  onConfirm: () => Promise<void>;
+}) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [back, setBack] = useState<'always' | 'if-lost' | null>(null);

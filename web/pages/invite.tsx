@@ -23,13 +23,19 @@ export function InvitePage({ token }: { token: string }) {
   /** Signed in, but joining with another user's email and password. */
   const [asOther, setAsOther] = useState(false);
   const focusLater = useFocusLater();
-  if (link.status === 'loading') return <PublicLayout title="Join an account"><Spinner /></PublicLayout>;
+  if (link.status === 'loading')
+    return (
+      <PublicLayout title="Join an account">
+        <Spinner />
+      </PublicLayout>
+    );
   if (link.status === 'bad') {
     return (
       <PublicLayout title="This invite cannot be used">
         <p class="form-error">{link.message}</p>
         <p>
-          Ask the account’s owner for a new invite, or {session ? <Link href="/codes">go to your codes</Link> : <Link href="/sign-in">sign in</Link>}.
+          Ask the account’s owner for a new invite, or{' '}
+          {session ? <Link href="/codes">go to your codes</Link> : <Link href="/sign-in">sign in</Link>}.
         </p>
       </PublicLayout>
     );
@@ -38,7 +44,10 @@ export function InvitePage({ token }: { token: string }) {
   const onSubmit = (e: Event) => {
     e.preventDefault();
     void form.submit(
-      (v) => ({ email: me === null ? checks.email(v.email) : undefined, password: checks.required(me === null ? 'a password' : 'your password')(v.password) }),
+      (v) => ({
+        email: me === null ? checks.email(v.email) : undefined,
+        password: checks.required(me === null ? 'a password' : 'your password')(v.password),
+      }),
       async (v) => {
         setSession(await api.acceptInvite(token, me ?? v.email, v.password));
         navigate('/codes', { replace: true });
@@ -87,7 +96,8 @@ export function InvitePage({ token }: { token: string }) {
       title={`Join ${accountName}`}
       intro={
         <p>
-          You are invited as {ROLE_TEXT[role]}. New here? Choose a password of at least 10 characters. Already have a user on this instance? Use its email and password.
+          You are invited as {ROLE_TEXT[role]}. New here? Choose a password of at least 10 characters. Already have a user on this instance?
+          Use its email and password.
         </p>
       }
     >

@@ -12,7 +12,12 @@ export function ResetPage({ token }: { token: string }) {
   const link = useLinkCheck(() => api.resetPreview(token), [token]);
   const form = useForm({ password: '', confirm: '' });
   const [done, setDone] = useState(false);
-  if (link.status === 'loading') return <PublicLayout title="Set a new password"><Spinner /></PublicLayout>;
+  if (link.status === 'loading')
+    return (
+      <PublicLayout title="Set a new password">
+        <Spinner />
+      </PublicLayout>
+    );
   if (link.status === 'bad') {
     return (
       <PublicLayout title="This reset link cannot be used">
@@ -46,7 +51,15 @@ export function ResetPage({ token }: { token: string }) {
       <form onSubmit={onSubmit} noValidate>
         <FormError message={form.errors.form} />
         <input type="email" name="username" autoComplete="username" value={link.data.email} hidden readOnly />
-        <Field label="New password" type="password" hint="At least 10 characters." autocomplete="new-password" required autofocus {...form.bind('password')} />
+        <Field
+          label="New password"
+          type="password"
+          hint="At least 10 characters."
+          autocomplete="new-password"
+          required
+          autofocus
+          {...form.bind('password')}
+        />
         <Field label="Repeat the new password" type="password" autocomplete="new-password" required {...form.bind('confirm')} />
         <Button type="submit" busy={form.busy}>
           Set password

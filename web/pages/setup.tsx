@@ -10,13 +10,19 @@ import { useLinkCheck } from './use-link.ts';
 export function SetupPage({ token }: { token: string }) {
   const { instance } = useAppState();
   const link = useLinkCheck(() => api.checkSetup(token), [token]);
-  if (link.status === 'loading') return <PublicLayout title="Set up qrtrack"><Spinner /></PublicLayout>;
+  if (link.status === 'loading')
+    return (
+      <PublicLayout title="Set up qrtrack">
+        <Spinner />
+      </PublicLayout>
+    );
   if (link.status === 'bad') {
     return (
       <PublicLayout title="This setup link cannot be used">
         <p class="form-error">{link.message}</p>
         <p>
-          If the instance is already set up, <Link href="/sign-in">sign in</Link>. Otherwise run <code>qrtrack setup-link</code> for a new link.
+          If the instance is already set up, <Link href="/sign-in">sign in</Link>. Otherwise run <code>qrtrack setup-link</code> for a new
+          link.
         </p>
       </PublicLayout>
     );
@@ -30,7 +36,8 @@ export function SetupPage({ token }: { token: string }) {
 
 /** Who may join once the owner exists: it depends on the server's SIGNUP setting. */
 function afterSetup(signup: InstanceView['signup'] | undefined): string {
-  if (signup === 'open') return 'This link works once; after it, others join by invitation or create an account of their own on the sign-up page.';
+  if (signup === 'open')
+    return 'This link works once; after it, others join by invitation or create an account of their own on the sign-up page.';
   if (signup === 'invite') return 'This link works once; after it, people join by invitation.';
   return 'This link works once.'; // the instance could not be read
 }

@@ -19,7 +19,7 @@ export function SignInPage({ next }: { next?: string }) {
       (v) => ({ email: checks.email(v.email), password: checks.required('your password')(v.password) }),
       async (v) => {
         setSession(await api.signIn(v.email, v.password));
-        navigate(next && next.startsWith('/') ? next : '/codes', { replace: true });
+        navigate(next?.startsWith('/') ? next : '/codes', { replace: true });
       },
     );
   };
@@ -33,7 +33,11 @@ export function SignInPage({ next }: { next?: string }) {
       ) : null}
       {/* Said aloud by the Sign out button (announce); shown here for everyone. */}
       {signedOut ? <p class="notice notice--success">You are signed out.</p> : null}
-      {instance?.setupRequired ? <p class="notice notice--warning">This instance is not set up yet. Open the setup link the server printed at start (or run <code>qrtrack setup-link</code>).</p> : null}
+      {instance?.setupRequired ? (
+        <p class="notice notice--warning">
+          This instance is not set up yet. Open the setup link the server printed at start (or run <code>qrtrack setup-link</code>).
+        </p>
+      ) : null}
       <form onSubmit={onSubmit} noValidate>
         <FormError message={form.errors.form} />
         <Field label="Email" type="email" autocomplete="username" required autofocus {...form.bind('email')} />

@@ -10,7 +10,8 @@ export function useLinkCheck<T>(check: () => Promise<T>, deps: unknown[]): LinkS
     let live = true;
     check().then(
       (data) => live && setState({ status: 'ok', data }),
-      (err: unknown) => live && setState({ status: 'bad', message: err instanceof ApiError ? err.message : 'This link cannot be checked right now.' }),
+      (err: unknown) =>
+        live && setState({ status: 'bad', message: err instanceof ApiError ? err.message : 'This link cannot be checked right now.' }),
     );
     return () => {
       live = false;

@@ -15,7 +15,8 @@ server and put FILE where DATABASE_URL points (./data/qrtrack.db by default).`,
   options: {},
   async run({ positionals }, ctx) {
     const file = positionals[0];
-    if (!file || positionals.length > 1) throw new ValidationError('backup: give one FILE to write, e.g. qrtrack backup qrtrack-2026-11-24.db');
+    if (!file || positionals.length > 1)
+      throw new ValidationError('backup: give one FILE to write, e.g. qrtrack backup qrtrack-2026-11-24.db');
     if (!ctx.db.sqlite) throw new ValidationError('backup: the database is PostgreSQL; back it up with pg_dump (see the README, Backups)');
     if (fs.existsSync(file)) throw new ValidationError(`backup: ${file} already exists; give a new file name`);
     // All pages in one step: copied 100 at a time, the copy started over at every scan the
@@ -26,7 +27,9 @@ server and put FILE where DATABASE_URL points (./data/qrtrack.db by default).`,
     try {
       const { totalPages } = await ctx.db.sqlite.backup(partial, { progress: () => ALL_PAGES });
       fs.renameSync(partial, file);
-      ctx.out(`backed up ${totalPages.toLocaleString('en-US')} pages (${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MiB) to ${file}`);
+      ctx.out(
+        `backed up ${totalPages.toLocaleString('en-US')} pages (${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MiB) to ${file}`,
+      );
     } finally {
       fs.rmSync(partial, { force: true });
       fs.rmSync(`${partial}-journal`, { force: true });

@@ -51,7 +51,14 @@ substring of title or payload. --json prints the items as the API answers them, 
       return ctx.out(`no match among the newest codes searched; ${exportCommandFor(values)} searches them all`);
     }
     if (items.length === 0) return ctx.out(`no QR codes in "${values.account}" match`);
-    const rows = items.map((i) => [i.code, i.active ? 'active' : 'paused', String(i.scanCount), i.contentType, clip(i.title, 30), clip(i.payload, 50)]);
+    const rows = items.map((i) => [
+      i.code,
+      i.active ? 'active' : 'paused',
+      String(i.scanCount),
+      i.contentType,
+      clip(i.title, 30),
+      clip(i.payload, 50),
+    ]);
     for (const line of table([['CODE', 'STATE', 'SCANS', 'KIND', 'TITLE', 'PAYLOAD'], ...rows])) ctx.out(line);
     if (page.more) ctx.note(`showing the newest ${limit}; use --limit or qrtrack export for all`);
   },

@@ -31,7 +31,12 @@ export const qrShow = defineCommand({
       ['id', item.id],
       ['created', item.createdAt],
       ['updated', item.updatedAt],
-      ['design', changed.length === 0 ? 'defaults' : changed.map(([k, v]) => `${k}=${typeof v === 'string' && v.length > 40 ? v.slice(0, 37) + '…' : String(v)}`).join(' ')],
+      [
+        'design',
+        changed.length === 0
+          ? 'defaults'
+          : changed.map(([k, v]) => `${k}=${typeof v === 'string' && v.length > 40 ? v.slice(0, 37) + '…' : String(v)}`).join(' '),
+      ],
     ];
     for (const line of table(rows)) ctx.out(line);
   },

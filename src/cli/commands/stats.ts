@@ -22,7 +22,9 @@ at local midnight. --json prints the same body as GET /v1/qr/{id}/stats. Bots ar
     const t = s.totals;
     const daily = s.daily.map((d) => d.scans);
     ctx.out(`${where.title} (${s.code}): ${days} days to ${s.to}, ${s.tz}`);
-    ctx.out(`  ${t.scansInRange} scans, ${t.uniqueScansInRange} unique in range · ${t.scans} scans, ${t.uniqueScans} unique in all · ${t.botScans} bot scans left out`);
+    ctx.out(
+      `  ${t.scansInRange} scans, ${t.uniqueScansInRange} unique in range · ${t.scans} scans, ${t.uniqueScans} unique in all · ${t.botScans} bot scans left out`,
+    );
     ctx.out(`  ${s.from} ${sparkline(daily)} ${s.to}   busiest day: ${Math.max(0, ...daily)}`);
     if (t.lastScanAt) ctx.out(`  first scan ${t.firstScanAt}, last ${t.lastScanAt}`);
     for (const dim of DIMENSIONS) {
@@ -32,14 +34,18 @@ at local midnight. --json prints the same body as GET /v1/qr/{id}/stats. Bots ar
       const total = rows.reduce((n, r) => n + r.scans, 0);
       ctx.out('');
       ctx.out(dim);
-      const shown = rows.slice(0, TOP).map((r) => [`  ${r.value}`, String(r.scans), `${Math.round((r.scans / total) * 100)}%`, bar(r.scans, max)]);
+      const shown = rows
+        .slice(0, TOP)
+        .map((r) => [`  ${r.value}`, String(r.scans), `${Math.round((r.scans / total) * 100)}%`, bar(r.scans, max)]);
       for (const line of table(shown)) ctx.out(line);
       if (rows.length > TOP) ctx.out(`  … and ${rows.length - TOP} more`);
     }
     if (s.recent.length > 0) {
       ctx.out('');
       ctx.out('recent');
-      const recent = s.recent.slice(0, 10).map((r) => [`  ${r.scannedAt}`, r.device, r.os ?? '-', r.browser ?? '-', r.country ?? '-', r.referrer ?? '-']);
+      const recent = s.recent
+        .slice(0, 10)
+        .map((r) => [`  ${r.scannedAt}`, r.device, r.os ?? '-', r.browser ?? '-', r.country ?? '-', r.referrer ?? '-']);
       for (const line of table(recent)) ctx.out(line);
     }
   },

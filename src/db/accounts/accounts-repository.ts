@@ -72,7 +72,10 @@ export class AccountsRepository {
   async create(name: string, now = new Date().toISOString()): Promise<{ id: string; name: string; createdAt: string }> {
     const id = randomUUID();
     try {
-      await this.db.kysely.insertInto('accounts').values({ id, name, created_at: this.db.codec.time(now) }).execute();
+      await this.db.kysely
+        .insertInto('accounts')
+        .values({ id, name, created_at: this.db.codec.time(now) })
+        .execute();
     } catch (err) {
       if (isUniqueViolation(err)) throw new ValidationError(`account "${name}" already exists`);
       throw err;

@@ -34,7 +34,10 @@ export class ApiKeysRepository {
     if (found) return found.id;
     try {
       const id = randomUUID();
-      await k.insertInto('accounts').values({ id, name, created_at: this.db.codec.time(now) }).execute();
+      await k
+        .insertInto('accounts')
+        .values({ id, name, created_at: this.db.codec.time(now) })
+        .execute();
       return id;
     } catch (err) {
       // Another process created it at the same moment.
@@ -55,7 +58,15 @@ export class ApiKeysRepository {
   }
 
   /** `maxActive`: refuse (409) when the account already holds that many unrevoked keys; checked in the insert's transaction. */
-  async createKey(input: { accountId: string; name: string; prefix: string; hash: string; scopes: Scope[]; createdBy?: { id: string; email: string }; maxActive?: number }): Promise<ApiKeyRecord> {
+  async createKey(input: {
+    accountId: string;
+    name: string;
+    prefix: string;
+    hash: string;
+    scopes: Scope[];
+    createdBy?: { id: string; email: string };
+    maxActive?: number;
+  }): Promise<ApiKeyRecord> {
     const now = new Date().toISOString();
     const id = randomUUID();
     await this.db.kysely.transaction().execute(async (trx) => {
@@ -70,7 +81,10 @@ export class ApiKeysRepository {
           .where('account_id', '=', input.accountId)
           .where('revoked_at', 'is', null)
           .executeTakeFirstOrThrow();
-        if (Number(n) >= input.maxActive) throw new ConflictError(`keys: an account may hold at most ${input.maxActive} active API keys; revoke one you no longer use first`);
+        if (Number(n) >= input.maxActive)
+          throw new ConflictError(
+            `keys: an account may hold at most ${input.maxActive} active API keys; revoke one you no longer use first`,
+          );
       }
       await trx
         .insertInto('api_keys')
@@ -89,7 +103,17 @@ export class ApiKeysRepository {
         .execute();
     });
     const createdBy = input.createdBy ?? null;
-    return { id, accountId: input.accountId, name: input.name, prefix: input.prefix, scopes: input.scopes, createdAt: now, lastUsedAt: null, revokedAt: null, createdBy };
+    return {
+      id,
+      accountId: input.accountId,
+      name: input.name,
+      prefix: input.prefix,
+      scopes: input.scopes,
+      createdAt: now,
+      lastUsedAt: null,
+      revokedAt: null,
+      createdBy,
+    };
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
@@ -123,7 +147,11 @@ export class ApiKeysRepository {
     const row = await q.executeTakeFirst();
     if (!row) return false;
     if (row.revoked_at === null) {
-      await k.updateTable('api_keys').set({ revoked_at: this.db.codec.time(new Date().toISOString()) }).where('id', '=', id).execute();
+      await k
+        .updateTable('api_keys')
+        .set({ revoked_at: this.db.codec.time(new Date().toISOString()) })
+        .where('id', '=', id)
+        .execute();
     }
     return true;
   }
@@ -139,7 +167,11 @@ export class ApiKeysRepository {
   }
 
   async touchLastUsed(id: string, now: string): Promise<void> {
-    await this.db.kysely.updateTable('api_keys').set({ last_used_at: this.db.codec.time(now) }).where('id', '=', id).execute();
+    await this.db.kysely
+      .updateTable('api_keys')
+      .set({ last_used_at: this.db.codec.time(now) })
+      .where('id', '=', id)
+      .execute();
   }
 }
 

@@ -43,7 +43,8 @@ export class OnboardingRepository {
         await spendLink(trx, this.db, 'setup', tokenHash, p.now); // throws the precise reason
         throw new GoneError('token: this link has already been used');
       }
-      if (await trx.selectFrom('users').select('id').limit(1).executeTakeFirst()) throw new GoneError('token: this instance is already set up');
+      if (await trx.selectFrom('users').select('id').limit(1).executeTakeFirst())
+        throw new GoneError('token: this instance is already set up');
       const existing = await trx.selectFrom('accounts').select('id').where('name', '=', p.accountName).executeTakeFirst();
       const accountId = existing?.id ?? (await this.insertAccount(trx, p.accountName, p.now));
       const userId = await this.insertUser(trx, p.email, p.passwordHash, p.now);
@@ -63,13 +64,22 @@ export class OnboardingRepository {
   }
 
   /** Spends an invite: `existingUserId` joins as is (their password was checked), otherwise a new user is made. */
-  async acceptInvite(tokenHash: string, who: { existingUserId: string } | { email: string; passwordHash: string }, now: string): Promise<Joined & { role: Role }> {
+  async acceptInvite(
+    tokenHash: string,
+    who: { existingUserId: string } | { email: string; passwordHash: string },
+    now: string,
+  ): Promise<Joined & { role: Role }> {
     return this.run(async (trx) => {
       const link = await spendLink(trx, this.db, 'invite', tokenHash, now);
       const accountId = link.accountId as string;
       const role = link.role as Role;
       const userId = 'existingUserId' in who ? who.existingUserId : await this.insertUser(trx, who.email, who.passwordHash, now);
-      const already = await trx.selectFrom('memberships').select('role').where('account_id', '=', accountId).where('user_id', '=', userId).executeTakeFirst();
+      const already = await trx
+        .selectFrom('memberships')
+        .select('role')
+        .where('account_id', '=', accountId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       if (already) throw new ConflictError('email: is already a member of this account; sign in instead');
       await this.insertMember(trx, accountId, userId, role, now);
       return { userId, accountId, role };
@@ -99,21 +109,33 @@ export class OnboardingRepository {
 
   private async insertAccount(trx: Transaction<Database>, name: string, now: string): Promise<string> {
     const id = randomUUID();
-    await guard(trx.insertInto('accounts').values({ id, name, created_at: this.db.codec.time(now) }).execute(), 'accountName: is already taken; choose another name');
+    await guard(
+      trx
+        .insertInto('accounts')
+        .values({ id, name, created_at: this.db.codec.time(now) })
+        .execute(),
+      'accountName: is already taken; choose another name',
+    );
     return id;
   }
 
   private async insertUser(trx: Transaction<Database>, email: string, passwordHash: string, now: string): Promise<string> {
     const id = randomUUID();
     await guard(
-      trx.insertInto('users').values({ id, email, password_hash: passwordHash, created_at: this.db.codec.time(now) }).execute(),
+      trx
+        .insertInto('users')
+        .values({ id, email, password_hash: passwordHash, created_at: this.db.codec.time(now) })
+        .execute(),
       'email: is already registered; sign in with it instead',
     );
     return id;
   }
 
   private async insertMember(trx: Transaction<Database>, accountId: string, userId: string, role: Role, now: string): Promise<void> {
-    await trx.insertInto('memberships').values({ account_id: accountId, user_id: userId, role, created_at: this.db.codec.time(now) }).execute();
+    await trx
+      .insertInto('memberships')
+      .values({ account_id: accountId, user_id: userId, role, created_at: this.db.codec.time(now) })
+      .execute();
   }
 }
 

@@ -34,7 +34,16 @@ export interface InviteRecord {
 export class OneTimeLinksRepository {
   constructor(private readonly db: Db) {}
 
-  async create(input: { tokenHash: string; kind: LinkKind; accountId?: string; userId?: string; role?: Role; createdBy?: string; now: string; expiresAt?: string }): Promise<string> {
+  async create(input: {
+    tokenHash: string;
+    kind: LinkKind;
+    accountId?: string;
+    userId?: string;
+    role?: Role;
+    createdBy?: string;
+    now: string;
+    expiresAt?: string;
+  }): Promise<string> {
     const id = randomUUID();
     const c = this.db.codec;
     await this.db.kysely
@@ -57,7 +66,12 @@ export class OneTimeLinksRepository {
 
   /** A link that can still be used; throws 404 for an unknown token and 410 for a spent, expired or withdrawn one. */
   async usable(kind: LinkKind, tokenHash: string, now: string): Promise<LinkRecord> {
-    const row = await this.db.kysely.selectFrom('one_time_links').selectAll().where('token_hash', '=', tokenHash).where('kind', '=', kind).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('one_time_links')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .where('kind', '=', kind)
+      .executeTakeFirst();
     const link = checkUsable(row ? toRecord(row) : null, now);
     const stale = await staleLinkReason(this.db.kysely, link);
     if (stale) throw new GoneError(stale);
@@ -74,12 +88,23 @@ export class OneTimeLinksRepository {
       .where('expires_at', '>', this.db.codec.time(now))
       .orderBy('created_at', 'desc')
       .execute();
-    return rows.map((r) => ({ id: r.id, role: r.role as Role, createdBy: r.created_by, createdAt: readTime(r.created_at), expiresAt: readTime(r.expires_at ?? r.created_at) }));
+    return rows.map((r) => ({
+      id: r.id,
+      role: r.role as Role,
+      createdBy: r.created_by,
+      createdAt: readTime(r.created_at),
+      expiresAt: readTime(r.expires_at ?? r.created_at),
+    }));
   }
 
   /** Withdraws every open setup link (a new one replaces them). */
   async withdrawSetupLinks(now: string): Promise<void> {
-    await this.db.kysely.updateTable('one_time_links').set({ used_at: this.db.codec.time(now) }).where('kind', '=', 'setup').where('used_at', 'is', null).execute();
+    await this.db.kysely
+      .updateTable('one_time_links')
+      .set({ used_at: this.db.codec.time(now) })
+      .where('kind', '=', 'setup')
+      .where('used_at', 'is', null)
+      .execute();
   }
 
   /** Withdraws an open invite of this account; false when there is none with that id. */
@@ -103,19 +128,36 @@ type Executor = Kysely<Database> | Transaction<Database>;
  * or stopped owning it: the links they made there (invites and resets; only owners make
  * them), and with `resetsFor`, the reset links that would set their own password there.
  */
-export async function withdrawLinksOf(q: Executor, db: Db, accountId: string, userId: string, now: string, resetsFor = false): Promise<void> {
+export async function withdrawLinksOf(
+  q: Executor,
+  db: Db,
+  accountId: string,
+  userId: string,
+  now: string,
+  resetsFor = false,
+): Promise<void> {
   await q
     .updateTable('one_time_links')
     .set({ used_at: db.codec.time(now) })
     .where('account_id', '=', accountId)
     .where('used_at', 'is', null)
-    .where((eb) => (resetsFor ? eb.or([eb('created_by', '=', userId), eb.and([eb('kind', '=', 'reset'), eb('user_id', '=', userId)])]) : eb('created_by', '=', userId)))
+    .where((eb) =>
+      resetsFor
+        ? eb.or([eb('created_by', '=', userId), eb.and([eb('kind', '=', 'reset'), eb('user_id', '=', userId)])])
+        : eb('created_by', '=', userId),
+    )
     .execute();
 }
 
 /** Withdraws every open reset link for `userId`: a new password, or signing out everywhere, ends them. */
 export async function withdrawResetLinksFor(q: Executor, db: Db, userId: string, now: string): Promise<void> {
-  await q.updateTable('one_time_links').set({ used_at: db.codec.time(now) }).where('kind', '=', 'reset').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  await q
+    .updateTable('one_time_links')
+    .set({ used_at: db.codec.time(now) })
+    .where('kind', '=', 'reset')
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 /**
@@ -126,19 +168,28 @@ export async function withdrawResetLinksFor(q: Executor, db: Db, userId: string,
 export async function staleLinkReason(q: Executor, link: LinkRecord): Promise<string | null> {
   if (link.createdBy === null || link.accountId === null) return null; // made by the operator (CLI)
   if (link.kind === 'reset' && link.createdBy === link.userId) return null; // one's own reset link
-  const makerRole = await q.selectFrom('memberships').select('role').where('account_id', '=', link.accountId).where('user_id', '=', link.createdBy).executeTakeFirst();
-  if (makerRole?.role !== 'owner') return 'token: this link was withdrawn: whoever made it no longer owns the account; ask an owner for a new one';
+  const makerRole = await q
+    .selectFrom('memberships')
+    .select('role')
+    .where('account_id', '=', link.accountId)
+    .where('user_id', '=', link.createdBy)
+    .executeTakeFirst();
+  if (makerRole?.role !== 'owner')
+    return 'token: this link was withdrawn: whoever made it no longer owns the account; ask an owner for a new one';
   if (link.kind !== 'reset' || link.userId === null) return null;
   const [theirs, owned] = await Promise.all([
     q.selectFrom('memberships').select('account_id').where('user_id', '=', link.userId).execute(),
     q.selectFrom('memberships').select('account_id').where('user_id', '=', link.createdBy).where('role', '=', 'owner').execute(),
   ]);
-  if (!theirs.some((m) => m.account_id === link.accountId)) return 'token: this link was withdrawn: its user is no longer a member of the account; ask for a new one';
+  if (!theirs.some((m) => m.account_id === link.accountId))
+    return 'token: this link was withdrawn: its user is no longer a member of the account; ask for a new one';
   const refusal = resetLinkRefusal(
     theirs.map((m) => m.account_id),
     new Set(owned.map((m) => m.account_id)),
   );
-  return refusal === null ? null : 'token: this link was withdrawn: its user now also belongs to an account its maker does not own; ask for a new one';
+  return refusal === null
+    ? null
+    : 'token: this link was withdrawn: its user now also belongs to an account its maker does not own; ask for a new one';
 }
 
 /** Spends a link inside `trx`; throws like `usable` when it cannot be spent. */

@@ -22,7 +22,10 @@ export class SessionsRepository {
 
   async create(idHash: string, userId: string, accountId: string, now: string): Promise<void> {
     const t = this.db.codec.time(now);
-    await this.db.kysely.insertInto('sessions').values({ id_hash: idHash, user_id: userId, account_id: accountId, created_at: t, last_seen_at: t }).execute();
+    await this.db.kysely
+      .insertInto('sessions')
+      .values({ id_hash: idHash, user_id: userId, account_id: accountId, created_at: t, last_seen_at: t })
+      .execute();
   }
 
   /** Ends the user's oldest sessions beyond `max`, never `keepIdHash` (the one just started). */
@@ -66,7 +69,11 @@ export class SessionsRepository {
   }
 
   async touch(idHash: string, now: string): Promise<void> {
-    await this.db.kysely.updateTable('sessions').set({ last_seen_at: this.db.codec.time(now) }).where('id_hash', '=', idHash).execute();
+    await this.db.kysely
+      .updateTable('sessions')
+      .set({ last_seen_at: this.db.codec.time(now) })
+      .where('id_hash', '=', idHash)
+      .execute();
   }
 
   async switchAccount(idHash: string, accountId: string): Promise<void> {
@@ -89,7 +96,9 @@ export class SessionsRepository {
   async purgeExpired(idleBefore: string, createdBefore: string): Promise<void> {
     await this.db.kysely
       .deleteFrom('sessions')
-      .where((eb) => eb.or([eb('last_seen_at', '<', this.db.codec.time(idleBefore)), eb('created_at', '<', this.db.codec.time(createdBefore))]))
+      .where((eb) =>
+        eb.or([eb('last_seen_at', '<', this.db.codec.time(idleBefore)), eb('created_at', '<', this.db.codec.time(createdBefore))]),
+      )
       .execute();
   }
 }

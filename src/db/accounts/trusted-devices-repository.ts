@@ -31,7 +31,15 @@ export class TrustedDevicesRepository {
         .offset(DEVICES_PER_USER)
         .limit(1000)
         .execute();
-      if (stale.length > 0) await trx.deleteFrom('trusted_devices').where('token_hash', 'in', stale.map((r) => r.token_hash)).execute();
+      if (stale.length > 0)
+        await trx
+          .deleteFrom('trusted_devices')
+          .where(
+            'token_hash',
+            'in',
+            stale.map((r) => r.token_hash),
+          )
+          .execute();
     });
   }
 }

@@ -18,7 +18,11 @@ export class UsersRepository {
   }
 
   async findByEmail(email: string): Promise<UserRecord | null> {
-    const row = await this.db.kysely.selectFrom('users').select(['id', 'email', 'password_hash']).where('email', '=', email).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('users')
+      .select(['id', 'email', 'password_hash'])
+      .where('email', '=', email)
+      .executeTakeFirst();
     return row ? { id: row.id, email: row.email, passwordHash: row.password_hash } : null;
   }
 

@@ -26,8 +26,14 @@ const LIST_INDEXES: [string, string[]][] = [
 export function bigAccounts(dialect: Dialect): Migration {
   return {
     async up(db: AnyDb) {
-      await db.schema.alterTable('qr_items').addColumn('search_title', 'text', (c) => c.notNull().defaultTo('')).execute();
-      await db.schema.alterTable('qr_items').addColumn('search_payload', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('qr_items')
+        .addColumn('search_title', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await db.schema
+        .alterTable('qr_items')
+        .addColumn('search_payload', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
       await backfill(db);
 
       // The partial indexes replace the plain one: deleted items are never listed.
@@ -58,7 +64,11 @@ export function bigAccounts(dialect: Dialect): Migration {
         .addPrimaryKeyConstraint('qr_tags_pk', ['tagged_item_id', 'tag'])
         .execute();
       // Carries ?tag= (newest first), the tag list with its counts, and rename and delete.
-      await db.schema.createIndex('qr_tags_by_tag').on('qr_tags').columns(['tag_account_id', 'tag', 'item_created_at', 'tagged_item_id']).execute();
+      await db.schema
+        .createIndex('qr_tags_by_tag')
+        .on('qr_tags')
+        .columns(['tag_account_id', 'tag', 'item_created_at', 'tagged_item_id'])
+        .execute();
       // Carries the pruning of expired keys.
       await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
     },
@@ -118,7 +128,8 @@ async function trigramSchema(db: AnyDb): Promise<string> {
     ).rows[0]?.schema;
   const existing = await find();
   if (existing) return existing;
-  const hasPublic = (await sql<{ n: number }>`select count(*)::int as n from pg_namespace where nspname = 'public'`.execute(db)).rows[0]?.n === 1;
+  const hasPublic =
+    (await sql<{ n: number }>`select count(*)::int as n from pg_namespace where nspname = 'public'`.execute(db)).rows[0]?.n === 1;
   await sql.raw(`create extension if not exists pg_trgm${hasPublic ? ' schema public' : ''}`).execute(db);
   const created = await find();
   if (!created) throw new Error('pg_trgm: the extension could not be created');

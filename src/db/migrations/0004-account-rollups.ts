@@ -46,7 +46,12 @@ export function accountRollups(dialect: Dialect): Migration {
         .execute();
       // The account's live codes without reading their rows (which may be wide: a custom logo
       // is stored in the design): counting them and probing their running totals.
-      await db.schema.createIndex('qr_items_account_live').on('qr_items').columns(['account_id', 'id']).where(sql.ref('deleted_at'), 'is', null).execute();
+      await db.schema
+        .createIndex('qr_items_account_live')
+        .on('qr_items')
+        .columns(['account_id', 'id'])
+        .where(sql.ref('deleted_at'), 'is', null)
+        .execute();
       await backfillAccountRollups(db, dialect);
     },
   };

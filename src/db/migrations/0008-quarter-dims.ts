@@ -14,7 +14,6 @@ import { QUARTER_DIMS_DAYS } from '../scans/quarter-dims-retention.ts';
 
 type AnyDb = Kysely<unknown>;
 
-
 export function quarterDims(dialect: Dialect): Migration {
   const int = dialect === 'postgres' ? sql`bigint` : sql`integer`;
   return {
@@ -52,8 +51,7 @@ export async function backfillQuarterDims(db: AnyDb, dialect: Dialect, now: numb
   const since = new Date(now - QUARTER_DIMS_DAYS * 86_400_000).toISOString();
   // The bucket is whole quarter hours since the epoch, as the writers compute it from the
   // scan's milliseconds (SQLite's unixepoch() drops the fraction; floor does for PostgreSQL).
-  const bucket =
-    dialect === 'postgres' ? sql`floor(extract(epoch from scanned_at) / 900)::bigint` : sql`unixepoch(scanned_at) / 900`;
+  const bucket = dialect === 'postgres' ? sql`floor(extract(epoch from scanned_at) / 900)::bigint` : sql`unixepoch(scanned_at) / 900`;
   const sinceValue = dialect === 'postgres' ? sql`${since}::timestamptz` : sql`${since}`;
   const human = dialect === 'postgres' ? sql`not is_bot` : sql`is_bot = 0`;
   // scanned_at has no index, but ids grow with time: the recent scans are read from the first
@@ -88,8 +86,12 @@ async function firstIdFrom(db: AnyDb, dialect: Dialect, from: string): Promise<n
   // Invariant: scans before `lo` are older than `from`; the answer is in [lo, hi].
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
-    const next = (await sql<{ id: number; recent: boolean | number }>`
-      select id, case when scanned_at >= ${fromValue} then 1 else 0 end as recent from scans where id >= ${mid} order by id limit 1`.execute(db)).rows[0];
+    const next = (
+      await sql<{ id: number; recent: boolean | number }>`
+      select id, case when scanned_at >= ${fromValue} then 1 else 0 end as recent from scans where id >= ${mid} order by id limit 1`.execute(
+        db,
+      )
+    ).rows[0];
     if (next === undefined || Number(next.recent) === 1) hi = mid;
     else lo = Number(next.id) + 1;
   }

@@ -32,26 +32,34 @@ export function accountSearch(dialect: Dialect): Migration {
       if (dialect !== 'sqlite') return;
       for (const trigger of ['insert', 'delete', 'update']) await sql.raw(`drop trigger qr_items_search_${trigger}`).execute(db);
       await sql`drop table qr_items_search`.execute(db);
-      await sql`create table search_accounts (key integer primary key, account_id text not null unique references accounts(id))`.execute(db);
+      await sql`create table search_accounts (key integer primary key, account_id text not null unique references accounts(id))`.execute(
+        db,
+      );
       await sql`create virtual table qr_items_search using fts5(
         account, search_title, search_payload, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`.execute(db);
       await sql`insert into search_accounts (account_id) select id from accounts order by created_at, id`.execute(db);
-      await sql.raw(`insert into qr_items_search (rowid, account, search_title, search_payload)
-        select q.rowid, ${tokenOf('a.key')}, q.search_title, q.search_payload from qr_items q join search_accounts a on a.account_id = q.account_id`).execute(db);
-      await sql.raw(`create trigger qr_items_search_insert after insert on qr_items begin
+      await sql
+        .raw(`insert into qr_items_search (rowid, account, search_title, search_payload)
+        select q.rowid, ${tokenOf('a.key')}, q.search_title, q.search_payload from qr_items q join search_accounts a on a.account_id = q.account_id`)
+        .execute(db);
+      await sql
+        .raw(`create trigger qr_items_search_insert after insert on qr_items begin
         insert into search_accounts (account_id) select new.account_id
           where not exists (select 1 from search_accounts where account_id = new.account_id);
         insert into qr_items_search (rowid, account, search_title, search_payload)
           values (new.rowid, ${tokenOf(keyOf('new.account_id'))}, new.search_title, new.search_payload);
-      end`).execute(db);
+      end`)
+        .execute(db);
       await sql`create trigger qr_items_search_delete after delete on qr_items begin
         delete from qr_items_search where rowid = old.rowid;
       end`.execute(db);
-      await sql.raw(`create trigger qr_items_search_update after update of search_title, search_payload on qr_items begin
+      await sql
+        .raw(`create trigger qr_items_search_update after update of search_title, search_payload on qr_items begin
         delete from qr_items_search where rowid = old.rowid;
         insert into qr_items_search (rowid, account, search_title, search_payload)
           values (new.rowid, ${tokenOf(keyOf('new.account_id'))}, new.search_title, new.search_payload);
-      end`).execute(db);
+      end`)
+        .execute(db);
     },
   };
 }

@@ -10,8 +10,13 @@ type AnyDb = Kysely<unknown>;
 export function liveCodeCounts(dialect: Dialect): Migration {
   return {
     async up(db: AnyDb) {
-      await db.schema.alterTable('accounts').addColumn('live_codes', dialect === 'postgres' ? 'bigint' : 'integer', (c) => c.notNull().defaultTo(0)).execute();
-      await sql`update accounts set live_codes = (select count(*) from qr_items where qr_items.account_id = accounts.id and qr_items.deleted_at is null)`.execute(db);
+      await db.schema
+        .alterTable('accounts')
+        .addColumn('live_codes', dialect === 'postgres' ? 'bigint' : 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await sql`update accounts set live_codes = (select count(*) from qr_items where qr_items.account_id = accounts.id and qr_items.deleted_at is null)`.execute(
+        db,
+      );
     },
   };
 }

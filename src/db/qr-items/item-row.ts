@@ -9,8 +9,23 @@ import type { QrItemsTable } from '../schema.ts';
 
 /** Every column but the folded search copies, which only queries need. */
 export const ITEM_COLUMNS = [
-  'id', 'account_id', 'code', 'title', 'content_type', 'payload', 'fields_json', 'design_json', 'active',
-  'scan_count', 'unique_scan_count', 'bot_scan_count', 'first_scan_at', 'last_scan_at', 'created_at', 'updated_at', 'deleted_at',
+  'id',
+  'account_id',
+  'code',
+  'title',
+  'content_type',
+  'payload',
+  'fields_json',
+  'design_json',
+  'active',
+  'scan_count',
+  'unique_scan_count',
+  'bot_scan_count',
+  'first_scan_at',
+  'last_scan_at',
+  'created_at',
+  'updated_at',
+  'deleted_at',
 ] as const satisfies readonly (keyof QrItemsTable)[];
 export type ItemRow = Pick<Selectable<QrItemsTable>, (typeof ITEM_COLUMNS)[number]>;
 

@@ -92,7 +92,10 @@ export class ListPlanner {
     } else if (query.tag !== undefined) {
       rows = await this.pageByTag(accountId, query, query.tag, q, take);
     } else if (q === '') {
-      rows = await this.page(accountId, query).select([...LIST_COLUMNS, designBytes]).limit(take).execute();
+      rows = await this.page(accountId, query)
+        .select([...LIST_COLUMNS, designBytes])
+        .limit(take)
+        .execute();
     } else if (!searchableByTrigrams(q)) {
       // Too short for a trigram: walk the list in order, a window at a time; such queries
       // usually match often, so a page fills fast.
@@ -101,11 +104,17 @@ export class ListPlanner {
           this.page(accountId, { ...query, cursor })
             .select([...LIST_COLUMNS, designBytes])
             .where(this.contains(q))
-            .$if(upTo !== null, (b) => b.where((eb) => eb(eb.refTuple('created_at', 'id'), '>=', eb.tuple(this.db.codec.time(upTo!.createdAt), upTo!.id))))
+            .$if(upTo !== null, (b) =>
+              b.where((eb) => eb(eb.refTuple('created_at', 'id'), '>=', eb.tuple(this.db.codec.time(upTo!.createdAt), upTo!.id))),
+            )
             .limit(n)
             .execute(),
         edge: async (cursor) => {
-          const row = await this.page(accountId, { ...query, cursor }).select(['created_at', 'id']).limit(1).offset(this.walk.window - 1).executeTakeFirst();
+          const row = await this.page(accountId, { ...query, cursor })
+            .select(['created_at', 'id'])
+            .limit(1)
+            .offset(this.walk.window - 1)
+            .executeTakeFirst();
           return row === undefined ? null : { createdAt: readTime(row.created_at), id: row.id };
         },
       }));
@@ -121,7 +130,12 @@ export class ListPlanner {
   /** The first `take` matches of q among the `window` newest codes under the other filters, from the cursor on. */
   private matchesAmongNewest(accountId: string, query: ListQuery, q: string, take: number, window: number): Promise<ListRow[]> {
     return this.db.kysely
-      .selectFrom(this.page(accountId, query).select([...LIST_COLUMNS, designBytes, 'search_title', 'search_payload']).limit(window).as('w'))
+      .selectFrom(
+        this.page(accountId, query)
+          .select([...LIST_COLUMNS, designBytes, 'search_title', 'search_payload'])
+          .limit(window)
+          .as('w'),
+      )
       .select([...LIST_COLUMNS, 'design_bytes'])
       .where(this.contains(q))
       .orderBy('created_at', 'desc')
@@ -134,14 +148,27 @@ export class ListPlanner {
    * A tag's codes, newest first, read from the tag index (which holds each code's creation
    * time) and joined to their items; the other filters and q narrow that walk.
    */
-  private pageByTag(accountId: string, query: ListQuery, tag: string, q: string, take: number, upTo: ListCursor | null = null): Promise<ListRow[]> {
-    return this.tagWalk(accountId, query, tag)
-      .select([...LIST_COLUMNS, designBytes])
-      .$if(q !== '', (b) => b.where(this.contains(q)))
-      // A window of the walk: the tag's codes from the cursor down to `upTo`, that one included.
-      .$if(upTo !== null, (b) => b.where((eb) => eb(eb.refTuple('item_created_at', 'tagged_item_id'), '>=', eb.tuple(this.db.codec.time(upTo!.createdAt), upTo!.id))))
-      .limit(take)
-      .execute();
+  private pageByTag(
+    accountId: string,
+    query: ListQuery,
+    tag: string,
+    q: string,
+    take: number,
+    upTo: ListCursor | null = null,
+  ): Promise<ListRow[]> {
+    return (
+      this.tagWalk(accountId, query, tag)
+        .select([...LIST_COLUMNS, designBytes])
+        .$if(q !== '', (b) => b.where(this.contains(q)))
+        // A window of the walk: the tag's codes from the cursor down to `upTo`, that one included.
+        .$if(upTo !== null, (b) =>
+          b.where((eb) =>
+            eb(eb.refTuple('item_created_at', 'tagged_item_id'), '>=', eb.tuple(this.db.codec.time(upTo!.createdAt), upTo!.id)),
+          ),
+        )
+        .limit(take)
+        .execute()
+    );
   }
 
   /** The tag's live codes under the list filters (not q), from the cursor on, newest first. */
@@ -155,13 +182,20 @@ export class ListPlanner {
     if (query.active !== undefined) b = b.where('active', '=', this.db.codec.bool(query.active));
     if (query.contentType !== undefined) b = b.where('content_type', '=', query.contentType);
     const cursor = query.cursor;
-    if (cursor) b = b.where((eb) => eb(eb.refTuple('item_created_at', 'tagged_item_id'), '<', eb.tuple(this.db.codec.time(cursor.createdAt), cursor.id)));
+    if (cursor)
+      b = b.where((eb) =>
+        eb(eb.refTuple('item_created_at', 'tagged_item_id'), '<', eb.tuple(this.db.codec.time(cursor.createdAt), cursor.id)),
+      );
     return b.orderBy('item_created_at', 'desc').orderBy('tagged_item_id', 'desc');
   }
 
   /** Where a window of the tag's walk ends: its last code, or null when the tag has no more. */
   private async tagEdge(accountId: string, query: ListQuery, tag: string, window: number): Promise<ListCursor | null> {
-    const row = await this.tagWalk(accountId, query, tag).select(['item_created_at', 'tagged_item_id']).limit(1).offset(window - 1).executeTakeFirst();
+    const row = await this.tagWalk(accountId, query, tag)
+      .select(['item_created_at', 'tagged_item_id'])
+      .limit(1)
+      .offset(window - 1)
+      .executeTakeFirst();
     return row === undefined ? null : { createdAt: readTime(row.item_created_at), id: row.tagged_item_id };
   }
 
@@ -171,7 +205,9 @@ export class ListPlanner {
       if (key === undefined) return [];
       return this.page(accountId, query, { byText: true })
         .select([...LIST_COLUMNS, designBytes])
-        .where(sql<boolean>`qr_items.rowid in (select rowid from qr_items_search where qr_items_search match ${accountTextMatch(key.key, q)})`)
+        .where(
+          sql<boolean>`qr_items.rowid in (select rowid from qr_items_search where qr_items_search match ${accountTextMatch(key.key, q)})`,
+        )
         .where(this.contains(q))
         .limit(take)
         .execute();

@@ -74,7 +74,8 @@ export class QrItemsRepository {
    * caller's transaction on PostgreSQL.
    */
   async createMany(accountId: string, contents: readonly NewQrItemContent[], maxCodes = Number.POSITIVE_INFINITY): Promise<QrItemRecord[]> {
-    if (!this.db.kysely.isTransaction) return inTransaction(this.db, (tx) => new QrItemsRepository(tx).createMany(accountId, contents, maxCodes));
+    if (!this.db.kysely.isTransaction)
+      return inTransaction(this.db, (tx) => new QrItemsRepository(tx).createMany(accountId, contents, maxCodes));
     await this.addToCodeCount(accountId, contents.length, maxCodes);
     const rows = contents.map((content) => this.newRow(accountId, content));
     let pending = rows;
@@ -89,7 +90,10 @@ export class QrItemsRepository {
       pending = pending.filter((r) => !stored.has(r.id));
       for (const r of pending) r.code = generateShortCode();
     }
-    const records = rows.map((r, i) => ({ ...toRecord({ ...r, created_at: readTime(r.created_at), updated_at: readTime(r.updated_at) }), tags: contents[i]?.tags ?? [] }));
+    const records = rows.map((r, i) => ({
+      ...toRecord({ ...r, created_at: readTime(r.created_at), updated_at: readTime(r.updated_at) }),
+      tags: contents[i]?.tags ?? [],
+    }));
     await this.tags.add(accountId, records);
     return records;
   }
@@ -121,9 +125,18 @@ export class QrItemsRepository {
 
   private async insertRows(accountId: string, rows: (Insertable<QrItemsTable> & ItemRow)[]): Promise<string[]> {
     if (this.db.codec.dialect === 'postgres') {
-      return insertItemsPostgres(this.db, accountId, rows.map((r) => ({ ...r, active: readBool(r.active), created_at: readTime(r.created_at) })));
+      return insertItemsPostgres(
+        this.db,
+        accountId,
+        rows.map((r) => ({ ...r, active: readBool(r.active), created_at: readTime(r.created_at) })),
+      );
     }
-    const done = await this.db.kysely.insertInto('qr_items').values(rows).onConflict((oc) => oc.column('code').doNothing()).returning('id').execute();
+    const done = await this.db.kysely
+      .insertInto('qr_items')
+      .values(rows)
+      .onConflict((oc) => oc.column('code').doNothing())
+      .returning('id')
+      .execute();
     return done.map((r) => r.id);
   }
 
@@ -174,7 +187,10 @@ export class QrItemsRepository {
     const take = query.limit + 1;
     const { rows, walkedTo } = await this.planner.rows(accountId, query, take);
     const kept = cutByDesignBytes(rows.slice(0, query.limit));
-    const designs = await this.designsOf(accountId, kept.map((r) => r.id));
+    const designs = await this.designsOf(
+      accountId,
+      kept.map((r) => r.id),
+    );
     const items = kept.map((r) => toRecord({ ...r, design_json: designs.get(r.id) ?? '{}' }));
     // A walk that stopped before the page filled goes on from the last code it read.
     const resumeAfter = walkedTo !== null && kept.length === rows.length ? walkedTo : undefined;
@@ -184,7 +200,12 @@ export class QrItemsRepository {
   /** The stored designs of the given codes (a page's: at most LIST_PAGE_DESIGN_BYTES in all). */
   private async designsOf(accountId: string, ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.kysely.selectFrom('qr_items').select(['id', 'design_json']).where('account_id', '=', accountId).where('id', 'in', ids).execute();
+    const rows = await this.db.kysely
+      .selectFrom('qr_items')
+      .select(['id', 'design_json'])
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .execute();
     return new Map(rows.map((r) => [r.id, r.design_json]));
   }
 
@@ -248,7 +269,15 @@ export class QrItemsRepository {
     // A deleted code leaves its tags: it is in no list, so it must count in none. Nor is it
     // among the top codes, which are walked from its scan total.
     await this.tags.removeAllOf(done.map((r) => r.id));
-    if (done.length > 0) await this.db.kysely.deleteFrom('item_scan_totals').where('item_id', 'in', done.map((r) => r.id)).execute();
+    if (done.length > 0)
+      await this.db.kysely
+        .deleteFrom('item_scan_totals')
+        .where(
+          'item_id',
+          'in',
+          done.map((r) => r.id),
+        )
+        .execute();
     await this.changeLiveCount(accountId, -done.length);
     return done;
   }
@@ -291,7 +320,11 @@ export class QrItemsRepository {
   /** Keeps the account's count of live codes (read by the overview) in the transaction that changes them. */
   private async changeLiveCount(accountId: string, change: number): Promise<void> {
     if (change === 0) return;
-    await this.db.kysely.updateTable('accounts').set((eb) => ({ live_codes: eb('live_codes', '+', change) })).where('id', '=', accountId).execute();
+    await this.db.kysely
+      .updateTable('accounts')
+      .set((eb) => ({ live_codes: eb('live_codes', '+', change) }))
+      .where('id', '=', accountId)
+      .execute();
   }
 
   /**
@@ -307,7 +340,6 @@ export class QrItemsRepository {
     return this.db.kysely.selectFrom('qr_items').where('account_id', '=', accountId).where('deleted_at', 'is', null);
   }
 }
-
 
 /** The first rows whose designs fit LIST_PAGE_DESIGN_BYTES together; at least one. */
 function cutByDesignBytes(rows: readonly ListRow[]): ListRow[] {

@@ -35,7 +35,12 @@ export class TagsRepository {
   async tagsOf(itemIds: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (itemIds.length === 0) return out;
-    const rows = await this.db.kysely.selectFrom('qr_tags').select(['tagged_item_id', 'tag']).where('tagged_item_id', 'in', itemIds).orderBy(this.byTag()).execute();
+    const rows = await this.db.kysely
+      .selectFrom('qr_tags')
+      .select(['tagged_item_id', 'tag'])
+      .where('tagged_item_id', 'in', itemIds)
+      .orderBy(this.byTag())
+      .execute();
     for (const r of rows) {
       const list = out.get(r.tagged_item_id);
       if (list) list.push(r.tag);
@@ -52,10 +57,19 @@ export class TagsRepository {
 
   async add(accountId: string, items: readonly { id: string; createdAt: string; tags?: readonly string[] }[]): Promise<void> {
     const rows = items.flatMap((i) =>
-      (i.tags ?? []).map((tag) => ({ tag_account_id: accountId, tag, tagged_item_id: i.id, item_created_at: this.db.codec.time(i.createdAt) })),
+      (i.tags ?? []).map((tag) => ({
+        tag_account_id: accountId,
+        tag,
+        tagged_item_id: i.id,
+        item_created_at: this.db.codec.time(i.createdAt),
+      })),
     );
     // 4 parameters a row: 2,000 rows a statement stays below SQLite's and PostgreSQL's limits.
-    for (let i = 0; i < rows.length; i += 2_000) await this.db.kysely.insertInto('qr_tags').values(rows.slice(i, i + 2_000)).execute();
+    for (let i = 0; i < rows.length; i += 2_000)
+      await this.db.kysely
+        .insertInto('qr_tags')
+        .values(rows.slice(i, i + 2_000))
+        .execute();
   }
 
   async removeAllOf(itemIds: readonly string[]): Promise<void> {
@@ -84,12 +98,20 @@ export class TagsRepository {
    */
   async rename(accountId: string, from: string, to: string): Promise<boolean> {
     if (from === to) return this.exists(accountId, from);
-    return (await this.inSlices(accountId, from, async (k, upTo) => {
-      const rows = k.selectFrom('qr_tags').where(this.ofTag(accountId, from, upTo)).select([
-        'tag_account_id', sql<string>`cast(${to} as text)`.as('tag'), 'tagged_item_id', 'item_created_at',
-      ]);
-      await k.insertInto('qr_tags').columns(['tag_account_id', 'tag', 'tagged_item_id', 'item_created_at']).expression(rows).onConflict((oc) => oc.columns(['tagged_item_id', 'tag']).doNothing()).execute();
-    })) > 0;
+    return (
+      (await this.inSlices(accountId, from, async (k, upTo) => {
+        const rows = k
+          .selectFrom('qr_tags')
+          .where(this.ofTag(accountId, from, upTo))
+          .select(['tag_account_id', sql<string>`cast(${to} as text)`.as('tag'), 'tagged_item_id', 'item_created_at']);
+        await k
+          .insertInto('qr_tags')
+          .columns(['tag_account_id', 'tag', 'tagged_item_id', 'item_created_at'])
+          .expression(rows)
+          .onConflict((oc) => oc.columns(['tagged_item_id', 'tag']).doNothing())
+          .execute();
+      })) > 0
+    );
   }
 
   /** Takes a tag off every code (on SQLite TAG_SLICE codes at a time, as rename). False when the account has no such tag. */
@@ -104,7 +126,11 @@ export class TagsRepository {
    * statement reads a range of qr_tags_by_tag as long as the slice: asked by ids, SQLite walked
    * the rest of the tag for each slice (1.66 s a slice at 200k codes). Answers how many codes had the tag.
    */
-  private async inSlices(accountId: string, tag: string, move: (k: Kysely<Database>, upTo: TagEdge | null) => Promise<void>): Promise<number> {
+  private async inSlices(
+    accountId: string,
+    tag: string,
+    move: (k: Kysely<Database>, upTo: TagEdge | null) => Promise<void>,
+  ): Promise<number> {
     const sliced = this.db.codec.dialect === 'sqlite';
     let done = 0;
     for (;;) {
@@ -112,7 +138,10 @@ export class TagsRepository {
         const k = tx.kysely;
         const upTo = sliced ? await this.sliceEdge(k, accountId, tag) : null;
         await move(k, upTo);
-        const del = await k.deleteFrom('qr_tags').where(this.ofTag(accountId, tag, upTo)).executeTakeFirst();
+        const del = await k
+          .deleteFrom('qr_tags')
+          .where(this.ofTag(accountId, tag, upTo))
+          .executeTakeFirst();
         return { n: Number(del.numDeletedRows), last: upTo === null };
       });
       done += n;
@@ -147,7 +176,13 @@ export class TagsRepository {
   }
 
   private async exists(accountId: string, name: string): Promise<boolean> {
-    const row = await this.db.kysely.selectFrom('qr_tags').select('tag').where('tag_account_id', '=', accountId).where('tag', '=', name).limit(1).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('qr_tags')
+      .select('tag')
+      .where('tag_account_id', '=', accountId)
+      .where('tag', '=', name)
+      .limit(1)
+      .executeTakeFirst();
     return row !== undefined;
   }
 }

@@ -53,13 +53,17 @@ export class PostgresScanWriter implements ScanWriter {
       this.inFlight++;
       this.write(batch.map((p) => p.scan))
         .then(
-          () => batch.forEach((p) => p.resolve()),
-          (err: unknown) => batch.forEach((p) => p.reject(err)),
+          () => {
+            for (const p of batch) p.resolve();
+          },
+          (err: unknown) => {
+            for (const p of batch) p.reject(err);
+          },
         )
         .finally(() => {
           this.inFlight--;
           this.pump();
-          if (this.inFlight === 0 && this.queue.length === 0) this.idle.splice(0).forEach((f) => f());
+          if (this.inFlight === 0 && this.queue.length === 0) for (const f of this.idle.splice(0)) f();
         });
     }
   }
@@ -97,10 +101,18 @@ export function batchParameters(batch: readonly ScanEvent[]): string[] {
   const deltas = sumBatch(scans, []);
   const visits = scans
     .filter((_, i) => firsts[i])
-    .map((s) => ({ itemId: s.itemId, accountId: s.accountId, day: scanDay(s), hash: s.visitorHash, bucket: bucketOf(s.ms ?? Date.parse(s.scannedAt)) }))
+    .map((s) => ({
+      itemId: s.itemId,
+      accountId: s.accountId,
+      day: scanDay(s),
+      hash: s.visitorHash,
+      bucket: bucketOf(s.ms ?? Date.parse(s.scannedAt)),
+    }))
     .sort((a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day) || compare(a.hash, b.hash));
   const buckets = deltas.buckets.sort((a, b) => compare(a.itemId, b.itemId) || a.bucket - b.bucket);
-  const dims = deltas.dims.sort((a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day) || compare(a.dim, b.dim) || compare(a.value, b.value));
+  const dims = deltas.dims.sort(
+    (a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day) || compare(a.dim, b.dim) || compare(a.value, b.value),
+  );
   const items = deltas.items.sort((a, b) => compare(a.itemId, b.itemId));
   const accountBuckets = deltas.accountBuckets.sort((a, b) => compare(a.accountId, b.accountId) || a.bucket - b.bucket);
   const accountDims = deltas.accountDims.sort(
@@ -116,23 +128,57 @@ export function batchParameters(batch: readonly ScanEvent[]): string[] {
   const text = <T>(rows: readonly T[], f: (row: T) => string | null) => textArray(rows.map(f));
   const int = <T>(rows: readonly T[], f: (row: T) => number) => integerArray(rows.map(f));
   return [
-    text(scans, (s) => s.itemId), text(scans, (s) => s.scannedAt), booleanArray(scans.map((s) => s.isBot)), text(scans, (s) => s.device),
-    text(scans, (s) => s.os), text(scans, (s) => s.browser), text(scans, (s) => s.country), text(scans, (s) => s.referrer),
+    text(scans, (s) => s.itemId),
+    text(scans, (s) => s.scannedAt),
+    booleanArray(scans.map((s) => s.isBot)),
+    text(scans, (s) => s.device),
+    text(scans, (s) => s.os),
+    text(scans, (s) => s.browser),
+    text(scans, (s) => s.country),
+    text(scans, (s) => s.referrer),
     text(scans, (s) => s.visitorHash),
-    text(visits, (v) => v.itemId), text(visits, (v) => v.day), text(visits, (v) => v.hash), int(visits, (v) => v.bucket),
-    text(buckets, (b) => b.itemId), int(buckets, (b) => b.bucket), int(buckets, (b) => b.scans), int(buckets, (b) => b.botScans),
-    text(dims, (d) => d.itemId), text(dims, (d) => d.day), text(dims, (d) => d.dim), text(dims, (d) => d.value), int(dims, (d) => d.scans),
-    text(items, (i) => i.itemId), int(items, (i) => i.scans), int(items, (i) => i.botScans), text(items, (i) => i.first), text(items, (i) => i.last),
+    text(visits, (v) => v.itemId),
+    text(visits, (v) => v.day),
+    text(visits, (v) => v.hash),
+    int(visits, (v) => v.bucket),
+    text(buckets, (b) => b.itemId),
+    int(buckets, (b) => b.bucket),
+    int(buckets, (b) => b.scans),
+    int(buckets, (b) => b.botScans),
+    text(dims, (d) => d.itemId),
+    text(dims, (d) => d.day),
+    text(dims, (d) => d.dim),
+    text(dims, (d) => d.value),
+    int(dims, (d) => d.scans),
+    text(items, (i) => i.itemId),
+    int(items, (i) => i.scans),
+    int(items, (i) => i.botScans),
+    text(items, (i) => i.first),
+    text(items, (i) => i.last),
     text(visits, (v) => v.accountId),
-    text(accountBuckets, (b) => b.accountId), int(accountBuckets, (b) => b.bucket), int(accountBuckets, (b) => b.scans), int(accountBuckets, (b) => b.botScans),
-    text(accountDims, (d) => d.accountId), text(accountDims, (d) => d.day), text(accountDims, (d) => d.dim), text(accountDims, (d) => d.value),
+    text(accountBuckets, (b) => b.accountId),
+    int(accountBuckets, (b) => b.bucket),
+    int(accountBuckets, (b) => b.scans),
+    int(accountBuckets, (b) => b.botScans),
+    text(accountDims, (d) => d.accountId),
+    text(accountDims, (d) => d.day),
+    text(accountDims, (d) => d.dim),
+    text(accountDims, (d) => d.value),
     int(accountDims, (d) => d.scans),
-    text(itemDays, (d) => d.itemId), text(itemDays, (d) => d.day), int(itemDays, (d) => d.scans),
+    text(itemDays, (d) => d.itemId),
+    text(itemDays, (d) => d.day),
+    int(itemDays, (d) => d.scans),
     text(items, (i) => i.accountId),
-    text(quarterDims, (d) => d.itemId), int(quarterDims, (d) => d.bucket), text(quarterDims, (d) => d.dim), text(quarterDims, (d) => d.value),
+    text(quarterDims, (d) => d.itemId),
+    int(quarterDims, (d) => d.bucket),
+    text(quarterDims, (d) => d.dim),
+    text(quarterDims, (d) => d.value),
     int(quarterDims, (d) => d.scans),
-    text(accountQuarterDims, (d) => d.accountId), int(accountQuarterDims, (d) => d.bucket), text(accountQuarterDims, (d) => d.dim),
-    text(accountQuarterDims, (d) => d.value), int(accountQuarterDims, (d) => d.scans),
+    text(accountQuarterDims, (d) => d.accountId),
+    int(accountQuarterDims, (d) => d.bucket),
+    text(accountQuarterDims, (d) => d.dim),
+    text(accountQuarterDims, (d) => d.value),
+    int(accountQuarterDims, (d) => d.scans),
   ];
 }
 
@@ -183,22 +229,52 @@ const RECORD_BATCH = `
     uq as (
       select f.item_id, f.bucket, f.day, f.account_id, count(*) as n from firsts f join nv using (item_id, day, visitor_hash) group by 1, 2, 3, 4
     ),
-    ub as (${addToRollup('scan_buckets', ['item_id', 'bucket'], BUCKET_COUNTERS, `
+    ub as (${addToRollup(
+      'scan_buckets',
+      ['item_id', 'bucket'],
+      BUCKET_COUNTERS,
+      `
       select b.item_id, b.bucket, b.scans, coalesce(uq.n, 0), b.bots
       from unnest($14::text[], $15::bigint[], $16::bigint[], $17::bigint[]) as b(item_id, bucket, scans, bots)
-        left join uq using (item_id, bucket)`)}),
-    ud as (${addToRollup('scan_dims_daily', ['item_id', 'day', 'dim', 'value'], ['scans'], `
-      select * from unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::bigint[]) as d(item_id, day, dim, value, n)`)}),
-    uqd as (${addToRollup('scan_dims_quarter', ['item_id', 'bucket', 'dim', 'value'], ['scans'], `
-      select * from unnest($42::text[], $43::bigint[], $44::text[], $45::text[], $46::bigint[]) as d(item_id, bucket, dim, value, n)`)}),
-    ua as (${addToRollup('account_buckets', ['account_id', 'bucket'], BUCKET_COUNTERS, `
+        left join uq using (item_id, bucket)`,
+    )}),
+    ud as (${addToRollup(
+      'scan_dims_daily',
+      ['item_id', 'day', 'dim', 'value'],
+      ['scans'],
+      `
+      select * from unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::bigint[]) as d(item_id, day, dim, value, n)`,
+    )}),
+    uqd as (${addToRollup(
+      'scan_dims_quarter',
+      ['item_id', 'bucket', 'dim', 'value'],
+      ['scans'],
+      `
+      select * from unnest($42::text[], $43::bigint[], $44::text[], $45::text[], $46::bigint[]) as d(item_id, bucket, dim, value, n)`,
+    )}),
+    ua as (${addToRollup(
+      'account_buckets',
+      ['account_id', 'bucket'],
+      BUCKET_COUNTERS,
+      `
       select a.account_id, a.bucket, a.scans, coalesce(u.n, 0), a.bots
       from unnest($29::text[], $30::bigint[], $31::bigint[], $32::bigint[]) as a(account_id, bucket, scans, bots)
-        left join (select account_id, bucket, sum(n) as n from uq group by 1, 2) u using (account_id, bucket)`)}),
-    uad as (${addToRollup('account_dims_daily', ['account_id', 'day', 'dim', 'value'], ['scans'], `
-      select * from unnest($33::text[], $34::text[], $35::text[], $36::text[], $37::bigint[]) as d(account_id, day, dim, value, n)`)}),
-    uaqd as (${addToRollup('account_dims_quarter', ['account_id', 'bucket', 'dim', 'value'], ['scans'], `
-      select * from unnest($47::text[], $48::bigint[], $49::text[], $50::text[], $51::bigint[]) as d(account_id, bucket, dim, value, n)`)}),
+        left join (select account_id, bucket, sum(n) as n from uq group by 1, 2) u using (account_id, bucket)`,
+    )}),
+    uad as (${addToRollup(
+      'account_dims_daily',
+      ['account_id', 'day', 'dim', 'value'],
+      ['scans'],
+      `
+      select * from unnest($33::text[], $34::text[], $35::text[], $36::text[], $37::bigint[]) as d(account_id, day, dim, value, n)`,
+    )}),
+    uaqd as (${addToRollup(
+      'account_dims_quarter',
+      ['account_id', 'bucket', 'dim', 'value'],
+      ['scans'],
+      `
+      select * from unnest($47::text[], $48::bigint[], $49::text[], $50::text[], $51::bigint[]) as d(account_id, bucket, dim, value, n)`,
+    )}),
     bd as (
       select d.item_id, d.day, d.n, coalesce(u.n, 0) as u
       from unnest($38::text[], $39::text[], $40::bigint[]) as d(item_id, day, n)

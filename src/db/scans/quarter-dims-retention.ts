@@ -18,11 +18,16 @@ const SLICE = 2_000;
 export async function pruneQuarterDims(db: Db, now = Date.now(), slice = SLICE): Promise<number> {
   const before = bucketOf(now - QUARTER_DIMS_DAYS * 86_400_000);
   let deleted = 0;
-  for (const [table, owner] of [['scan_dims_quarter', 'item_id'], ['account_dims_quarter', 'account_id']] as const) {
+  for (const [table, owner] of [
+    ['scan_dims_quarter', 'item_id'],
+    ['account_dims_quarter', 'account_id'],
+  ] as const) {
     for (;;) {
       const res = await sql`
         delete from ${sql.table(table)} where (${sql.ref(owner)}, bucket, dim, value) in (
-          select ${sql.ref(owner)}, bucket, dim, value from ${sql.table(table)} where bucket < ${sql.lit(before)} limit ${sql.lit(slice)})`.execute(db.kysely);
+          select ${sql.ref(owner)}, bucket, dim, value from ${sql.table(table)} where bucket < ${sql.lit(before)} limit ${sql.lit(slice)})`.execute(
+        db.kysely,
+      );
       const n = Number(res.numAffectedRows ?? 0);
       deleted += n;
       if (n < slice) break;

@@ -71,7 +71,9 @@ export class SqliteScanWriter implements ScanWriter {
     // from the last total before it. Later rows grow too, which only happens when scans arrive
     // out of order: the latest day written per code is remembered, so the usual batch pays
     // one statement per code and day.
-    const addToDay = sqlite.prepare('update item_running_totals set scans = scans + ?, unique_scans = unique_scans + ? where item_id = ? and day = ?');
+    const addToDay = sqlite.prepare(
+      'update item_running_totals set scans = scans + ?, unique_scans = unique_scans + ? where item_id = ? and day = ?',
+    );
     const startDay = sqlite.prepare(
       `insert into item_running_totals (item_id, day, scans, unique_scans)
        select @item, @day, coalesce(max(scans), 0) + @scans, coalesce(max(unique_scans), 0) + @uniques from (

@@ -97,9 +97,14 @@ export class PostgresShortLinks implements ShortLinkResolver {
     // Tried twice. A failed announcement no longer turns this process's cache off for good (it
     // set `listening` false while the listener stayed connected, so nothing turned it on again);
     // the codes were dropped here above, and the listener's own health decides the rest.
-    await announce().catch(announce).catch(() => {});
+    await announce()
+      .catch(announce)
+      .catch(() => {});
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(echoes.map((e) => e.heard)), new Promise<void>((resolve) => (timer = setTimeout(resolve, ECHO_WAIT_MS)))]);
+    await Promise.race([
+      Promise.all(echoes.map((e) => e.heard)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ECHO_WAIT_MS))),
+    ]);
     clearTimeout(timer);
     for (const e of echoes) e.forget();
   }

@@ -10,17 +10,14 @@ import type BetterSqlite3 from 'better-sqlite3';
 const require = createRequire(import.meta.url);
 
 /** The package this runtime loads: the Node-API build wherever Node-API 10 exists. */
-export const sqliteDriverName: string =
-  Number(process.versions.napi) >= 10 ? 'better-sqlite3' : 'better-sqlite3-node20';
+export const sqliteDriverName: string = Number(process.versions.napi) >= 10 ? 'better-sqlite3' : 'better-sqlite3-node20';
 
 function load(): { SQLite: typeof BetterSqlite3; path: string } {
   try {
     return { SQLite: require(sqliteDriverName) as typeof BetterSqlite3, path: require.resolve(sqliteDriverName) };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    throw new Error(
-      `cannot load ${sqliteDriverName} on Node ${process.version} (${reason}); run "npm ci" or "npm rebuild" with this Node`,
-    );
+    throw new Error(`cannot load ${sqliteDriverName} on Node ${process.version} (${reason}); run "npm ci" or "npm rebuild" with this Node`);
   }
 }
 

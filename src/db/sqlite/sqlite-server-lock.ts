@@ -29,10 +29,11 @@ export function claimSqliteFile(file: string): void {
     lock.close();
     if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
     const holder = fs.readFileSync(holderFile, { encoding: 'utf8', flag: 'a+' }).trim();
-    throw new SqliteInUseError(`another qrtrack server${holder ? ` (pid ${holder})` : ''} serves ${file}; SQLite is served by one process (run several on PostgreSQL)`);
+    throw new SqliteInUseError(
+      `another qrtrack server${holder ? ` (pid ${holder})` : ''} serves ${file}; SQLite is served by one process (run several on PostgreSQL)`,
+    );
   }
   // Kept open, and so locked, for the life of the process; the pid only names the holder.
   held.push(lock);
   fs.writeFileSync(holderFile, `${process.pid}\n`);
 }
-

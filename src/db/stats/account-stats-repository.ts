@@ -103,8 +103,20 @@ export class AccountStatsRepository implements AccountStatsSource {
         // Names and unique scans only for the few codes shown.
         const shown = await trx
           .selectFrom('qr_items as q')
-          .select(['q.id', 'q.code', 'q.title', 'q.active', sql<number>`q.unique_scan_count - ${before('q.id', fromDay, 'unique_scans')} - ${inHead('q.id', head, 'unique_scans')}`.as('unique_scans')])
-          .where('q.id', 'in', best.map((b) => b.id))
+          .select([
+            'q.id',
+            'q.code',
+            'q.title',
+            'q.active',
+            sql<number>`q.unique_scan_count - ${before('q.id', fromDay, 'unique_scans')} - ${inHead('q.id', head, 'unique_scans')}`.as(
+              'unique_scans',
+            ),
+          ])
+          .where(
+            'q.id',
+            'in',
+            best.map((b) => b.id),
+          )
           .where('q.deleted_at', 'is', null)
           .execute();
         const byId = new Map(shown.map((r) => [r.id, r]));
@@ -115,7 +127,14 @@ export class AccountStatsRepository implements AccountStatsSource {
         }
         return best.map((t) => {
           const r = byId.get(t.id)!;
-          return { id: r.id, code: r.code, title: r.title, active: readBool(r.active), scans: t.scans, uniqueScans: Number(r.unique_scans) };
+          return {
+            id: r.id,
+            code: r.code,
+            title: r.title,
+            active: readBool(r.active),
+            scans: t.scans,
+            uniqueScans: Number(r.unique_scans),
+          };
         });
       }
     });
@@ -170,10 +189,16 @@ async function walkPage(
 ) {
   const rows = await trx
     .selectFrom('item_scan_totals as t')
-    .select(['t.item_id as id', 't.scans as total', sql<number>`t.scans - ${before('t.item_id', fromDay, 'scans')} - ${inHead('t.item_id', head, 'scans')}`.as('scans')])
+    .select([
+      't.item_id as id',
+      't.scans as total',
+      sql<number>`t.scans - ${before('t.item_id', fromDay, 'scans')} - ${inHead('t.item_id', head, 'scans')}`.as('scans'),
+    ])
     .where('t.account_id', '=', accountId)
     // scans <= total bounds the index scan; the ties at total already walked are filtered.
-    .$if(after !== null, (qb) => qb.where('t.scans', '<=', after!.total).where((eb) => eb.or([eb('t.scans', '<', after!.total), eb('t.item_id', '>', after!.id)])))
+    .$if(after !== null, (qb) =>
+      qb.where('t.scans', '<=', after!.total).where((eb) => eb.or([eb('t.scans', '<', after!.total), eb('t.item_id', '>', after!.id)])),
+    )
     .orderBy('t.scans', 'desc')
     .orderBy('t.item_id')
     .limit(integer(page))

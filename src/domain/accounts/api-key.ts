@@ -45,11 +45,15 @@ export function looksLikeApiKey(token: string): boolean {
 }
 
 export function parseScopes(raw: string): Scope[] {
-  const parts = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.length === 0) throw new ValidationError(`scopes: at least one of ${SCOPES.join(', ')} is required`);
   const scopes = new Set<Scope>();
   for (const p of parts) {
-    if (!(SCOPES as readonly string[]).includes(p)) throw new ValidationError(`scopes: unknown scope "${p}" (allowed: ${SCOPES.join(', ')})`);
+    if (!(SCOPES as readonly string[]).includes(p))
+      throw new ValidationError(`scopes: unknown scope "${p}" (allowed: ${SCOPES.join(', ')})`);
     scopes.add(p as Scope);
   }
   return SCOPES.filter((s) => scopes.has(s));

@@ -7,7 +7,8 @@ export const ACCOUNT_NAME_MAX = 80;
 /** Lower-cased and trimmed; a plain shape check (one @, a dot in the domain), as a mail server would be the real judge. */
 export function normaliseEmail(raw: string, field = 'email'): string {
   const email = raw.trim().toLowerCase();
-  if (email.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new ValidationError(`${field}: must be an email address such as ada@example.com`);
+  if (email.length > EMAIL_MAX || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    throw new ValidationError(`${field}: must be an email address such as ada@example.com`);
   return email;
 }
 

@@ -5,7 +5,16 @@
 import { ValidationError } from '../errors.ts';
 import { describeCharacter, undrawableCharacters } from '../../render/frame-text-coverage.ts';
 import type { ParsedLogos } from './request-logos.ts';
-import { COLOR_PATTERN, COLOR_RULE, DEFAULT_DESIGN, DESIGN_FIELDS, designOptions, LIMITS, type DesignPatch, type QrDesign } from './design-schema.ts';
+import {
+  COLOR_PATTERN,
+  COLOR_RULE,
+  DEFAULT_DESIGN,
+  DESIGN_FIELDS,
+  designOptions,
+  LIMITS,
+  type DesignPatch,
+  type QrDesign,
+} from './design-schema.ts';
 
 export * from './design-schema.ts';
 
@@ -52,7 +61,9 @@ export function checkFrameText(field: string, text: string): void {
   }
   const missing = undrawableCharacters(text);
   if (missing.length > 0) {
-    throw new ValidationError(`${field}: no bundled font can draw ${missing.map(describeCharacter).join(', ')}; remove or replace ${missing.length === 1 ? 'it' : 'them'}`);
+    throw new ValidationError(
+      `${field}: no bundled font can draw ${missing.map(describeCharacter).join(', ')}; remove or replace ${missing.length === 1 ? 'it' : 'them'}`,
+    );
   }
 }
 

@@ -80,7 +80,8 @@ export function parseLogoDataUrl(field: string, value: string): ParsedLogo {
   if (bytes.length === 0) fail('the image is empty');
   if (bytes.length > MAX_BYTES) fail('the image must be at most 512 KiB');
   if (mediaType === 'image/svg+xml') return sanitized(bytes, fail);
-  if (!MAGIC[mediaType as RasterType](bytes)) fail(`the data is not a ${RASTER_NAME[mediaType as RasterType]} image, though its media type is ${mediaType}`);
+  if (!MAGIC[mediaType as RasterType](bytes))
+    fail(`the data is not a ${RASTER_NAME[mediaType as RasterType]} image, though its media type is ${mediaType}`);
   const size = checkRasterSize(bytes);
   if (typeof size === 'string') fail(size);
   return { mediaType, bytes, dataUrl: `data:${mediaType};base64,${encodeBase64(bytes)}` };

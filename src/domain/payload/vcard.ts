@@ -82,7 +82,9 @@ export function parseVcardPayload(payload: string): VcardFields | null {
     firstName,
     lastName,
     fullName: fn !== '' ? fn : given,
-    org: splitVcardComponents(props.get('ORG') ?? '').filter((s) => s !== '').join(', '),
+    org: splitVcardComponents(props.get('ORG') ?? '')
+      .filter((s) => s !== '')
+      .join(', '),
     phone: unescapeVcardText(props.get('TEL') ?? ''),
     email: unescapeVcardText(props.get('EMAIL') ?? ''),
     web: unescapeVcardText(props.get('URL') ?? ''),

@@ -21,10 +21,17 @@ export interface BulkResult {
   notFound: string[];
 }
 
-export async function applyBulkAction(target: BulkTarget, accountId: string, action: BulkAction, ids: readonly string[]): Promise<BulkResult> {
+export async function applyBulkAction(
+  target: BulkTarget,
+  accountId: string,
+  action: BulkAction,
+  ids: readonly string[],
+): Promise<BulkResult> {
   const unique = [...new Set(ids)];
   const found =
-    action === 'delete' ? await target.softDeleteMany(accountId, unique) : await target.setActiveMany(accountId, unique, action === 'resume');
+    action === 'delete'
+      ? await target.softDeleteMany(accountId, unique)
+      : await target.setActiveMany(accountId, unique, action === 'resume');
   const byId = new Map(found.map((r) => [r.id, r]));
   return {
     done: unique.flatMap((id) => byId.get(id) ?? []),

@@ -4,7 +4,14 @@
 import { type DesignPatch, DESIGN_FIELDS, type QrDesign, checkFrameText, normalizeDesignPatch, resolveDesign } from '../design/design.ts';
 import type { ParsedLogos } from '../design/request-logos.ts';
 import { ValidationError } from '../errors.ts';
-import { type ContentType, type TypedFields, TYPED_FIELDS, assemblePayload, foreignFieldWarnings, validatePayload } from '../payload/index.ts';
+import {
+  type ContentType,
+  type TypedFields,
+  TYPED_FIELDS,
+  assemblePayload,
+  foreignFieldWarnings,
+  validatePayload,
+} from '../payload/index.ts';
 import { isOwnShortLink, shortUrlFor } from './short-code.ts';
 import { checkTitle } from './qr-title.ts';
 import { normalizeTags } from './tags.ts';
@@ -148,7 +155,9 @@ function contentFor(contentType: ContentType, payload: string | undefined, field
   // A redirect to a short link of ours loops (or chains) through the tracker: one visit, many scans.
   if (contentType === 'url' && isOwnShortLink(content, ctx.publicBaseUrl)) {
     const field = payload !== undefined ? 'payload' : 'url';
-    throw new ValidationError(`${field}: must not point at a short link of this service (${ctx.publicBaseUrl}/r/…); it would redirect to itself`);
+    throw new ValidationError(
+      `${field}: must not point at a short link of this service (${ctx.publicBaseUrl}/r/…); it would redirect to itself`,
+    );
   }
   return content;
 }

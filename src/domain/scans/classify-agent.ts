@@ -40,9 +40,33 @@ const OS_NAMES: Readonly<Record<string, string>> = {
 
 /** Distributions are folded into Linux: the owner wants "Linux desktop", not a distro census. */
 const LINUX_DISTRIBUTIONS = new Set([
-  'Arch', 'CentOS', 'Debian', 'Deepin', 'elementary OS', 'Fedora', 'Gentoo', 'Kubuntu', 'Linpus', 'Linspire',
-  'Mageia', 'Mandriva', 'Manjaro', 'Mint', 'PCLinuxOS', 'Raspbian', 'RedHat', 'Sabayon', 'Slackware', 'SUSE',
-  'openSUSE', 'Ubuntu', 'Xubuntu', 'Zenwalk', 'Knoppix', 'VectorLinux', 'Linux',
+  'Arch',
+  'CentOS',
+  'Debian',
+  'Deepin',
+  'elementary OS',
+  'Fedora',
+  'Gentoo',
+  'Kubuntu',
+  'Linpus',
+  'Linspire',
+  'Mageia',
+  'Mandriva',
+  'Manjaro',
+  'Mint',
+  'PCLinuxOS',
+  'Raspbian',
+  'RedHat',
+  'Sabayon',
+  'Slackware',
+  'SUSE',
+  'openSUSE',
+  'Ubuntu',
+  'Xubuntu',
+  'Zenwalk',
+  'Knoppix',
+  'VectorLinux',
+  'Linux',
 ]);
 
 const DESKTOP_OSES = new Set(['Windows', 'macOS', 'Linux', 'ChromeOS', 'FreeBSD', 'OpenBSD', 'NetBSD', 'Solaris']);

@@ -29,9 +29,19 @@ function hexPairToIpv4(high: string, low: string): string {
  * `net.BlockList`, which costs microseconds per call on the redirect path.
  */
 const NON_PUBLIC_V4_CIDRS: readonly (readonly [string, number])[] = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 3],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 3],
 ];
 
 /** [network, mask] pairs as unsigned 32-bit integers. */
@@ -76,7 +86,7 @@ export function parseIpv4(s: string): number {
 export function isPublicIp(ip: string): boolean {
   const n = parseIpv4(ip);
   if (n >= 0) {
-    for (const [net, mask] of NON_PUBLIC_V4) if (((n & mask) >>> 0) === net) return false;
+    for (const [net, mask] of NON_PUBLIC_V4) if ((n & mask) >>> 0 === net) return false;
     return true;
   }
   return isIP(ip) === 6 && isGlobalUnicastV6(ip);

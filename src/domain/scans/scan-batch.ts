@@ -210,7 +210,16 @@ interface DaySums {
 // the account sums are merged from those (per distinct row, not per scan): most batches hold
 // one item and one quarter hour, so this costs a copy, not a second pass over the scans.
 function flatten(items: Map<string, ItemSums>): BatchDeltas {
-  const out: BatchDeltas = { items: [], buckets: [], dims: [], quarterDims: [], itemDays: [], accountBuckets: [], accountDims: [], accountQuarterDims: [] };
+  const out: BatchDeltas = {
+    items: [],
+    buckets: [],
+    dims: [],
+    quarterDims: [],
+    itemDays: [],
+    accountBuckets: [],
+    accountDims: [],
+    accountQuarterDims: [],
+  };
   const accountBuckets = new Map<string, Map<number, { delta: AccountBucketDelta; dims: DimCounts | null }>>();
   const accountDays = new Map<string, Map<string, DimCounts>>();
   for (const [itemId, sums] of items) {
@@ -264,7 +273,8 @@ function flatten(items: Map<string, ItemSums>): BatchDeltas {
     for (const { delta, dims } of buckets.values()) {
       out.accountBuckets.push(delta);
       dims?.forEach((counts, d) => {
-        for (const [value, scans] of counts) out.accountQuarterDims.push({ accountId, bucket: delta.bucket, dim: DIMENSIONS[d] as string, value, scans });
+        for (const [value, scans] of counts)
+          out.accountQuarterDims.push({ accountId, bucket: delta.bucket, dim: DIMENSIONS[d] as string, value, scans });
       });
     }
   }

@@ -74,7 +74,5 @@ export function isPrefetch(headers: RequestHeaders): boolean {
 function hasPurpose(value: string | readonly string[] | undefined, purpose: string): boolean {
   if (value === undefined) return false;
   const values = typeof value === 'string' ? [value] : value;
-  return values.some((v) =>
-    v.split(',').some((item) => item.split(';')[0]?.trim().toLowerCase() === purpose),
-  );
+  return values.some((v) => v.split(',').some((item) => item.split(';')[0]?.trim().toLowerCase() === purpose));
 }

@@ -16,7 +16,11 @@ export function visitorHash(salt: Buffer | string, ip: string, userAgent: string
   const address = normalizeIp(ip) ?? ip;
   // The one-shot hash() skips building a Hash object: half the cost of createHash() per scan.
   if (typeof salt === 'string') return hash('sha256', `${salt}\0${address}\0${userAgent}`, 'hex').slice(0, HASH_BYTES * 2);
-  return createHash('sha256').update(salt).update(`\0${address}\0${userAgent}`).digest('hex').slice(0, HASH_BYTES * 2);
+  return createHash('sha256')
+    .update(salt)
+    .update(`\0${address}\0${userAgent}`)
+    .digest('hex')
+    .slice(0, HASH_BYTES * 2);
 }
 
 /** A fresh daily salt: 32 bytes from the CSPRNG. */

@@ -116,7 +116,8 @@ export function breakdowns(rows: readonly DimRow[]): Stats['breakdown'] {
     const m = out[r.dim as Dimension];
     if (m) m.set(r.value, (m.get(r.value) ?? 0) + r.scans);
   }
-  const byScans = (a: { value: string; scans: number }, b: { value: string; scans: number }) => b.scans - a.scans || a.value.localeCompare(b.value);
+  const byScans = (a: { value: string; scans: number }, b: { value: string; scans: number }) =>
+    b.scans - a.scans || a.value.localeCompare(b.value);
   const sorted = (m: Map<string, number>) => {
     const all = [...m].map(([value, scans]) => ({ value, scans })).sort(byScans);
     if (all.length <= BREAKDOWN_LIMIT) return all;

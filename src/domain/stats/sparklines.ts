@@ -25,7 +25,10 @@ export interface Sparklines {
   series: { id: string; scans: number[] }[];
 }
 
-export async function sparklines(source: SparklineSource, q: { itemIds: readonly string[]; tz: string; now?: number }): Promise<Sparklines> {
+export async function sparklines(
+  source: SparklineSource,
+  q: { itemIds: readonly string[]; tz: string; now?: number },
+): Promise<Sparklines> {
   const tz = checkTimeZone(q.tz);
   const range = localRange(tz, SPARKLINE_DAYS, q.now ?? Date.now());
   const rows = q.itemIds.length === 0 ? [] : await source.localDaysOfItems(q.itemIds, offsetSegments(tz, range));

@@ -8,7 +8,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import type { Config } from '../../config.ts';
 import { type Role, scopesOfRole } from '../../domain/accounts/roles.ts';
 import { hashSecretToken, looksLikeSecretToken, newSecretToken } from '../../domain/accounts/secret-token.ts';
-import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS, csrfTokenFor, sessionAlive } from '../../domain/accounts/session-policy.ts';
+import {
+  SESSION_ABSOLUTE_MS,
+  SESSION_IDLE_MS,
+  SESSION_TOUCH_MS,
+  csrfTokenFor,
+  sessionAlive,
+} from '../../domain/accounts/session-policy.ts';
 import type { AppServices } from '../../services.ts';
 import { tooManyFailures } from './api-key-auth.ts';
 import { SESSIONS_PER_USER } from '../../domain/accounts/account-limits.ts';
@@ -64,14 +70,16 @@ export function createAccessHook(bearer: onRequestHookHandler, services: AppServ
       }
       const member = await authenticateSession(req, reply, services, name, throttle);
       if (member === null) return reply;
-      if (session === 'owner' && member.role !== 'owner') return reply.code(403).send({ error: `role: only an owner of the account can do this (your role is ${member.role})` });
+      if (session === 'owner' && member.role !== 'owner')
+        return reply.code(403).send({ error: `role: only an owner of the account can do this (your role is ${member.role})` });
       return;
     }
     if (scope === undefined) return;
     if (req.headers.authorization === undefined && req.cookies[name] !== undefined) {
       const member = await authenticateSession(req, reply, services, name, throttle);
       if (member === null) return reply;
-      if (!req.auth?.scopes.includes(scope)) return reply.code(403).send({ error: `insufficient scope: requires ${scope} (your role is ${member.role})` });
+      if (!req.auth?.scopes.includes(scope))
+        return reply.code(403).send({ error: `insufficient scope: requires ${scope} (your role is ${member.role})` });
       return;
     }
     return bearerFn.call(this, req, reply, () => {});
@@ -79,7 +87,13 @@ export function createAccessHook(bearer: onRequestHookHandler, services: AppServ
 }
 
 /** Sets req.auth from the session cookie, or answers 401/403 and returns null. */
-async function authenticateSession(req: FastifyRequest, reply: FastifyReply, services: AppServices, name: string, throttle: AuthThrottle): Promise<SessionMember | null> {
+async function authenticateSession(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  services: AppServices,
+  name: string,
+  throttle: AuthThrottle,
+): Promise<SessionMember | null> {
   const token = req.cookies[name];
   const idHash = token !== undefined && looksLikeSecretToken(token) ? hashSecretToken(token) : null;
   const secret = idHash === null ? undefined : `session:${idHash}`;
@@ -119,7 +133,9 @@ async function authenticateSession(req: FastifyRequest, reply: FastifyReply, ser
   }
   const account = await tabAccount(req, services, record.userId, record.accountId, record.role);
   if (account === null) {
-    void reply.code(403).send({ error: `account: you are no longer a member of the account this page shows (${ACCOUNT_HEADER}); reload the page` });
+    void reply
+      .code(403)
+      .send({ error: `account: you are no longer a member of the account this page shows (${ACCOUNT_HEADER}); reload the page` });
     return null;
   }
   const member: SessionMember = { userId: record.userId, email: record.email, role: account.role, sessionHash: idHash, csrfToken };

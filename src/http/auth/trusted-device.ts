@@ -27,7 +27,12 @@ async function trustedHash(req: FastifyRequest, services: AppServices, userId: s
  * What a sign-in attempt as `userId` (null: no such user) is counted under: this browser when
  * it is trusted for the user, else the client's address and the email.
  */
-export async function attemptKeys(req: FastifyRequest, services: AppServices, email: string, userId: string | null): Promise<{ address: string; email: string }> {
+export async function attemptKeys(
+  req: FastifyRequest,
+  services: AppServices,
+  email: string,
+  userId: string | null,
+): Promise<{ address: string; email: string }> {
   const hash = await trustedHash(req, services, userId);
   return hash === null ? { address: addressKey(req.ip), email } : { address: `device:${hash}`, email: `${email}#device:${hash}` };
 }
@@ -39,5 +44,11 @@ export async function rememberDevice(req: FastifyRequest, reply: FastifyReply, s
   const kept = given !== undefined && (await trustedHash(req, services, userId)) !== null;
   const token = kept ? (given as string) : newSecretToken();
   await services.trustedDevices.remember(hashSecretToken(token), userId, new Date().toISOString());
-  void reply.setCookie(name, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: isHttps(services.config), maxAge: DEVICE_MAX_AGE_S });
+  void reply.setCookie(name, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isHttps(services.config),
+    maxAge: DEVICE_MAX_AGE_S,
+  });
 }

@@ -43,8 +43,15 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (path.startsWith('/r/')) {
       // Like every answer under /r/, these are neither cached nor indexed. A short link
       // answers only GET and HEAD; with those, a path that is no short link (/r/a/b) is a 404.
-      if (req.method === 'GET' || req.method === 'HEAD') return reply.code(404).headers(SHORT_LINK_HEADERS).send({ error: `no short link at ${path}` });
-      return reply.code(405).headers({ ...SHORT_LINK_HEADERS, allow: 'GET, HEAD' }).send({ error: `method: a short link answers GET and HEAD, not ${req.method}` });
+      if (req.method === 'GET' || req.method === 'HEAD')
+        return reply
+          .code(404)
+          .headers(SHORT_LINK_HEADERS)
+          .send({ error: `no short link at ${path}` });
+      return reply
+        .code(405)
+        .headers({ ...SHORT_LINK_HEADERS, allow: 'GET, HEAD' })
+        .send({ error: `method: a short link answers GET and HEAD, not ${req.method}` });
     }
     return reply.code(404).send({ error: `no route for ${req.method} ${path}` });
   });

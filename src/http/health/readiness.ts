@@ -27,7 +27,12 @@ export function openedFileOf(db: Db): OpenedFile | null {
  * so the database's own error (its address, its user) and the file's path go to `onError`,
  * for the log, and not into the answer.
  */
-export async function readinessProblems(db: Db, health: ShortLinkHealth, file: OpenedFile | null, onError: (err: unknown) => void): Promise<string[]> {
+export async function readinessProblems(
+  db: Db,
+  health: ShortLinkHealth,
+  file: OpenedFile | null,
+  onError: (err: unknown) => void,
+): Promise<string[]> {
   const problems: string[] = [];
   if (file) {
     const now = fs.statSync(file.path, { throwIfNoEntry: false });
@@ -44,12 +49,15 @@ export async function readinessProblems(db: Db, health: ShortLinkHealth, file: O
       return 'database: cannot be read';
     },
   );
-  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`database: did not answer within ${PING_TIMEOUT_MS} ms`), PING_TIMEOUT_MS)));
+  const late = new Promise<string>(
+    (resolve) => (timer = setTimeout(() => resolve(`database: did not answer within ${PING_TIMEOUT_MS} ms`), PING_TIMEOUT_MS)),
+  );
   const pinged = await Promise.race([ping, late]);
   clearTimeout(timer);
   if (pinged !== null) problems.push(pinged);
   if (health.lookups.failedWithin(RECENT_MS)) problems.push('shortLinks: some could not be looked up in the last minute');
-  if (health.scans.failedWithin(RECENT_MS)) problems.push('scans: some were answered but not stored in the last minute (is the disk full?)');
+  if (health.scans.failedWithin(RECENT_MS))
+    problems.push('scans: some were answered but not stored in the last minute (is the disk full?)');
   return problems;
 }
 

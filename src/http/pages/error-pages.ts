@@ -4,7 +4,12 @@ import { icon } from './icons.ts';
 import { type RenderedPage, renderPage } from './page-shell.ts';
 
 export function renderNotFoundPage(): RenderedPage {
-  return errorPage(404, 'scan', 'QR code not found', 'This code does not lead anywhere right now. Check that the whole code was scanned, or ask whoever shared it.');
+  return errorPage(
+    404,
+    'scan',
+    'QR code not found',
+    'This code does not lead anywhere right now. Check that the whole code was scanned, or ask whoever shared it.',
+  );
 }
 
 /** Paused (`active: false`): indistinguishable from an unknown code, by design. */

@@ -1,12 +1,6 @@
 // Landing pages of /r/{code} for the kinds that are shown rather than redirected to: text,
 // Wi-Fi and contact cards. Pure functions of the item; every user value is escaped here.
-import {
-  type ContentType,
-  type VcardFields,
-  type WifiFields,
-  parseVcardPayload,
-  parseWifiPayload,
-} from '../../domain/payload/index.ts';
+import { type ContentType, type VcardFields, type WifiFields, parseVcardPayload, parseWifiPayload } from '../../domain/payload/index.ts';
 import { escapeHtml, wellFormed } from './escape-html.ts';
 import { type IconName, icon } from './icons.ts';
 import { type RenderedPage, renderPage } from './page-shell.ts';
@@ -135,7 +129,10 @@ function copyButton(value: string, label: string, variant: 'inline' | 'wide' = '
 }
 
 function initials(name: string): string {
-  const words = name.trim().split(/\s+/).filter((w) => w !== '');
+  const words = name
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const letters = [words[0], words.length > 1 ? words[words.length - 1] : undefined]
     .map((w) => (w === undefined ? '' : ([...w][0] ?? '')))
     .join('');

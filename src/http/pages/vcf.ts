@@ -43,7 +43,15 @@ function structuredName(fullName: string): string {
 /** `Content-Disposition` for the .vcf download, named after the contact (RFC 6266 / 5987). */
 export function vcfContentDisposition(payload: string, fallbackName = 'contact'): string {
   const name = wellFormed(parseVcardPayload(payload)?.fullName || fallbackName);
-  const ascii = name.replace(/[^A-Za-z0-9 ._-]+/g, '_').replace(/\s+/g, ' ').trim().slice(0, 64) || 'contact';
-  const utf8 = encodeURIComponent(`${[...name.trim()].slice(0, 64).join('')}.vcf`).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const ascii =
+    name
+      .replace(/[^A-Za-z0-9 ._-]+/g, '_')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 64) || 'contact';
+  const utf8 = encodeURIComponent(`${[...name.trim()].slice(0, 64).join('')}.vcf`).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}.vcf"; filename*=UTF-8''${utf8}`;
 }

@@ -7,7 +7,9 @@ import { unencapsulated } from './unencapsulated.ts';
 
 export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing: () => void }>(async (app, { services, onClosing }) => {
   const stopSaltPurge = startSaltPurge(services.salts, (err) => app.log.warn({ err }, 'could not purge expired salts'));
-  const stopQuarterPrune = startQuarterDimsPrune(services.db, (err) => app.log.warn({ err }, 'could not prune old quarter-hour breakdowns'));
+  const stopQuarterPrune = startQuarterDimsPrune(services.db, (err) =>
+    app.log.warn({ err }, 'could not prune old quarter-hour breakdowns'),
+  );
   let drain: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     onClosing();

@@ -14,7 +14,12 @@ export const openApiDocs = unencapsulated<{ publicBaseUrl: string }>(async (app,
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'API key: qrt_…' },
-          session: { type: 'apiKey', in: 'cookie', name: 'qrtrack_session', description: 'Web app session; state-changing requests also need X-CSRF-Token' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'qrtrack_session',
+            description: 'Web app session; state-changing requests also need X-CSRF-Token',
+          },
         },
       },
       security: [{ bearer: [] }, { session: [] }],

@@ -23,11 +23,13 @@ export const requestParsing = unencapsulated(async (app) => {
     const maxValues = req.routeOptions.config.maxJsonValues ?? MAX_JSON_VALUES;
     const problem = jsonShapeProblem(text, MAX_JSON_DEPTH, maxValues);
     if (problem === 'depth') return done(new ValidationError(`body: must not nest deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-    if (problem === 'values') return done(new ValidationError(`body: must not hold more than ${maxValues} values (array elements and fields)`), undefined);
+    if (problem === 'values')
+      return done(new ValidationError(`body: must not hold more than ${maxValues} values (array elements and fields)`), undefined);
     parseJson(req, text, (err, value) => {
       // The parser refuses __proto__ (and constructor.prototype) in the same words as broken
       // JSON; text that parses plainly was refused for that, so say so (error path only).
-      if (err && isPlainJson(text)) return done(new ValidationError('body: a field named __proto__, or constructor holding prototype, is not allowed'), undefined);
+      if (err && isPlainJson(text))
+        return done(new ValidationError('body: a field named __proto__, or constructor holding prototype, is not allowed'), undefined);
       done(err, value);
     });
   });

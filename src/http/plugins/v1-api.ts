@@ -42,7 +42,10 @@ export const v1Api: FastifyPluginAsyncTypebox<V1Options> = async (v1, { config, 
     enableDraftSpec: true,
     ...(redis ? { redis, nameSpace: 'qrtrack-rl-', skipOnError: true } : {}),
     keyGenerator: rateLimitKey,
-    errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: `rate limit exceeded: ${ctx.max} requests per minute; retry in ${ctx.after}` }),
+    errorResponseBuilder: (_req, ctx) => ({
+      statusCode: 429,
+      message: `rate limit exceeded: ${ctx.max} requests per minute; retry in ${ctx.after}`,
+    }),
   });
   await v1.register(qrItemsRoutes, { services });
   await v1.register(statsRoutes, { services });

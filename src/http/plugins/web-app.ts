@@ -31,24 +31,37 @@ export async function webAppRoutes(app: FastifyInstance, opts: { dir?: string } 
   const page = (_req: unknown, reply: FastifyReply) => {
     const index = readIndex();
     if (index === null) {
-      return reply.code(503).type('text/plain; charset=utf-8').send('The web app is not built yet: run `npm run build` (`npm start` builds it when needed).\n');
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app is not built yet: run `npm run build` (`npm start` builds it when needed).\n');
     }
-    return reply
-      .header('Content-Security-Policy', APP_CSP)
-      .header('Cache-Control', 'no-cache')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('X-Frame-Options', 'DENY')
-      // One-time links carry their token in the path: it must never leave in a Referer.
-      .header('Referrer-Policy', 'no-referrer')
-      .type('text/html; charset=utf-8')
-      .send(index);
+    return (
+      reply
+        .header('Content-Security-Policy', APP_CSP)
+        .header('Cache-Control', 'no-cache')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('X-Frame-Options', 'DENY')
+        // One-time links carry their token in the path: it must never leave in a Referer.
+        .header('Referrer-Policy', 'no-referrer')
+        .type('text/html; charset=utf-8')
+        .send(index)
+    );
   };
   app.get('/app', { schema: { hide: true } }, page);
   app.get('/app/*', { schema: { hide: true } }, page);
 
   // Unknown assets answer 404 (through the not-found handler), never index.html. Files are
   // looked up per request, so assets built after the start are served too.
-  await app.register(fastifyStatic, { root: path.join(dir, 'assets'), prefix: '/app/assets/', decorateReply: false, immutable: true, maxAge: '365d', index: false, schemaHide: true });
+  await app.register(fastifyStatic, {
+    root: path.join(dir, 'assets'),
+    prefix: '/app/assets/',
+    decorateReply: false,
+    immutable: true,
+    maxAge: '365d',
+    index: false,
+    schemaHide: true,
+  });
 }
 
 /**

@@ -102,14 +102,22 @@ export class ConnectionLimiter {
 export function bodyDeadline(requestTimeoutMs: number, defaultBodyLimit: number) {
   return function deadline(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
     const raw = req.raw;
-    const hasBody = raw.headers['content-length'] !== undefined ? raw.headers['content-length'] !== '0' : raw.headers['transfer-encoding'] !== undefined;
-    if (!hasBody || raw.complete || (req.routeOptions.bodyLimit ?? 0) > defaultBodyLimit) return done();
+    const hasBody =
+      raw.headers['content-length'] !== undefined ? raw.headers['content-length'] !== '0' : raw.headers['transfer-encoding'] !== undefined;
+    if (!hasBody || raw.complete || (req.routeOptions.bodyLimit ?? 0) > defaultBodyLimit) {
+      done();
+      return;
+    }
     const timer = setTimeout(() => {
       if (raw.complete) return;
       const res = reply.raw;
       if (!res.headersSent) {
         const body = JSON.stringify({ error: `request: the body did not arrive within ${Math.round(requestTimeoutMs / 1000)} s` });
-        res.writeHead(408, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+        res.writeHead(408, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+          connection: 'close',
+        });
         res.end(body, () => raw.socket.destroy());
       } else raw.socket.destroy();
     }, requestTimeoutMs);

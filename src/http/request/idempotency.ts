@@ -16,7 +16,8 @@ export const IdempotencyHeaders = Type.Object({
       maxLength: 255,
       pattern: '^[\\x21-\\x7e]+$',
       rule: 'must be 1 to 255 visible ASCII characters',
-      description: 'Makes the request safe to retry for 24 hours: a retry with the same key and body answers the first answer and creates nothing',
+      description:
+        'Makes the request safe to retry for 24 hours: a retry with the same key and body answers the first answer and creates nothing',
     }),
   ),
 });
@@ -28,7 +29,13 @@ class LostRace extends Error {}
  * Runs `create` (inside a transaction when a key is given) and sends its answer with
  * `status`; returns the body sent, first or replayed.
  */
-export async function answerOnce<T>(db: Db, req: FastifyRequest, reply: FastifyReply, status: number, create: (db: Db) => Promise<T>): Promise<T> {
+export async function answerOnce<T>(
+  db: Db,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  create: (db: Db) => Promise<T>,
+): Promise<T> {
   const header = req.headers['idempotency-key'];
   if (typeof header !== 'string') {
     // Still one transaction: an item and its tags are stored together or not at all.
@@ -53,7 +60,13 @@ export async function answerOnce<T>(db: Db, req: FastifyRequest, reply: FastifyR
   try {
     const body = await inTransaction(db, async (tx) => {
       const created = await create(tx);
-      const stored = await new IdempotencyRepository(tx).store(account, header, { requestHash: fingerprint, status, body: created }, now.toISOString(), notBefore);
+      const stored = await new IdempotencyRepository(tx).store(
+        account,
+        header,
+        { requestHash: fingerprint, status, body: created },
+        now.toISOString(),
+        notBefore,
+      );
       if (!stored) throw new LostRace();
       return created;
     });

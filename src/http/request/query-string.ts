@@ -37,7 +37,12 @@ function decodes(text: string): boolean {
 /** onRequest hook: 400 for a request whose query has a parameter that does not decode. */
 export function refuseBadlyEncodedQuery(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
   const bad = (req.query as ParsedQuery | undefined)?.[BADLY_ENCODED];
-  if (!bad) return done();
+  if (!bad) {
+    done();
+    return;
+  }
   const name = bad[0]!.length > 64 ? `${bad[0]!.slice(0, 64)}…` : bad[0]!;
-  void reply.code(400).send({ error: `${name}: is not valid percent-encoded UTF-8 (a % must be followed by two hex digits, and the bytes must be UTF-8)` });
+  void reply
+    .code(400)
+    .send({ error: `${name}: is not valid percent-encoded UTF-8 (a % must be followed by two hex digits, and the bytes must be UTF-8)` });
 }

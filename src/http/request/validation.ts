@@ -26,7 +26,8 @@ interface TbError {
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema);
   const root = schema as SchemaNode;
-  const elements = root.properties?.items?.type === 'array' && root.properties.items.items ? Compile(root.properties.items.items as TSchema) : null;
+  const elements =
+    root.properties?.items?.type === 'array' && root.properties.items.items ? Compile(root.properties.items.items as TSchema) : null;
   const convert = httpPart === 'body' ? (v: unknown) => v : (v: unknown) => convertStrings(root, v);
   return (input: unknown) => {
     const value = convert(input);
@@ -35,7 +36,8 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
     // A CSV body (the only string body) is checked cell by cell by the import, which names the
     // line and the column; here it would only be "body".
     const bad = httpPart === 'body' && typeof value === 'string' ? null : pathOfUnstorable(value);
-    if (bad !== null) return { error: new ValidationError(`${bad || httpPart || 'body'}: must be valid Unicode text without NUL characters`) };
+    if (bad !== null)
+      return { error: new ValidationError(`${bad || httpPart || 'body'}: must be valid Unicode text without NUL characters`) };
     if (check.Check(value)) return { value };
     const errors = check.Errors(value) as unknown as TbError[];
     const perItem = elements === null ? null : describeEachItem(root, elements, errors, httpPart ?? 'body', value);

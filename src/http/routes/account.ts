@@ -32,14 +32,22 @@ import { memberOf } from '../auth/session-auth.ts';
 
 const errors = { ...authErrors, 404: ErrorResponse, 409: ErrorResponse };
 
-const SELF_RESET_REFUSAL = 'userId: you cannot make a reset link for yourself; change your password under Account → Profile → Change password (PUT /v1/me/password), which asks for the current one';
+const SELF_RESET_REFUSAL =
+  'userId: you cannot make a reset link for yourself; change your password under Account → Profile → Change password (PUT /v1/me/password), which asks for the current one';
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   const { keys, members, oneTimeLinks, config } = services;
 
   app.get(
     '/account',
-    { config: { session: 'member' }, schema: { summary: 'The session’s account and the member’s role', tags: ['account'], response: { 200: AccountResponse, ...authErrors } } },
+    {
+      config: { session: 'member' },
+      schema: {
+        summary: 'The session’s account and the member’s role',
+        tags: ['account'],
+        response: { 200: AccountResponse, ...authErrors },
+      },
+    },
     async (req) => {
       const account = await keys.findAccount(accountOf(req));
       if (!account) throw new NotFoundError('account not found');
@@ -49,7 +57,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
 
   app.get(
     '/account/members',
-    { config: { session: 'member' }, schema: { summary: 'Members of the account', tags: ['members'], response: { 200: MembersResponse, ...authErrors } } },
+    {
+      config: { session: 'member' },
+      schema: { summary: 'Members of the account', tags: ['members'], response: { 200: MembersResponse, ...authErrors } },
+    },
     async (req) => ({ members: await members.list(accountOf(req)) }),
   );
 
@@ -57,7 +68,13 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     '/account/members/:userId',
     {
       config: { session: 'owner' },
-      schema: { summary: 'Change a member’s role (the last owner stays owner)', tags: ['members'], params: UserIdParams, body: ChangeRoleBody, response: { 200: MemberResponse, ...errors } },
+      schema: {
+        summary: 'Change a member’s role (the last owner stays owner)',
+        tags: ['members'],
+        params: UserIdParams,
+        body: ChangeRoleBody,
+        response: { 200: MemberResponse, ...errors },
+      },
     },
     async (req) => {
       const accountId = accountOf(req);
@@ -73,7 +90,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     {
       config: { session: 'owner' },
       schema: {
-        summary: 'Remove a member (the last owner cannot be removed); ends their sessions here and revokes the API keys they made (keepKeys=true keeps them)',
+        summary:
+          'Remove a member (the last owner cannot be removed); ends their sessions here and revokes the API keys they made (keepKeys=true keeps them)',
         tags: ['members'],
         params: UserIdParams,
         querystring: RemoveMemberQuery,
@@ -90,7 +108,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     '/account/members/:userId/reset-link',
     {
       config: { session: 'owner' },
-      schema: { summary: 'Make a one-time password-reset link for another member (valid 24 h; for yourself: PUT /v1/me/password)', tags: ['members'], params: UserIdParams, response: { 201: LinkResponse, ...errors } },
+      schema: {
+        summary: 'Make a one-time password-reset link for another member (valid 24 h; for yourself: PUT /v1/me/password)',
+        tags: ['members'],
+        params: UserIdParams,
+        response: { 201: LinkResponse, ...errors },
+      },
     },
     async (req, reply) => {
       const accountId = accountOf(req);
@@ -101,19 +124,33 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (req.params.userId === callerId) throw new ForbiddenError(SELF_RESET_REFUSAL);
       const [theirs, mine] = await Promise.all([members.accountsOf(req.params.userId), members.accountsOf(callerId)]);
       const owned = new Set(mine.filter((m) => m.role === 'owner').map((m) => m.accountId));
-      const refusal = resetLinkRefusal(theirs.map((m) => m.accountId), owned);
+      const refusal = resetLinkRefusal(
+        theirs.map((m) => m.accountId),
+        owned,
+      );
       if (refusal) throw new ForbiddenError(refusal);
       const token = newSecretToken();
       const now = Date.now();
       const expiresAt = new Date(now + RESET_TTL_MS).toISOString();
-      await oneTimeLinks.create({ tokenHash: hashSecretToken(token), kind: 'reset', userId: req.params.userId, accountId, createdBy: callerId, now: new Date(now).toISOString(), expiresAt });
+      await oneTimeLinks.create({
+        tokenHash: hashSecretToken(token),
+        kind: 'reset',
+        userId: req.params.userId,
+        accountId,
+        createdBy: callerId,
+        now: new Date(now).toISOString(),
+        expiresAt,
+      });
       return reply.code(201).send({ url: oneTimeLinkUrl(config.publicBaseUrl, 'reset', token), expiresAt });
     },
   );
 
   app.get(
     '/account/invites',
-    { config: { session: 'owner' }, schema: { summary: 'Open invites of the account', tags: ['members'], response: { 200: InvitesResponse, ...authErrors } } },
+    {
+      config: { session: 'owner' },
+      schema: { summary: 'Open invites of the account', tags: ['members'], response: { 200: InvitesResponse, ...authErrors } },
+    },
     async (req) => {
       const list = await oneTimeLinks.openInvites(accountOf(req), new Date().toISOString());
       return { invites: list.map(({ id, role, createdAt, expiresAt }) => ({ id, role, createdAt, expiresAt })) };
@@ -141,23 +178,40 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const createdAt = new Date(now).toISOString();
       const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
       const role = req.body.role;
-      const id = await oneTimeLinks.create({ tokenHash: hashSecretToken(token), kind: 'invite', accountId: accountOf(req), role, createdBy: memberOf(req).userId, now: createdAt, expiresAt });
-      return reply.code(201).send({ invite: { id, role, createdAt, expiresAt }, url: oneTimeLinkUrl(config.publicBaseUrl, 'invite', token) });
+      const id = await oneTimeLinks.create({
+        tokenHash: hashSecretToken(token),
+        kind: 'invite',
+        accountId: accountOf(req),
+        role,
+        createdBy: memberOf(req).userId,
+        now: createdAt,
+        expiresAt,
+      });
+      return reply
+        .code(201)
+        .send({ invite: { id, role, createdAt, expiresAt }, url: oneTimeLinkUrl(config.publicBaseUrl, 'invite', token) });
     },
   );
 
   app.delete(
     '/account/invites/:id',
-    { config: { session: 'owner' }, schema: { summary: 'Withdraw an open invite', tags: ['members'], params: InviteIdParams, response: { 200: OkResponse, ...errors } } },
+    {
+      config: { session: 'owner' },
+      schema: { summary: 'Withdraw an open invite', tags: ['members'], params: InviteIdParams, response: { 200: OkResponse, ...errors } },
+    },
     async (req) => {
-      if (!(await oneTimeLinks.revokeInvite(accountOf(req), req.params.id, new Date().toISOString()))) throw new NotFoundError('invite not found');
+      if (!(await oneTimeLinks.revokeInvite(accountOf(req), req.params.id, new Date().toISOString())))
+        throw new NotFoundError('invite not found');
       return { ok: true };
     },
   );
 
   app.get(
     '/account/keys',
-    { config: { session: 'owner' }, schema: { summary: 'API keys of the account', tags: ['keys'], response: { 200: ApiKeysResponse, ...authErrors } } },
+    {
+      config: { session: 'owner' },
+      schema: { summary: 'API keys of the account', tags: ['keys'], response: { 200: ApiKeysResponse, ...authErrors } },
+    },
     async (req) => ({ keys: (await keys.listKeys(accountOf(req))).map(keyView) }),
   );
 
@@ -191,7 +245,15 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
 
   app.delete(
     '/account/keys/:id',
-    { config: { session: 'owner' }, schema: { summary: 'Revoke an API key (applies to the next request)', tags: ['keys'], params: KeyIdParams, response: { 200: OkResponse, ...errors } } },
+    {
+      config: { session: 'owner' },
+      schema: {
+        summary: 'Revoke an API key (applies to the next request)',
+        tags: ['keys'],
+        params: KeyIdParams,
+        response: { 200: OkResponse, ...errors },
+      },
+    },
     async (req) => {
       if (!(await keys.revokeKey(req.params.id, accountOf(req)))) throw new NotFoundError('key not found');
       return { ok: true };
@@ -199,6 +261,24 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
   );
 };
 
-function keyView(k: { id: string; name: string; prefix: string; scopes: Scope[]; createdAt: string; createdBy: { id: string; email: string } | null; lastUsedAt: string | null; revokedAt: string | null }) {
-  return { id: k.id, name: k.name, prefix: k.prefix, scopes: k.scopes, createdAt: k.createdAt, createdBy: k.createdBy, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt };
+function keyView(k: {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  createdAt: string;
+  createdBy: { id: string; email: string } | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}) {
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    scopes: k.scopes,
+    createdAt: k.createdAt,
+    createdBy: k.createdBy,
+    lastUsedAt: k.lastUsedAt,
+    revokedAt: k.revokedAt,
+  };
 }

@@ -71,7 +71,13 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
     '/designs/:id',
     {
       config: { scope: 'qr:read' },
-      schema: { operationId: 'getDesign', summary: 'Read one saved design', tags: ['designs'], params: IdParams, response: { 200: SavedDesignResponse, ...authErrors, 404: notFoundAnswer } },
+      schema: {
+        operationId: 'getDesign',
+        summary: 'Read one saved design',
+        tags: ['designs'],
+        params: IdParams,
+        response: { 200: SavedDesignResponse, ...authErrors, 404: notFoundAnswer },
+      },
     },
     async (req) => {
       const found = await designs.find(accountOf(req), req.params.id);
@@ -100,7 +106,10 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
       const name = req.body.name === undefined ? undefined : checkDesignName(req.body.name);
       const patch = req.body.design === undefined ? undefined : await patchOf(req.body.design, account);
       // Merged into the design as stored when written, not as read before the logo check.
-      const updated = await designs.update(account, req.params.id, (current) => ({ name, design: patch === undefined ? undefined : resolveDesign(current.design, patch) }));
+      const updated = await designs.update(account, req.params.id, (current) => ({
+        name,
+        design: patch === undefined ? undefined : resolveDesign(current.design, patch),
+      }));
       if (!updated) throw new NotFoundError('design not found');
       return view(updated);
     },
@@ -110,7 +119,13 @@ export const designRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> 
     '/designs/:id',
     {
       config: { scope: 'qr:write' },
-      schema: { operationId: 'deleteDesign', summary: 'Delete a saved design (codes made from it keep their design)', tags: ['designs'], params: IdParams, response: { 200: OkResponse, ...authErrors, 404: notFoundAnswer } },
+      schema: {
+        operationId: 'deleteDesign',
+        summary: 'Delete a saved design (codes made from it keep their design)',
+        tags: ['designs'],
+        params: IdParams,
+        response: { 200: OkResponse, ...authErrors, 404: notFoundAnswer },
+      },
     },
     async (req) => {
       if (!(await designs.remove(accountOf(req), req.params.id))) throw new NotFoundError('design not found');

@@ -47,7 +47,8 @@ const SizeQuery = Type.Object(
       Type.String({
         maxLength: 64,
         rule: 'must be a string of at most 64 characters',
-        description: "Not read: a version such as the item's updatedAt, so an edited design gets a new address and no cache shows the old image",
+        description:
+          "Not read: a version such as the item's updatedAt, so an edited design gets a new address and no cache shows the old image",
       }),
     ),
     account: TabAccountQuery,
@@ -116,7 +117,10 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
   const send = async (req: FastifyRequest, reply: FastifyReply, image: ImageRequest) => {
     const { format, data, design } = image;
     const size = image.size ?? (format === 'pdf' ? PDF_WIDTH_MM.default : design.resolution);
-    const etag = `"${createHash('sha256').update(JSON.stringify([RENDERER_VERSION, format, data, size, design])).digest('base64url').slice(0, 27)}"`;
+    const etag = `"${createHash('sha256')
+      .update(JSON.stringify([RENDERER_VERSION, format, data, size, design]))
+      .digest('base64url')
+      .slice(0, 27)}"`;
     const fresh = matches(req.headers['if-none-match'], etag);
     // Per account: a shared entry answered another tenant's identical image at once, which told
     // them (by timing) that someone had drawn it.

@@ -26,7 +26,14 @@ import { attemptKeys } from '../auth/trusted-device.ts';
 export { SIGNUPS_PER_HOUR };
 
 const tags = ['onboarding'];
-const publicErrors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 410: ErrorResponse, 429: ErrorResponse };
+const publicErrors = {
+  400: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  409: ErrorResponse,
+  410: ErrorResponse,
+  429: ErrorResponse,
+};
 
 export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   const { users, keys, oneTimeLinks, onboarding, signInLimiter, signUpLimiter, config } = services;
@@ -34,13 +41,28 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
 
   app.get(
     '/instance',
-    { schema: { summary: 'Whether this instance still needs its first-run setup, and its sign-up mode', tags, security: [], response: { 200: InstanceResponse, 429: ErrorResponse } } },
+    {
+      schema: {
+        summary: 'Whether this instance still needs its first-run setup, and its sign-up mode',
+        tags,
+        security: [],
+        response: { 200: InstanceResponse, 429: ErrorResponse },
+      },
+    },
     async () => ({ setupRequired: !(await users.any()), signup: config.signup }),
   );
 
   app.get(
     '/setup/:token',
-    { schema: { summary: 'Check a first-run setup link', tags, security: [], params: TokenParams, response: { 200: OkResponse, ...publicErrors } } },
+    {
+      schema: {
+        summary: 'Check a first-run setup link',
+        tags,
+        security: [],
+        params: TokenParams,
+        response: { 200: OkResponse, ...publicErrors },
+      },
+    },
     async (req) => {
       await oneTimeLinks.usable('setup', hashSecretToken(req.params.token), now());
       return { ok: true };
@@ -65,7 +87,12 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       checkPasswordRule(req.body.password);
       const tokenHash = hashSecretToken(req.body.token);
       await oneTimeLinks.usable('setup', tokenHash, now()); // fail fast, before the costly hash
-      const joined = await onboarding.completeSetup(tokenHash, { accountName, email, passwordHash: await hashPassword(req.body.password), now: now() });
+      const joined = await onboarding.completeSetup(tokenHash, {
+        accountName,
+        email,
+        passwordHash: await hashPassword(req.body.password),
+        now: now(),
+      });
       return reply.code(201).send(await signInAs(req, reply, services, joined.userId, joined.accountId));
     },
   );
@@ -83,13 +110,19 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
     },
     async (req, reply) => {
       refuseCrossSite(req, services);
-      if (config.signup !== 'open') throw new ForbiddenError('signup: this instance is by invitation only; ask an account owner for an invite link');
+      if (config.signup !== 'open')
+        throw new ForbiddenError('signup: this instance is by invitation only; ask an account owner for an invite link');
       // Each sign-up makes an account: a few an hour per address. Only those that made one
       // count (a typo or a taken name locked a person out for an hour); running ones count too.
       const address = addressKey(req.ip);
       const attempt = await signUpLimiter.admit(address, address);
       if (attempt.wait > 0) {
-        return reply.code(429).header('Retry-After', String(attempt.wait)).send({ error: `too many sign-ups from this address: ${SIGNUPS_PER_HOUR} an hour; try again in ${Math.ceil(attempt.wait / 60)} min` });
+        return reply
+          .code(429)
+          .header('Retry-After', String(attempt.wait))
+          .send({
+            error: `too many sign-ups from this address: ${SIGNUPS_PER_HOUR} an hour; try again in ${Math.ceil(attempt.wait / 60)} min`,
+          });
       }
       let created = false;
       try {
@@ -107,7 +140,15 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
 
   app.get(
     '/invites/:token',
-    { schema: { summary: 'What an invite link invites to', tags, security: [], params: TokenParams, response: { 200: InvitePreviewResponse, ...publicErrors } } },
+    {
+      schema: {
+        summary: 'What an invite link invites to',
+        tags,
+        security: [],
+        params: TokenParams,
+        response: { 200: InvitePreviewResponse, ...publicErrors },
+      },
+    },
     async (req) => {
       const link = await oneTimeLinks.usable('invite', hashSecretToken(req.params.token), now());
       const account = await keys.findAccount(link.accountId ?? '');
@@ -133,11 +174,15 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const tokenHash = hashSecretToken(req.params.token);
       await oneTimeLinks.usable('invite', tokenHash, now());
       const existing = await users.findByEmail(email);
-      let joined;
+      let joined: Awaited<ReturnType<typeof onboarding.acceptInvite>>;
       if (existing) {
         const keys = await attemptKeys(req, services, email, existing.id);
         const attempt = await signInLimiter.admit(keys.address, keys.email);
-        if (attempt.wait > 0) return reply.code(429).header('Retry-After', String(attempt.wait)).send({ error: `too many failed sign-ins: try again in ${attempt.wait} s` });
+        if (attempt.wait > 0)
+          return reply
+            .code(429)
+            .header('Retry-After', String(attempt.wait))
+            .send({ error: `too many failed sign-ins: try again in ${attempt.wait} s` });
         let right = false;
         try {
           right = await verifyPassword(existing.passwordHash, req.body.password);
@@ -156,7 +201,15 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
 
   app.get(
     '/password-resets/:token',
-    { schema: { summary: 'Whose password a reset link sets', tags, security: [], params: TokenParams, response: { 200: ResetPreviewResponse, ...publicErrors } } },
+    {
+      schema: {
+        summary: 'Whose password a reset link sets',
+        tags,
+        security: [],
+        params: TokenParams,
+        response: { 200: ResetPreviewResponse, ...publicErrors },
+      },
+    },
     async (req) => {
       const link = await oneTimeLinks.usable('reset', hashSecretToken(req.params.token), now());
       const user = await users.findById(link.userId ?? '');

@@ -34,7 +34,15 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         tags: ['qr'],
         headers: IdempotencyHeaders,
         body: BatchCreateBody,
-        response: { 201: BatchCreateResponse, ...authErrors, 409: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse, 422: ErrorResponse, 503: ErrorResponse },
+        response: {
+          201: BatchCreateResponse,
+          ...authErrors,
+          409: ErrorResponse,
+          413: ErrorResponse,
+          415: ErrorResponse,
+          422: ErrorResponse,
+          503: ErrorResponse,
+        },
       },
     },
     async (req, reply) => {
@@ -60,7 +68,9 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (broken.length > 0) throw batchError(broken);
       const turn = turnTaker(20);
       const contents = await planBatch(requests, config, async (item) => {
-        const logos = await parseLogosOf(item, (field, logo) => services.renderer.parseLogo(field, logo, LIMITS.resolution.max, { account, lane: 'interactive' }));
+        const logos = await parseLogosOf(item, (field, logo) =>
+          services.renderer.parseLogo(field, logo, LIMITS.resolution.max, { account, lane: 'interactive' }),
+        );
         await turn();
         return logos;
       });

@@ -53,7 +53,14 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         tags: ['qr'],
         headers: IdempotencyHeaders,
         body: CreateQrBody,
-        response: { 201: ItemWithWarningsResponse, ...authErrors, 409: ErrorResponse, ...bodyErrors, 422: ErrorResponse, 503: renderBusyAnswer },
+        response: {
+          201: ItemWithWarningsResponse,
+          ...authErrors,
+          409: ErrorResponse,
+          ...bodyErrors,
+          422: ErrorResponse,
+          503: renderBusyAnswer,
+        },
       },
     },
     async (req, reply) => {
@@ -81,7 +88,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         operationId: 'listQr',
         summary: 'List QR codes, newest first',
         description:
-          'With include=sparkline the answer also carries each listed code\'s human scans per day over the last 14 days (in `tz`), ' +
+          "With include=sparkline the answer also carries each listed code's human scans per day over the last 14 days (in `tz`), " +
           'read for the whole page at once from the daily roll-ups: its cost grows with the page size, not with the number of scans.',
         tags: ['qr'],
         querystring: ListQuery,
@@ -105,7 +112,9 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       return {
         items: page.items.map(view),
         nextCursor: page.more && after ? encodeCursor(after) : null,
-        ...(include === 'sparkline' ? { sparklines: await sparklines(services.stats, { itemIds: page.items.map((i) => i.id), tz: zone }) } : {}),
+        ...(include === 'sparkline'
+          ? { sparklines: await sparklines(services.stats, { itemIds: page.items.map((i) => i.id), tz: zone }) }
+          : {}),
       };
     },
   );
@@ -160,7 +169,10 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (!updated) throw new NotFoundError('QR item not found');
       await onItemsChanged([updated.code]);
       const shown = view(updated);
-      return { item: shown, warnings: [...requestWarnings(body, updated.contentType), ...(await warningsFor(updated.design, shown.shortUrl))] };
+      return {
+        item: shown,
+        warnings: [...requestWarnings(body, updated.contentType), ...(await warningsFor(updated.design, shown.shortUrl))],
+      };
     },
   );
 

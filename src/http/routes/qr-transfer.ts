@@ -64,7 +64,8 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       config: { scope: 'qr:read' },
       schema: {
         summary: 'Export the codes (with short links and scan totals) as CSV or JSON, streamed',
-        description: 'Same filters as the list; newest first. CSV columns: id, code, shortUrl, title, contentType, payload, active, tags (separated by |), scanCount, createdAt, updatedAt, design (JSON); a cell starting with = + - @, a tab or a carriage return (or apostrophes before one) gets an apostrophe in front, which the import takes off again. JSON: {"items": [QrItem, …]}.',
+        description:
+          'Same filters as the list; newest first. CSV columns: id, code, shortUrl, title, contentType, payload, active, tags (separated by |), scanCount, createdAt, updatedAt, design (JSON); a cell starting with = + - @, a tab or a carriage return (or apostrophes before one) gets an apostrophe in front, which the import takes off again. JSON: {"items": [QrItem, …]}.',
         tags: ['qr'],
         querystring: ExportQuery,
         produces: ['text/csv', 'application/json'],
@@ -109,10 +110,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         exportImagesZip(services.db, services.renderer, account, services.config.publicBaseUrl, { filter, format, size }),
       );
       const raw: FastifyReply = reply;
-      return raw
-        .type('application/zip')
-        .header('content-disposition', `attachment; filename="qr-codes-${format}.zip"`)
-        .send(zip);
+      return raw.type('application/zip').header('content-disposition', `attachment; filename="qr-codes-${format}.zip"`).send(zip);
     },
   );
 
@@ -123,7 +121,8 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       config: { scope: 'qr:write', bodyType: 'text/csv' },
       // A JSON body would otherwise reach the schema and be told it is not a string.
       preValidation: async (req, reply) => {
-        if (!/^text\/csv\b/i.test(req.headers['content-type'] ?? '')) await reply.code(415).send({ error: 'Content-Type: must be text/csv' });
+        if (!/^text\/csv\b/i.test(req.headers['content-type'] ?? ''))
+          await reply.code(415).send({ error: 'Content-Type: must be text/csv' });
       },
       schema: {
         summary: 'Import codes from CSV (one row per code); nothing is stored unless every row is valid',
@@ -132,7 +131,13 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         tags: ['qr'],
         consumes: ['text/csv'],
         body: Type.String({ description: 'CSV, UTF-8, with a header row' }),
-        response: { 201: named('ImportResult', Type.Object({ created: Type.Integer({ minimum: 0 }) })), ...authErrors, 409: importRunning, 413: ErrorResponse, 415: ErrorResponse },
+        response: {
+          201: named('ImportResult', Type.Object({ created: Type.Integer({ minimum: 0 }) })),
+          ...authErrors,
+          409: importRunning,
+          413: ErrorResponse,
+          415: ErrorResponse,
+        },
       },
     },
     async (req, reply) => {
@@ -157,7 +162,13 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
  * An export's stream, counted as the account's running export until its last piece is read or
  * the stream is destroyed (the client went away): the generator's `finally` runs either way.
  */
-function whileRunning<T>(services: AppServices, account: string, kind: BulkJobKind, what: string, pieces: () => AsyncGenerator<T>): Readable {
+function whileRunning<T>(
+  services: AppServices,
+  account: string,
+  kind: BulkJobKind,
+  what: string,
+  pieces: () => AsyncGenerator<T>,
+): Readable {
   const done = services.bulkJobs.start(account, kind, what);
   async function* held(): AsyncGenerator<T> {
     try {

@@ -18,7 +18,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
 
   app.get(
     '/session',
-    { config: { session: 'user' }, schema: { summary: 'The signed-in user, their account and role, and the CSRF token', tags, response: { 200: SessionResponse, ...authErrors } } },
+    {
+      config: { session: 'user' },
+      schema: {
+        summary: 'The signed-in user, their account and role, and the CSRF token',
+        tags,
+        response: { 200: SessionResponse, ...authErrors },
+      },
+    },
     async (req) => sessionView(services, req.auth?.accountId ?? '', memberOf(req).userId, memberOf(req).csrfToken),
   );
 
@@ -39,7 +46,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const user = await users.findByEmail(email);
       const keys = await attemptKeys(req, services, email, user?.id ?? null);
       const attempt = await signInLimiter.admit(keys.address, keys.email);
-      if (attempt.wait > 0) return reply.code(429).header('Retry-After', String(attempt.wait)).send({ error: `too many failed sign-ins: try again in ${attempt.wait} s` });
+      if (attempt.wait > 0)
+        return reply
+          .code(429)
+          .header('Retry-After', String(attempt.wait))
+          .send({ error: `too many failed sign-ins: try again in ${attempt.wait} s` });
       let failed = true;
       try {
         const ok = await verifyPassword(user?.passwordHash ?? null, req.body.password);
@@ -58,7 +69,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
 
   app.delete(
     '/session',
-    { config: { session: 'user' }, schema: { summary: 'Sign out (ends this session)', tags, response: { 200: OkResponse, ...authErrors } } },
+    {
+      config: { session: 'user' },
+      schema: { summary: 'Sign out (ends this session)', tags, response: { 200: OkResponse, ...authErrors } },
+    },
     async (req, reply) => {
       await sessions.delete(memberOf(req).sessionHash);
       clearSessionCookie(reply, config);
@@ -68,7 +82,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
 
   app.delete(
     '/sessions',
-    { config: { session: 'user' }, schema: { summary: 'Sign out everywhere (ends every session of this user)', tags, response: { 200: OkResponse, ...authErrors } } },
+    {
+      config: { session: 'user' },
+      schema: { summary: 'Sign out everywhere (ends every session of this user)', tags, response: { 200: OkResponse, ...authErrors } },
+    },
     async (req, reply) => {
       await sessions.deleteAllOf(memberOf(req).userId);
       clearSessionCookie(reply, config);
@@ -80,11 +97,17 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     '/session/account',
     {
       config: { session: 'user' },
-      schema: { summary: 'Switch the session to another account of the user', tags, body: SwitchAccountBody, response: { 200: SessionResponse, ...authErrors, 404: ErrorResponse } },
+      schema: {
+        summary: 'Switch the session to another account of the user',
+        tags,
+        body: SwitchAccountBody,
+        response: { 200: SessionResponse, ...authErrors, 404: ErrorResponse },
+      },
     },
     async (req, reply) => {
       const member = memberOf(req);
-      if ((await members.roleOf(req.body.accountId, member.userId)) === null) return reply.code(404).send({ error: 'accountId: you are not a member of this account' });
+      if ((await members.roleOf(req.body.accountId, member.userId)) === null)
+        return reply.code(404).send({ error: 'accountId: you are not a member of this account' });
       await sessions.switchAccount(member.sessionHash, req.body.accountId);
       return sessionView(services, req.body.accountId, member.userId, member.csrfToken);
     },
@@ -94,7 +117,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     '/me/password',
     {
       config: { session: 'user' },
-      schema: { summary: 'Change the signed-in user’s password (ends their other sessions)', tags, body: ChangePasswordBody, response: { 200: OkResponse, ...authErrors, 429: ErrorResponse } },
+      schema: {
+        summary: 'Change the signed-in user’s password (ends their other sessions)',
+        tags,
+        body: ChangePasswordBody,
+        response: { 200: OkResponse, ...authErrors, 429: ErrorResponse },
+      },
     },
     async (req, reply) => {
       const member = memberOf(req);
@@ -104,7 +132,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       // the password at the request rate.
       const keys = await attemptKeys(req, services, user.email, user.id);
       const attempt = await signInLimiter.admit(keys.address, keys.email);
-      if (attempt.wait > 0) return reply.code(429).header('Retry-After', String(attempt.wait)).send({ error: `too many wrong passwords: try again in ${attempt.wait} s` });
+      if (attempt.wait > 0)
+        return reply
+          .code(429)
+          .header('Retry-After', String(attempt.wait))
+          .send({ error: `too many wrong passwords: try again in ${attempt.wait} s` });
       let right = false;
       try {
         right = await verifyPassword(user.passwordHash, req.body.currentPassword);
@@ -143,4 +175,3 @@ export async function signInAs(req: FastifyRequest, reply: FastifyReply, service
   await rememberDevice(req, reply, services, userId);
   return sessionView(services, accountId, userId, csrfTokenFor(token));
 }
-

@@ -118,9 +118,15 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
       },
     },
     async (req, reply) => {
-      const { days = 14, tz = 'UTC', part = 'daily', top = CSV_TOP } = req.query as { days?: number; tz?: string; part?: 'daily' | 'breakdown' | 'top'; top?: number };
+      const {
+        days = 14,
+        tz = 'UTC',
+        part = 'daily',
+        top = CSV_TOP,
+      } = req.query as { days?: number; tz?: string; part?: 'daily' | 'breakdown' | 'top'; top?: number };
       const stats = await accountStats(services.accountStats, { accountId: accountOf(req), days, tz, top });
-      const body = part === 'breakdown' ? breakdownCsv(stats.breakdown) : part === 'top' ? topCodesCsv(stats.topCodes) : dailyCsv(stats.daily);
+      const body =
+        part === 'breakdown' ? breakdownCsv(stats.breakdown) : part === 'top' ? topCodesCsv(stats.topCodes) : dailyCsv(stats.daily);
       return reply
         .type(CSV_TYPE)
         .header('content-disposition', csvDisposition(['qrtrack', 'account', part, stats.from, stats.to]))

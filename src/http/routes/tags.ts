@@ -14,7 +14,11 @@ export const tagRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = a
     '/tags',
     {
       config: { scope: 'qr:read' },
-      schema: { summary: 'List the tags of the account with their number of codes', tags: ['tags'], response: { 200: TagListResponse, ...authErrors } },
+      schema: {
+        summary: 'List the tags of the account with their number of codes',
+        tags: ['tags'],
+        response: { 200: TagListResponse, ...authErrors },
+      },
     },
     async (req) => ({ tags: await tags.list(accountOf(req)) }),
   );

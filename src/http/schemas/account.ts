@@ -8,9 +8,18 @@ import { ROLES } from '../../domain/accounts/roles.ts';
 import { SCOPES } from '../../domain/accounts/api-key.ts';
 import { Enum, named } from '../../domain/schema-kit.ts';
 
-const Email = Type.String({ minLength: 1, maxLength: EMAIL_MAX, rule: 'must be an email address such as ada@example.com', examples: ['ada@example.com'] });
+const Email = Type.String({
+  minLength: 1,
+  maxLength: EMAIL_MAX,
+  rule: 'must be an email address such as ada@example.com',
+  examples: ['ada@example.com'],
+});
 const Password = Type.String({ minLength: 1, maxLength: PASSWORD_MAX, rule: `must be a string of at most ${PASSWORD_MAX} characters` });
-const AccountName = Type.String({ minLength: 1, maxLength: ACCOUNT_NAME_MAX, rule: `must be a name of 1 to ${ACCOUNT_NAME_MAX} characters` });
+const AccountName = Type.String({
+  minLength: 1,
+  maxLength: ACCOUNT_NAME_MAX,
+  rule: `must be a name of 1 to ${ACCOUNT_NAME_MAX} characters`,
+});
 const RoleSchema = Enum(ROLES);
 const ScopeSchema = Enum(SCOPES);
 const Uuid = (what: string) => Type.String({ format: 'uuid', rule: 'must be a UUID', description: what });
@@ -21,35 +30,36 @@ const Token = Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', rule: 'must be the t
 export const TokenParams = Type.Object({ token: Token }, { additionalProperties: false });
 export const UserIdParams = Type.Object({ userId: Uuid('The member’s user id') }, { additionalProperties: false });
 export const RemoveMemberQuery = Type.Object(
-  { keepKeys: Type.Optional(Type.Boolean({ description: 'Keep the API keys the member made working (default: they are revoked with the removal)' })) },
+  {
+    keepKeys: Type.Optional(
+      Type.Boolean({ description: 'Keep the API keys the member made working (default: they are revoked with the removal)' }),
+    ),
+  },
   { additionalProperties: false },
 );
 export const KeyIdParams = Type.Object({ id: Uuid('The key id') }, { additionalProperties: false });
 export const InviteIdParams = Type.Object({ id: Uuid('The invite id') }, { additionalProperties: false });
 
-export const InstanceResponse = Type.Object(
-  {
-    setupRequired: Type.Boolean({ description: 'True until the first user was created with the setup link' }),
-    signup: Type.Enum(['invite', 'open']),
-  },
-
-);
+export const InstanceResponse = Type.Object({
+  setupRequired: Type.Boolean({ description: 'True until the first user was created with the setup link' }),
+  signup: Type.Enum(['invite', 'open']),
+});
 
 const AccountRef = Type.Object({ id: Type.String(), name: Type.String(), role: RoleSchema });
 
-export const SessionResponse = Type.Object(
-  {
-    user: Type.Object({ id: Type.String(), email: Type.String() }),
-    account: AccountRef,
-    scopes: Type.Array(ScopeSchema),
-    accounts: Type.Array(AccountRef, { description: 'Every account the user is a member of' }),
-    csrfToken: Type.String({ description: 'Send it as X-CSRF-Token on every state-changing request made with this session' }),
-  },
-
-);
+export const SessionResponse = Type.Object({
+  user: Type.Object({ id: Type.String(), email: Type.String() }),
+  account: AccountRef,
+  scopes: Type.Array(ScopeSchema),
+  accounts: Type.Array(AccountRef, { description: 'Every account the user is a member of' }),
+  csrfToken: Type.String({ description: 'Send it as X-CSRF-Token on every state-changing request made with this session' }),
+});
 
 export const SignInBody = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
-export const SetupBody = Type.Object({ token: Token, accountName: AccountName, email: Email, password: Password }, { additionalProperties: false });
+export const SetupBody = Type.Object(
+  { token: Token, accountName: AccountName, email: Email, password: Password },
+  { additionalProperties: false },
+);
 export const SignUpBody = Type.Object({ accountName: AccountName, email: Email, password: Password }, { additionalProperties: false });
 export const AcceptInviteBody = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
 export const ResetPasswordBody = Type.Object({ password: Password }, { additionalProperties: false });
@@ -59,7 +69,10 @@ export const SwitchAccountBody = Type.Object({ accountId: Uuid('An account the u
 export const InvitePreviewResponse = Type.Object({ accountName: Type.String(), role: RoleSchema, expiresAt: Time });
 export const ResetPreviewResponse = Type.Object({ email: Type.String(), expiresAt: Time });
 
-export const AccountResponse = Type.Object({ account: Type.Object({ id: Type.String(), name: Type.String(), createdAt: Time }), role: RoleSchema });
+export const AccountResponse = Type.Object({
+  account: Type.Object({ id: Type.String(), name: Type.String(), createdAt: Time }),
+  role: RoleSchema,
+});
 
 export const Member = Type.Object({ userId: Type.String(), email: Type.String(), role: RoleSchema, joinedAt: Time });
 export const MembersResponse = Type.Object({ members: Type.Array(Member) });
@@ -73,30 +86,40 @@ export const LinkResponse = Type.Object({
   url: Type.String({ description: 'The one-time link; it is shown only now' }),
   expiresAt: Time,
 });
-export const CreatedInviteResponse = Type.Object({ invite: Invite, url: Type.String({ description: 'The one-time invite link; it is shown only now' }) });
+export const CreatedInviteResponse = Type.Object({
+  invite: Invite,
+  url: Type.String({ description: 'The one-time invite link; it is shown only now' }),
+});
 
-export const ApiKeyView = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    prefix: Type.String({ description: 'The first characters of the key, to recognise it' }),
-    scopes: Type.Array(ScopeSchema),
-    createdAt: Time,
-    createdBy: Type.Union([Type.Object({ id: Type.String(), email: Type.String() }), Type.Null()], { description: 'null for keys made with the CLI' }),
-    lastUsedAt: TimeOrNull,
-    revokedAt: TimeOrNull,
-  },
-
-);
+export const ApiKeyView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the key, to recognise it' }),
+  scopes: Type.Array(ScopeSchema),
+  createdAt: Time,
+  createdBy: Type.Union([Type.Object({ id: Type.String(), email: Type.String() }), Type.Null()], {
+    description: 'null for keys made with the CLI',
+  }),
+  lastUsedAt: TimeOrNull,
+  revokedAt: TimeOrNull,
+});
 export const ApiKeysResponse = Type.Object({ keys: Type.Array(ApiKeyView) });
 export const CreateKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 80, rule: 'must be a name of 1 to 80 characters' }),
-    scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, rule: `must list one or more of ${SCOPES.join(', ')}` }),
+    scopes: Type.Array(ScopeSchema, {
+      minItems: 1,
+      maxItems: SCOPES.length,
+      uniqueItems: true,
+      rule: `must list one or more of ${SCOPES.join(', ')}`,
+    }),
   },
   { additionalProperties: false },
 );
-export const CreatedKeyResponse = Type.Object({ key: ApiKeyView, secret: Type.String({ description: 'The key itself; it is shown only now' }) });
+export const CreatedKeyResponse = Type.Object({
+  key: ApiKeyView,
+  secret: Type.String({ description: 'The key itself; it is shown only now' }),
+});
 
 export type InstanceView = Static<typeof InstanceResponse>;
 export type SessionView = Static<typeof SessionResponse>;

@@ -14,36 +14,49 @@ export const AccountStatsQuery = Type.Object(
     days: daysProperty,
     tz: tzProperty,
     top: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 100, rule: 'must be an integer between 1 and 100', description: 'How many top codes, default 10' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        rule: 'must be an integer between 1 and 100',
+        description: 'How many top codes, default 10',
+      }),
     ),
   },
   { additionalProperties: false },
 );
 
-export const TopCode = named('TopCode', Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  code: Type.String(),
-  title: Type.String(),
-  active: Type.Boolean(),
-  scans: Type.Integer({ minimum: 0, description: 'Human scans in the range' }),
-  uniqueScans: Type.Integer({ minimum: 0, description: 'Unique scans in the range' }),
-}));
-
-export const AccountStatsResponse = named('AccountStats', Type.Object({
-  days: Type.Integer(),
-  tz: Type.String(),
-  from: Type.String({ format: 'date' }),
-  to: Type.String({ format: 'date' }),
-  totals: Type.Object({
-    codes: Type.Integer({ minimum: 0, description: 'Live (not deleted) codes of the account' }),
-    scansInRange: Count,
-    uniqueScansInRange: Type.Integer({ minimum: 0, description: "Sum of each code's unique scans: a visitor of two codes counts twice" }),
-    botScansInRange: Count,
+export const TopCode = named(
+  'TopCode',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    code: Type.String(),
+    title: Type.String(),
+    active: Type.Boolean(),
+    scans: Type.Integer({ minimum: 0, description: 'Human scans in the range' }),
+    uniqueScans: Type.Integer({ minimum: 0, description: 'Unique scans in the range' }),
   }),
-  daily: StatsResponse.properties.daily,
-  topCodes: Type.Array(TopCode, { description: 'Live codes with the most scans in the range, most first (ties by id); codes without scans are left out' }),
-  breakdown: StatsResponse.properties.breakdown,
-}));
+);
+
+export const AccountStatsResponse = named(
+  'AccountStats',
+  Type.Object({
+    days: Type.Integer(),
+    tz: Type.String(),
+    from: Type.String({ format: 'date' }),
+    to: Type.String({ format: 'date' }),
+    totals: Type.Object({
+      codes: Type.Integer({ minimum: 0, description: 'Live (not deleted) codes of the account' }),
+      scansInRange: Count,
+      uniqueScansInRange: Type.Integer({ minimum: 0, description: "Sum of each code's unique scans: a visitor of two codes counts twice" }),
+      botScansInRange: Count,
+    }),
+    daily: StatsResponse.properties.daily,
+    topCodes: Type.Array(TopCode, {
+      description: 'Live codes with the most scans in the range, most first (ties by id); codes without scans are left out',
+    }),
+    breakdown: StatsResponse.properties.breakdown,
+  }),
+);
 
 const csvPart = <const Parts extends string[]>(parts: readonly [...Parts], description: string) => Type.Optional(Enum(parts, description));
 
@@ -63,7 +76,12 @@ export const AccountStatsCsvQuery = Type.Object(
     tz: tzProperty,
     part: csvPart(['daily', 'breakdown', 'top'], 'daily (default), breakdown, or top: id,code,title,scans,unique_scans'),
     top: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 100, rule: 'must be an integer between 1 and 100', description: 'How many top codes part=top lists, default 100' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        rule: 'must be an integer between 1 and 100',
+        description: 'How many top codes part=top lists, default 100',
+      }),
     ),
     account: TabAccountQuery,
   },
@@ -84,10 +102,13 @@ export const RecentQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const RecentResponse = named('RecentScans', Type.Object({
-  scanCount: Count,
-  uniqueScanCount: Count,
-  botScanCount: Count,
-  lastScanAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  recent: StatsResponse.properties.recent,
-}));
+export const RecentResponse = named(
+  'RecentScans',
+  Type.Object({
+    scanCount: Count,
+    uniqueScanCount: Count,
+    botScanCount: Count,
+    lastScanAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    recent: StatsResponse.properties.recent,
+  }),
+);

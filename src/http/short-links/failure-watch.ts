@@ -23,7 +23,10 @@ export class FailureWatch {
     this.lastAt = now;
     this.since++;
     this.latest = { err, fields };
-    if (now - this.lastLoggedAt >= LOG_EVERY_MS) return this.write(now);
+    if (now - this.lastLoggedAt >= LOG_EVERY_MS) {
+      this.write(now);
+      return;
+    }
     // Within the period: the count waits for its end, when a timer writes it if no failure did.
     this.flush ??= setTimeout(() => this.write(Date.now()), this.lastLoggedAt + LOG_EVERY_MS - now).unref();
   }

@@ -11,7 +11,14 @@ import type { ShortLinkHealth } from './failure-watch.ts';
 import type { ShortLinkTarget } from '../../db/qr-items/qr-items-repository.ts';
 import { isShortCode } from '../../domain/qr-items/short-code.ts';
 import type { AppServices } from '../../services.ts';
-import { type RenderedPage, renderGonePage, renderLandingPage, renderNotFoundPage, renderVcf, vcfContentDisposition } from '../pages/index.ts';
+import {
+  type RenderedPage,
+  renderGonePage,
+  renderLandingPage,
+  renderNotFoundPage,
+  renderVcf,
+  vcfContentDisposition,
+} from '../pages/index.ts';
 
 export interface ShortLinkRequest {
   method: string;
@@ -123,4 +130,3 @@ export function rawShortLinkResponder(handle: ShortLinkHandler, trust: TrustFunc
     return true;
   };
 }
-

@@ -13,8 +13,17 @@ describe('classifyUserAgent', () => {
   });
 
   it('flags link-preview crawlers even without isbot', () => {
-    for (const ua of ['WhatsApp/2.23.20.0', 'Slackbot-LinkExpanding 1.0', 'Slack-ImgProxy', 'TelegramBot (like TwitterBot)',
-      'facebookexternalhit/1.1', 'Facebot', 'Twitterbot/1.0', 'LinkedInBot/1.0', 'Discordbot/2.0']) {
+    for (const ua of [
+      'WhatsApp/2.23.20.0',
+      'Slackbot-LinkExpanding 1.0',
+      'Slack-ImgProxy',
+      'TelegramBot (like TwitterBot)',
+      'facebookexternalhit/1.1',
+      'Facebot',
+      'Twitterbot/1.0',
+      'LinkedInBot/1.0',
+      'Discordbot/2.0',
+    ]) {
       expect(isBotAgent(ua), ua).toBe(true);
     }
   });
@@ -32,13 +41,19 @@ describe('classifyUserAgent', () => {
 
   it('puts consoles, TVs and watches in other', () => {
     const tv = 'Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) 76.0.3809.146/6.0 TV Safari/537.36';
-    const xbox = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; Xbox; Xbox One) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edge/44.18363.8131';
+    const xbox =
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64; Xbox; Xbox One) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edge/44.18363.8131';
     expect(classifyUserAgent(tv).device).toBe('other');
     expect(classifyUserAgent(xbox).device).toBe('other');
   });
 
   it('answers an unknown browser-like agent with other and nulls, not a bot', () => {
-    expect(classifyUserAgent('Mozilla/5.0 (Unknown) SomethingNew/1.0 Gecko')).toEqual({ device: 'other', os: null, browser: null, isBot: false });
+    expect(classifyUserAgent('Mozilla/5.0 (Unknown) SomethingNew/1.0 Gecko')).toEqual({
+      device: 'other',
+      os: null,
+      browser: null,
+      isBot: false,
+    });
   });
 
   it('flags a bare product/version agent, as isbot does', () => {

@@ -21,10 +21,19 @@ describe('country from the bundled IP database', () => {
     expect(bundled.fromRequest({ headers: {}, ip })).toBe(country);
   });
 
-  it.each(['127.0.0.1', '10.1.2.3', '192.168.0.1', '172.16.5.4', '100.64.0.1', '169.254.1.1', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '0.0.0.0'])(
-    'answers null for the non-public address %s',
-    (ip) => expect(bundled.fromRequest({ headers: {}, ip })).toBeNull(),
-  );
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '192.168.0.1',
+    '172.16.5.4',
+    '100.64.0.1',
+    '169.254.1.1',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '0.0.0.0',
+  ])('answers null for the non-public address %s', (ip) => expect(bundled.fromRequest({ headers: {}, ip })).toBeNull());
 
   it.each(['', 'garbage', '999.1.1.1', '1.2.3', 'unknown'])('answers null for the malformed address %j', (ip) => {
     expect(bundled.fromRequest({ headers: {}, ip })).toBeNull();
@@ -78,15 +87,30 @@ describe('country codes and addresses', () => {
     (ip) => expect(isPublicIp(ip)).toBe(true),
   );
 
-  it.each(['192.0.2.1', '172.31.255.255', '100.127.0.1', '198.19.0.1', '224.0.0.1', '255.255.255.255', 'fc12::1', 'fd00::1',
-    'fe80::1', 'ff02::1', '::', '::1', '0:0:0:0:0:0:0:1', '2001:db8::1', '64:ff9b::808:808', 'not-an-ip'])(
-    'counts %s as non-public',
-    (ip) => expect(isPublicIp(ip)).toBe(false),
-  );
+  it.each([
+    '192.0.2.1',
+    '172.31.255.255',
+    '100.127.0.1',
+    '198.19.0.1',
+    '224.0.0.1',
+    '255.255.255.255',
+    'fc12::1',
+    'fd00::1',
+    'fe80::1',
+    'ff02::1',
+    '::',
+    '::1',
+    '0:0:0:0:0:0:0:1',
+    '2001:db8::1',
+    '64:ff9b::808:808',
+    'not-an-ip',
+  ])('counts %s as non-public', (ip) => expect(isPublicIp(ip)).toBe(false));
 
   it('reads a dotted IPv4 address exactly when net.isIP does, to the same number', () => {
     const octet = fc.oneof(fc.integer({ min: 0, max: 300 }).map(String), fc.constantFrom('', '00', '01', '007', '1a', ' 1', '-1', '2555'));
-    const dotted = fc.array(octet, { minLength: 1, maxLength: 6 }).chain((parts) => fc.constantFrom('.', ':', '..').map((sep) => parts.join(sep)));
+    const dotted = fc
+      .array(octet, { minLength: 1, maxLength: 6 })
+      .chain((parts) => fc.constantFrom('.', ':', '..').map((sep) => parts.join(sep)));
     fc.assert(
       fc.property(fc.oneof(dotted, fc.string({ maxLength: 16 })), (s) => {
         const n = parseIpv4(s);

@@ -3,7 +3,8 @@ import { createCountryLookup } from '../../../src/domain/scans/country.ts';
 import { buildScan, isPrefetch, Scan, type ScanInput } from '../../../src/domain/scans/scan.ts';
 import { visitorHash } from '../../../src/domain/scans/visitor-hash.ts';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const countryLookup = createCountryLookup({ trustedHeader: 'cf-ipcountry' });
 
 function scanOf(overrides: Partial<ScanInput> = {}): ReturnType<typeof buildScan> {
@@ -43,7 +44,14 @@ describe('buildScan', () => {
       salt: 'salt-of-the-day',
       countryLookup,
     });
-    expect(scan).toMatchObject({ record: true, isBot: false, device: 'mobile', referrerHost: 'news.example.org', scannedAt: '2026-11-22T23:30:00.000Z', day: '2026-11-22' });
+    expect(scan).toMatchObject({
+      record: true,
+      isBot: false,
+      device: 'mobile',
+      referrerHost: 'news.example.org',
+      scannedAt: '2026-11-22T23:30:00.000Z',
+      day: '2026-11-22',
+    });
     expect(scan.visitorHash).toBe(visitorHash('salt-of-the-day', '8.8.8.8', IPHONE));
   });
 

@@ -6,7 +6,11 @@ export function AccountTabs() {
   const path = usePath();
   const { session } = useAppState();
   const owner = session?.account.role === 'owner';
-  const tabs = [...(owner ? [{ href: '/account/keys', label: 'API keys' }] : []), { href: '/account/members', label: 'Members' }, { href: '/account/profile', label: 'Profile' }];
+  const tabs = [
+    ...(owner ? [{ href: '/account/keys', label: 'API keys' }] : []),
+    { href: '/account/members', label: 'Members' },
+    { href: '/account/profile', label: 'Profile' },
+  ];
   return (
     <nav aria-label="Account" class="tabs">
       {tabs.map((t) => (

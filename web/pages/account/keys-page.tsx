@@ -11,7 +11,10 @@ import { useAppState } from '../../store.ts';
 import { AccountTabs } from './account-tabs.tsx';
 import './account.css';
 
-const SCOPE_TEXT: Record<Scope, string> = { 'qr:read': 'qr:read — list codes, read stats, download images', 'qr:write': 'qr:write — create, change and delete codes' };
+const SCOPE_TEXT: Record<Scope, string> = {
+  'qr:read': 'qr:read — list codes, read stats, download images',
+  'qr:write': 'qr:write — create, change and delete codes',
+};
 
 export default function KeysPage() {
   const { session } = useAppState();
@@ -72,7 +75,12 @@ function OwnerKeys() {
               Key “<span class="key-name">{created.key.name}</span>” created. Copy it now: it is shown only once.
             </Notice>
             <CopyField id="new-key-secret" label="Your new API key" value={created.secret} describedBy="new-key-notice" />
-            <CopyField id="new-key-curl" label="Try it" multiline value={`curl -H "Authorization: Bearer ${created.secret}" ${origin}/v1/qr`} />
+            <CopyField
+              id="new-key-curl"
+              label="Try it"
+              multiline
+              value={`curl -H "Authorization: Bearer ${created.secret}" ${origin}/v1/qr`}
+            />
             <Button
               variant="secondary"
               onClick={() => {
@@ -87,7 +95,10 @@ function OwnerKeys() {
           <form onSubmit={onSubmit} noValidate>
             <FormError message={form.errors.form} />
             <Field label="Name" hint="Where the key is used, e.g. “Website” or “CI”." required maxLength={80} {...form.bind('name')} />
-            <fieldset class={`field${form.errors.scopes ? ' field--invalid' : ''}`} aria-describedby={form.errors.scopes ? 'f-scopes-error' : undefined}>
+            <fieldset
+              class={`field${form.errors.scopes ? ' field--invalid' : ''}`}
+              aria-describedby={form.errors.scopes ? 'f-scopes-error' : undefined}
+            >
               <legend>Scopes</legend>
               {(Object.keys(SCOPE_TEXT) as Scope[]).map((s) => (
                 <label key={s} class="check">
@@ -131,7 +142,9 @@ function OwnerKeys() {
           </p>
         ) : null}
         {keys === null ? (
-          error ? null : <Spinner />
+          error ? null : (
+            <Spinner />
+          )
         ) : keys.length === 0 ? (
           <p class="muted">No keys yet.</p>
         ) : (
@@ -186,7 +199,11 @@ function OwnerKeys() {
                               setDone(`Key “${k.name}” revoked. Requests made with it are refused from now on.`);
                               focusLater(byId('keys-done'));
                             } catch (err) {
-                              setError(err instanceof ApiError ? `Key “${k.name}” was not revoked. ${err.message}` : `Key “${k.name}” was not revoked. Try again.`);
+                              setError(
+                                err instanceof ApiError
+                                  ? `Key “${k.name}” was not revoked. ${err.message}`
+                                  : `Key “${k.name}” was not revoked. Try again.`,
+                              );
                               focusLater(byId('keys-error'));
                             }
                           }}

@@ -15,7 +15,10 @@ export function MemberList({ team, owner, selfId }: { team: Team; owner: boolean
   // The server refuses to leave the account without an owner: the last one's role is locked, with the reason beside it.
   const owners = members?.filter((m) => m.role === 'owner').length ?? 0;
   const makeResetLink = (m: MemberView) =>
-    void act(async () => setResetFor({ userId: m.userId, email: m.email, link: await api.resetLink(m.userId) }), `No reset link for ${m.email}`).then((ok) => {
+    void act(
+      async () => setResetFor({ userId: m.userId, email: m.email, link: await api.resetLink(m.userId) }),
+      `No reset link for ${m.email}`,
+    ).then((ok) => {
       if (ok) focusLater(byId('reset-url'));
     });
   const closeResetLink = (reset: ResetLink) => {
@@ -50,7 +53,16 @@ export function MemberList({ team, owner, selfId }: { team: Team; owner: boolean
             </thead>
             <tbody>
               {members.map((m) => (
-                <MemberRow key={m.userId} member={m} self={m.userId === selfId} owner={owner} lastOwner={m.role === 'owner' && owners === 1} act={act} report={report} onResetLink={() => makeResetLink(m)} />
+                <MemberRow
+                  key={m.userId}
+                  member={m}
+                  self={m.userId === selfId}
+                  owner={owner}
+                  lastOwner={m.role === 'owner' && owners === 1}
+                  act={act}
+                  report={report}
+                  onResetLink={() => makeResetLink(m)}
+                />
               ))}
             </tbody>
           </table>

@@ -40,7 +40,9 @@ export function MemberRow({ member: m, self, owner, lastOwner, act, report, onRe
         {m.email}
         {self ? <span class="muted"> (you)</span> : null}
       </td>
-      <td data-label="Role">{owner ? <RoleControl member={m} self={self} locked={lastOwner} onChange={changeRole} /> : ROLE_NAME[m.role]}</td>
+      <td data-label="Role">
+        {owner ? <RoleControl member={m} self={self} locked={lastOwner} onChange={changeRole} /> : ROLE_NAME[m.role]}
+      </td>
       <td data-label="Joined">
         <When iso={m.joinedAt} />
       </td>
@@ -52,7 +54,12 @@ export function MemberRow({ member: m, self, owner, lastOwner, act, report, onRe
               Change password
             </Link>
           ) : (
-            <Button variant="secondary" id={`reset-${m.userId}`} aria-label={`Make a password reset link for ${m.email}`} onClick={onResetLink}>
+            <Button
+              variant="secondary"
+              id={`reset-${m.userId}`}
+              aria-label={`Make a password reset link for ${m.email}`}
+              onClick={onResetLink}
+            >
               Reset link
             </Button>
           )}

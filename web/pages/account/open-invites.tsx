@@ -27,7 +27,8 @@ export function OpenInvites({ team }: { team: Team }) {
               confirmLabel="Withdraw"
               question="Withdraw this invite?"
               onConfirm={async () => {
-                if (await act(() => api.revokeInvite(i.id))) report('invites', `The ${ROLE_NAME[i.role].toLowerCase()} invite made ${dateText(i.createdAt)} was withdrawn.`);
+                if (await act(() => api.revokeInvite(i.id)))
+                  report('invites', `The ${ROLE_NAME[i.role].toLowerCase()} invite made ${dateText(i.createdAt)} was withdrawn.`);
               }}
             />
           </li>

@@ -18,7 +18,10 @@ export default function ProfilePage() {
     e.preventDefault();
     setChanged(false);
     void form.submit(
-      (v) => ({ currentPassword: checks.required('your current password')(v.currentPassword), newPassword: checks.newPassword(v.newPassword) }),
+      (v) => ({
+        currentPassword: checks.required('your current password')(v.currentPassword),
+        newPassword: checks.newPassword(v.newPassword),
+      }),
       async (v) => {
         await api.changePassword(v.currentPassword, v.newPassword);
         form.setValues({ currentPassword: '', newPassword: '' });
@@ -49,7 +52,14 @@ export default function ProfilePage() {
           <FormError message={form.errors.form} />
           <input type="email" name="username" autoComplete="username" value={session?.user.email ?? ''} hidden readOnly />
           <Field label="Current password" type="password" autocomplete="current-password" required {...form.bind('currentPassword')} />
-          <Field label="New password" type="password" hint="At least 10 characters." autocomplete="new-password" required {...form.bind('newPassword')} />
+          <Field
+            label="New password"
+            type="password"
+            hint="At least 10 characters."
+            autocomplete="new-password"
+            required
+            {...form.bind('newPassword')}
+          />
           <Button type="submit" busy={form.busy}>
             Change password
           </Button>

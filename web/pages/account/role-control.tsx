@@ -78,7 +78,10 @@ export function RoleControl({ member, self, locked, onChange }: RoleControlProps
 /** The question before a change that hands over or gives up control; its answer button takes the focus. */
 function RoleConfirm({ member, self, choice }: { member: MemberView; self: boolean; choice: RoleChoice }) {
   const { picked, busy, yes, apply, reset } = choice;
-  const question = picked === 'owner' ? `Make ${self ? 'yourself' : member.email} an owner? Owners manage keys and members, and may remove other owners.` : `Change your own role to ${ROLE_NAME[picked]}? You will no longer manage keys and members.`;
+  const question =
+    picked === 'owner'
+      ? `Make ${self ? 'yourself' : member.email} an owner? Owners manage keys and members, and may remove other owners.`
+      : `Change your own role to ${ROLE_NAME[picked]}? You will no longer manage keys and members.`;
   return (
     <span class="confirm" role="group" aria-label={question}>
       <span class="confirm__q">{question}</span>

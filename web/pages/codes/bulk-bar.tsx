@@ -3,7 +3,17 @@
 // top of the window) stays two rows high.
 import { useLayoutEffect, useRef } from 'preact/hooks';
 
-export function BulkBar({ count, busy, onAction, onClear }: { count: number; busy: boolean; onAction: (a: 'pause' | 'resume' | 'delete') => void; onClear: () => void }) {
+export function BulkBar({
+  count,
+  busy,
+  onAction,
+  onClear,
+}: {
+  count: number;
+  busy: boolean;
+  onAction: (a: 'pause' | 'resume' | 'delete') => void;
+  onClear: () => void;
+}) {
   if (count === 0) return null;
   return <Bar count={count} busy={busy} onAction={onAction} onClear={onClear} />;
 }
@@ -19,12 +29,12 @@ function useScrollRoomAbove(bar: { current: HTMLElement | null }): void {
     const el = bar.current;
     if (!el) return;
     const root = document.documentElement;
-    const fit = () => {
+    const fitPadding = () => {
       const top = parseFloat(getComputedStyle(el).top) || 0;
       root.style.scrollPaddingTop = `${Math.ceil(top + el.offsetHeight + 8)}px`;
     };
-    fit();
-    const watch = new ResizeObserver(fit);
+    fitPadding();
+    const watch = new ResizeObserver(fitPadding);
     watch.observe(el);
     return () => {
       watch.disconnect();
@@ -33,7 +43,17 @@ function useScrollRoomAbove(bar: { current: HTMLElement | null }): void {
   }, []);
 }
 
-function Bar({ count, busy, onAction, onClear }: { count: number; busy: boolean; onAction: (a: 'pause' | 'resume' | 'delete') => void; onClear: () => void }) {
+function Bar({
+  count,
+  busy,
+  onAction,
+  onClear,
+}: {
+  count: number;
+  busy: boolean;
+  onAction: (a: 'pause' | 'resume' | 'delete') => void;
+  onClear: () => void;
+}) {
   const bar = useRef<HTMLDivElement>(null);
   useScrollRoomAbove(bar);
   return (

@@ -15,14 +15,29 @@ export interface RowActions {
   onDelete(): void;
 }
 
-export function CodeRow({ item, scans, days, actions }: { item: QrItem; scans: number[] | undefined; days: { from: string; to: string } | null; actions: RowActions | null }) {
+export function CodeRow({
+  item,
+  scans,
+  days,
+  actions,
+}: {
+  item: QrItem;
+  scans: number[] | undefined;
+  days: { from: string; to: string } | null;
+  actions: RowActions | null;
+}) {
   return (
     <tr class={`code-row${item.active ? '' : ' code-row--paused'}`} data-id={item.id} data-code={item.code}>
       {actions ? (
         <td class="code-row__sel">
           {/* The label around the box is its finger-sized hit area on a phone (codes.css). */}
           <label class="code-row__hit">
-            <input type="checkbox" checked={actions.selected} onChange={(e) => actions.onSelect(e.currentTarget.checked)} aria-label={`Select ${item.title}`} />
+            <input
+              type="checkbox"
+              checked={actions.selected}
+              onChange={(e) => actions.onSelect(e.currentTarget.checked)}
+              aria-label={`Select ${item.title}`}
+            />
           </label>
         </td>
       ) : null}
@@ -55,13 +70,25 @@ export function CodeRow({ item, scans, days, actions }: { item: QrItem; scans: n
       <td class="code-row__spark">{days ? <Sparkline scans={scans} from={days.from} to={days.to} /> : null}</td>
       {actions ? (
         <td class="code-row__actions">
-          <button type="button" class="btn btn--secondary btn--small" disabled={actions.busy} onClick={actions.onToggleActive} aria-label={`${item.active ? 'Pause' : 'Resume'} ${item.title}`}>
+          <button
+            type="button"
+            class="btn btn--secondary btn--small"
+            disabled={actions.busy}
+            onClick={actions.onToggleActive}
+            aria-label={`${item.active ? 'Pause' : 'Resume'} ${item.title}`}
+          >
             {item.active ? 'Pause' : 'Resume'}
           </button>
           <Link href={`/codes/${item.id}/edit`} class="btn btn--secondary btn--small" aria-label={`Edit ${item.title}`}>
             Edit
           </Link>
-          <button type="button" class="btn btn--secondary btn--small btn--danger-text" disabled={actions.busy} onClick={actions.onDelete} aria-label={`Delete ${item.title}`}>
+          <button
+            type="button"
+            class="btn btn--secondary btn--small btn--danger-text"
+            disabled={actions.busy}
+            onClick={actions.onDelete}
+            aria-label={`Delete ${item.title}`}
+          >
             Delete
           </button>
         </td>

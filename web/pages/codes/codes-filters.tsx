@@ -66,15 +66,27 @@ export function CodesFilters({ query, tags }: { query: CodesQuery; tags: TagCoun
   };
 
   return (
-    <form class="filters" role="search" aria-label="Codes" onSubmit={(e) => {
-      e.preventDefault();
-      clearTimeout(timer.current);
-      timer.current = undefined;
-      search({ ...query, q: text });
-    }}>
+    <form
+      class="filters"
+      role="search"
+      aria-label="Codes"
+      onSubmit={(e) => {
+        e.preventDefault();
+        clearTimeout(timer.current);
+        timer.current = undefined;
+        search({ ...query, q: text });
+      }}
+    >
       <div class="filters__search">
         <label for="codes-q">Search</label>
-        <input id="codes-q" type="search" value={text} maxLength={200} placeholder="Title or content" onInput={(e) => type(e.currentTarget.value)} />
+        <input
+          id="codes-q"
+          type="search"
+          value={text}
+          maxLength={200}
+          placeholder="Title or content"
+          onInput={(e) => type(e.currentTarget.value)}
+        />
       </div>
       <div class="filters__field">
         <label for="codes-kind">Kind</label>
@@ -124,7 +136,17 @@ export function CodesFilters({ query, tags }: { query: CodesQuery; tags: TagCoun
  * on the closed select (which change its value, and fire change, at every press) apply once
  * they settle, on Enter, or when the focus leaves.
  */
-function FilterSelect({ id, value, choose, children }: { id: string; value: string; choose: (value: string) => void; children: ComponentChildren }) {
+function FilterSelect({
+  id,
+  value,
+  choose,
+  children,
+}: {
+  id: string;
+  value: string;
+  choose: (value: string) => void;
+  children: ComponentChildren;
+}) {
   /** The value stepped to with the keys and not applied yet. */
   const [pending, setPending] = useState<string | null>(null);
   const settle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);

@@ -59,7 +59,8 @@ export default function CodesPage() {
 
   // A paused code under "Status: Active" (or a resumed one under "Paused") no longer belongs
   // in the list; it leaves it, as it would on a reload.
-  const leavesFilter = (action: BulkAction): boolean => (action === 'pause' && query.status === 'active') || (action === 'resume' && query.status === 'paused');
+  const leavesFilter = (action: BulkAction): boolean =>
+    (action === 'pause' && query.status === 'active') || (action === 'resume' && query.status === 'paused');
 
   const run = async (action: BulkAction, ids: string[]): Promise<void> => {
     setBusy(true);
@@ -73,13 +74,20 @@ export default function CodesPage() {
         missing += r.notFound.length;
       }
       const n = done.size;
-      const left = leavesFilter(action) && n > 0 ? ` ${n === 1 ? 'It is' : 'They are'} no longer shown under “${query.status === 'paused' ? 'Paused' : 'Active'}”.` : '';
-      setMessage({ text: `${DONE[action]} ${n === 1 ? `“${titleOf([...done][0] as string)}”` : `${n} codes`}.${missing ? ` ${missing} were already gone.` : ''}${left}` });
+      const left =
+        leavesFilter(action) && n > 0
+          ? ` ${n === 1 ? 'It is' : 'They are'} no longer shown under “${query.status === 'paused' ? 'Paused' : 'Active'}”.`
+          : '';
+      setMessage({
+        text: `${DONE[action]} ${n === 1 ? `“${titleOf([...done][0] as string)}”` : `${n} codes`}.${missing ? ` ${missing} were already gone.` : ''}${left}`,
+      });
     } catch (err) {
       setMessage({ text: err instanceof ApiError ? err.message : 'That did not work. Try again.', error: true });
     } finally {
       const gone = action === 'delete' || leavesFilter(action);
-      codes.patch((list) => (gone ? list.filter((it) => !done.has(it.id)) : list.map((it) => (done.has(it.id) ? { ...it, active: action === 'resume' } : it))));
+      codes.patch((list) =>
+        gone ? list.filter((it) => !done.has(it.id)) : list.map((it) => (done.has(it.id) ? { ...it, active: action === 'resume' } : it)),
+      );
       if (gone) setSelected((s) => new Set([...s].filter((id) => !done.has(id))));
       if (action === 'delete') {
         // Deleted codes leave their tags: the tag filter's counts change.
@@ -99,7 +107,11 @@ export default function CodesPage() {
   /** A new selection from the user's tick: its size is said, as the bar that shows it is above the list. */
   const select = (next: Set<string>) => {
     setSelected(next);
-    announce(next.size === 0 ? 'No codes selected.' : `${next.size === 1 ? '1 code' : `${next.size} codes`} selected. Pause, Resume and Delete are in the bar above the list.`);
+    announce(
+      next.size === 0
+        ? 'No codes selected.'
+        : `${next.size === 1 ? '1 code' : `${next.size} codes`} selected. Pause, Resume and Delete are in the bar above the list.`,
+    );
   };
   const focusLater = useFocusLater();
   const showMore = async () => {
@@ -144,7 +156,9 @@ export default function CodesPage() {
         </p>
       ) : null}
       {codes.items === null ? (
-        codes.error ? null : <Spinner />
+        codes.error ? null : (
+          <Spinner />
+        )
       ) : items.length === 0 ? (
         codes.cursor ? (
           <Notice>No match among the codes searched so far: this search has no index to use, so it reads the codes in turn.</Notice>
@@ -252,6 +266,11 @@ export default function CodesPage() {
 
 /** The list's size as said after a search or filter change. */
 function countText(n: number, more: boolean, filtered: boolean): string {
-  if (n === 0) return more ? 'No match among the codes searched so far. Search further is below the list.' : filtered ? 'No codes match these filters.' : 'No codes yet.';
+  if (n === 0)
+    return more
+      ? 'No match among the codes searched so far. Search further is below the list.'
+      : filtered
+        ? 'No codes match these filters.'
+        : 'No codes yet.';
   return `${n === 1 ? '1 code' : `${n} codes`} shown${more ? ', more below' : ''}.`;
 }

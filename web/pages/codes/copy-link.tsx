@@ -31,7 +31,16 @@ export function CopyLink({ url, title, id }: { url: string; title: string; id: s
     <span class={`copy-link${byHand ? ' copy-link--by-hand' : ''}`}>
       {byHand ? (
         <>
-          <input id={fieldId} class="copy-link__field" type="text" readOnly value={url} aria-label={`Short link of ${title}`} aria-describedby={`${fieldId}-note`} onFocus={select} />
+          <input
+            id={fieldId}
+            class="copy-link__field"
+            type="text"
+            readOnly
+            value={url}
+            aria-label={`Short link of ${title}`}
+            aria-describedby={`${fieldId}-note`}
+            onFocus={select}
+          />
           <span class="copy-link__note small" id={`${fieldId}-note`}>
             Copying was not allowed: copy the selected link yourself.
           </span>
@@ -39,7 +48,12 @@ export function CopyLink({ url, title, id }: { url: string; title: string; id: s
       ) : (
         <code class="copy-link__url">{url.replace(/^https?:\/\//, '')}</code>
       )}
-      <button type="button" class="btn btn--secondary btn--small" onClick={copy} aria-label={`${copied ? 'Copied' : 'Copy'} the short link of ${title}`}>
+      <button
+        type="button"
+        class="btn btn--secondary btn--small"
+        onClick={copy}
+        aria-label={`${copied ? 'Copied' : 'Copy'} the short link of ${title}`}
+      >
         {copied ? 'Copied' : 'Copy'}
       </button>
     </span>

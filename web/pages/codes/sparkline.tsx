@@ -15,7 +15,6 @@ export function Sparkline({ scans, from, to }: { scans: number[] | undefined; fr
   const points = scans.map((n, i) => [PAD + i * step, H - PAD - (n / max) * (H - 2 * PAD)] as const);
   const line = points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ');
   const area = `${PAD},${H - PAD} ${line} ${(W - PAD).toFixed(1)},${H - PAD}`;
-  const sum = scans.reduce((a, b) => a + b, 0);
   const last = points.at(-1)!;
   return (
     <svg

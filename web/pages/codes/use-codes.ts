@@ -36,7 +36,8 @@ export function useCodes(filter: CodesFilter) {
     const mine = cursor === null ? ++generation.current : generation.current;
     setState((s) => ({ ...s, busy: true, error: null }));
     try {
-      const read = (from: string | null) => api.listCodes({ ...filter, limit: PAGE_SIZE, cursor: from ?? undefined, include: 'sparkline', tz: browserZone() });
+      const read = (from: string | null) =>
+        api.listCodes({ ...filter, limit: PAGE_SIZE, cursor: from ?? undefined, include: 'sparkline', tz: browserZone() });
       const page = await readPastEmptyPages(read, cursor, SEARCH_FOLLOWS, () => mine === generation.current);
       if (page === null) return;
       setState((s) => {

@@ -7,7 +7,17 @@ export interface BreakdownRow {
   scans: number;
 }
 
-export function BreakdownList({ title, rows, label = (v) => v, limit = 8 }: { title: string; rows: BreakdownRow[]; label?: (value: string) => string; limit?: number }) {
+export function BreakdownList({
+  title,
+  rows,
+  label = (v) => v,
+  limit = 8,
+}: {
+  title: string;
+  rows: BreakdownRow[];
+  label?: (value: string) => string;
+  limit?: number;
+}) {
   const total = rows.reduce((n, r) => n + r.scans, 0);
   const shown = rows.slice(0, limit);
   const rest = rows.slice(limit).reduce((n, r) => n + r.scans, 0);

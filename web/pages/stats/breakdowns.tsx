@@ -16,7 +16,12 @@ export function Breakdowns({ breakdown, only }: { breakdown: StatsBreakdown; onl
       {all
         .filter(([dim]) => !only || only.includes(dim))
         .map(([dim, title]) => (
-          <BreakdownList key={dim} title={title} rows={breakdown[dim]} label={dim === 'country' ? countryName : dim === 'referrer' ? (v) => (v === 'direct' ? 'Direct (no referrer)' : v) : undefined} />
+          <BreakdownList
+            key={dim}
+            title={title}
+            rows={breakdown[dim]}
+            label={dim === 'country' ? countryName : dim === 'referrer' ? (v) => (v === 'direct' ? 'Direct (no referrer)' : v) : undefined}
+          />
         ))}
     </div>
   );

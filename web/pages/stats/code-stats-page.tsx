@@ -61,9 +61,15 @@ export default function CodeStatsPage({ id }: { id: string }) {
         <Link href="/codes">Codes</Link> › {item ? <code>{item.shortUrl.replace(/^https?:\/\//, '')}</code> : null}
       </p>
       {/* A missing code's stats answer 404 too: wait for the code before showing the raw error. */}
-      {error && item !== undefined ? <p class="form-error" role="alert">{error}</p> : null}
+      {error && item !== undefined ? (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
       {!data ? (
-        error && item !== undefined ? null : <Spinner />
+        error && item !== undefined ? null : (
+          <Spinner />
+        )
       ) : (
         <div class="stats" aria-busy={busy ? 'true' : undefined}>
           <p class="small muted">
@@ -71,12 +77,37 @@ export default function CodeStatsPage({ id }: { id: string }) {
           </p>
           <TotalsPanel
             totals={[
-              { id: 'scansInRange', label: `Scans, last ${data.days} days`, value: data.totals.scansInRange, help: 'People who opened the link; bots and link previews are not counted.' },
-              { id: 'uniqueScansInRange', label: 'Unique scans', value: data.totals.uniqueScansInRange, help: 'Different people per day: the same phone scanning twice on one day counts once.' },
+              {
+                id: 'scansInRange',
+                label: `Scans, last ${data.days} days`,
+                value: data.totals.scansInRange,
+                help: 'People who opened the link; bots and link previews are not counted.',
+              },
+              {
+                id: 'uniqueScansInRange',
+                label: 'Unique scans',
+                value: data.totals.uniqueScansInRange,
+                help: 'Different people per day: the same phone scanning twice on one day counts once.',
+              },
               { id: 'scans', label: 'All-time scans', value: data.totals.scans, help: 'Every human scan since the code was made.' },
-              { id: 'botScans', label: 'Bot scans', value: data.totals.botScans, help: 'Crawlers and chat apps fetching link previews (WhatsApp, Slack, …): recorded apart, never in the scan counts.' },
-              { id: 'firstScanAt', label: 'First scan', value: data.totals.firstScanAt ? '' : 'never', help: <When iso={data.totals.firstScanAt} empty="" /> },
-              { id: 'lastScanAt', label: 'Last scan', value: data.totals.lastScanAt ? '' : 'never', help: <When iso={data.totals.lastScanAt} empty="" /> },
+              {
+                id: 'botScans',
+                label: 'Bot scans',
+                value: data.totals.botScans,
+                help: 'Crawlers and chat apps fetching link previews (WhatsApp, Slack, …): recorded apart, never in the scan counts.',
+              },
+              {
+                id: 'firstScanAt',
+                label: 'First scan',
+                value: data.totals.firstScanAt ? '' : 'never',
+                help: <When iso={data.totals.firstScanAt} empty="" />,
+              },
+              {
+                id: 'lastScanAt',
+                label: 'Last scan',
+                value: data.totals.lastScanAt ? '' : 'never',
+                help: <When iso={data.totals.lastScanAt} empty="" />,
+              },
             ]}
           />
           <DailyChart daily={data.daily} />

@@ -29,7 +29,9 @@ export function CountryMap({ rows }: { rows: BreakdownRow[] }) {
       {failed ? (
         <p class="muted">The map could not be loaded; the countries are listed beside it.</p>
       ) : !mod ? (
-        <p class="loading" role="status">Loading the map…</p>
+        <p class="loading" role="status">
+          Loading the map…
+        </p>
       ) : (
         <svg class="map" viewBox={`0 0 ${mod.MAP_WIDTH} ${mod.MAP_HEIGHT}`} role="img" aria-label={mapSummary(byCountry)}>
           <g aria-hidden="true">
@@ -37,7 +39,13 @@ export function CountryMap({ rows }: { rows: BreakdownRow[] }) {
             {mod.countryShapes().map((s, i) => {
               const scans = s.alpha2 ? (byCountry.get(s.alpha2) ?? 0) : 0;
               return (
-                <path key={`${s.alpha2 ?? 'x'}-${i}`} d={s.d} class={`map__country map__l${level(scans, max)}`} data-country={s.alpha2 ?? undefined} data-scans={scans || undefined}>
+                <path
+                  key={`${s.alpha2 ?? 'x'}-${i}`}
+                  d={s.d}
+                  class={`map__country map__l${level(scans, max)}`}
+                  data-country={s.alpha2 ?? undefined}
+                  data-scans={scans || undefined}
+                >
                   <title>{`${s.alpha2 ? countryName(s.alpha2) : s.name}: ${formatCount(scans)} ${scans === 1 ? 'scan' : 'scans'}`}</title>
                 </path>
               );
@@ -72,7 +80,8 @@ export function mapSummary(byCountry: Map<string, number>): string {
   const named = known.slice(0, 3).map(([c, n]) => `${countryName(c)} (${formatCount(n)})`);
   const rest = known.length - named.length;
   const list =
-    named.length === 1 ? `all from ${named[0]}`
-    : `most from ${named[0]}, then ${named.slice(1).join(' and ')}${rest > 0 ? `, and ${rest} more ${rest === 1 ? 'country' : 'countries'}` : ''}`;
+    named.length === 1
+      ? `all from ${named[0]}`
+      : `most from ${named[0]}, then ${named.slice(1).join(' and ')}${rest > 0 ? `, and ${rest} more ${rest === 1 ? 'country' : 'countries'}` : ''}`;
   return `World map of scans: ${list}. Every country is in the Countries list.`;
 }

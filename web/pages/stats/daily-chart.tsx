@@ -50,8 +50,22 @@ export function DailyChart({ daily, title = 'Scans per day' }: { daily: DailyPoi
       ],
       series: [
         { label: 'Day', value: (_u, v) => (v == null ? '–' : shortDate(new Date(v * 1000).toISOString().slice(0, 10))) },
-        { label: 'Scans', stroke: accent, width: 2, fill: `${accent}22`, points: { show: daily.length <= 31 }, value: (_u, v) => (v == null ? '–' : formatCount(v)) },
-        { label: 'Unique scans', stroke: second, width: 2, dash: [6, 4], points: { show: daily.length <= 31 }, value: (_u, v) => (v == null ? '–' : formatCount(v)) },
+        {
+          label: 'Scans',
+          stroke: accent,
+          width: 2,
+          fill: `${accent}22`,
+          points: { show: daily.length <= 31 },
+          value: (_u, v) => (v == null ? '–' : formatCount(v)),
+        },
+        {
+          label: 'Unique scans',
+          stroke: second,
+          width: 2,
+          dash: [6, 4],
+          points: { show: daily.length <= 31 },
+          value: (_u, v) => (v == null ? '–' : formatCount(v)),
+        },
       ],
       cursor: { points: { size: 8 }, drag: { x: false, y: false } },
       legend: { live: true },
@@ -84,16 +98,24 @@ export function DailyChart({ daily, title = 'Scans per day' }: { daily: DailyPoi
           <thead>
             <tr>
               <th scope="col">Day</th>
-              <th scope="col" class="num">Scans</th>
-              <th scope="col" class="num">Unique scans</th>
+              <th scope="col" class="num">
+                Scans
+              </th>
+              <th scope="col" class="num">
+                Unique scans
+              </th>
             </tr>
           </thead>
           <tbody>
             {daily.map((d) => (
               <tr key={d.date} data-date={d.date}>
                 <td data-label="Day">{d.date}</td>
-                <td data-label="Scans" class="num">{d.scans}</td>
-                <td data-label="Unique scans" class="num">{d.uniqueScans}</td>
+                <td data-label="Scans" class="num">
+                  {d.scans}
+                </td>
+                <td data-label="Unique scans" class="num">
+                  {d.uniqueScans}
+                </td>
               </tr>
             ))}
           </tbody>

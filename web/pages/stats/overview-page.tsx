@@ -21,9 +21,15 @@ export default function OverviewPage() {
   const tz = browserTimeZone();
   return (
     <AppLayout title="Overview" actions={<RangePicker value={days} onChange={setDays} />}>
-      {error ? <p class="form-error" role="alert">{error}</p> : null}
+      {error ? (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
       {!data ? (
-        error ? null : <Spinner />
+        error ? null : (
+          <Spinner />
+        )
       ) : (
         <div class="stats" aria-busy={busy ? 'true' : undefined}>
           <p class="small muted">
@@ -31,9 +37,24 @@ export default function OverviewPage() {
           </p>
           <TotalsPanel
             totals={[
-              { id: 'scansInRange', label: `Scans, last ${data.days} days`, value: data.totals.scansInRange, help: 'Human scans of all codes, deleted ones included.' },
-              { id: 'uniqueScansInRange', label: 'Unique scans', value: data.totals.uniqueScansInRange, help: "Each code's different people per day, added up." },
-              { id: 'botScansInRange', label: 'Bot scans', value: data.totals.botScansInRange, help: 'Crawlers and link previews, kept apart.' },
+              {
+                id: 'scansInRange',
+                label: `Scans, last ${data.days} days`,
+                value: data.totals.scansInRange,
+                help: 'Human scans of all codes, deleted ones included.',
+              },
+              {
+                id: 'uniqueScansInRange',
+                label: 'Unique scans',
+                value: data.totals.uniqueScansInRange,
+                help: "Each code's different people per day, added up.",
+              },
+              {
+                id: 'botScansInRange',
+                label: 'Bot scans',
+                value: data.totals.botScansInRange,
+                help: 'Crawlers and link previews, kept apart.',
+              },
               { id: 'codes', label: 'Codes', value: data.totals.codes, help: 'Codes in the account now.' },
             ]}
           />

@@ -10,7 +10,17 @@ export const POLL_MS = 10_000;
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
-export function RecentScans({ id, initial, scanCount, onChange }: { id: string; initial: RecentScan[]; scanCount: number; onChange: () => void }) {
+export function RecentScans({
+  id,
+  initial,
+  scanCount,
+  onChange,
+}: {
+  id: string;
+  initial: RecentScan[];
+  scanCount: number;
+  onChange: () => void;
+}) {
   const [recent, setRecent] = useState(initial);
   const [checked, setChecked] = useState<Date | null>(null);
   const count = useRef(scanCount);

@@ -23,7 +23,13 @@ export function countryShapes(): CountryShape[] {
   if (shapes) return shapes;
   const topology = world as unknown as Topology<{ countries: GeometryCollection<{ name: string }> }>;
   const collection = feature(topology, topology.objects.countries);
-  const projection = geoEqualEarth().fitExtent([[4, 4], [MAP_WIDTH - 4, MAP_HEIGHT - 4]], { type: 'Sphere' });
+  const projection = geoEqualEarth().fitExtent(
+    [
+      [4, 4],
+      [MAP_WIDTH - 4, MAP_HEIGHT - 4],
+    ],
+    { type: 'Sphere' },
+  );
   const path = geoPath(projection);
   shapes = collection.features
     .filter((f) => f.properties?.name !== 'Antarctica')
@@ -38,6 +44,12 @@ export function countryShapes(): CountryShape[] {
 
 /** The outline of the globe, for the map's background. */
 export function spherePath(): string {
-  const projection = geoEqualEarth().fitExtent([[4, 4], [MAP_WIDTH - 4, MAP_HEIGHT - 4]], { type: 'Sphere' });
+  const projection = geoEqualEarth().fitExtent(
+    [
+      [4, 4],
+      [MAP_WIDTH - 4, MAP_HEIGHT - 4],
+    ],
+    { type: 'Sphere' },
+  );
   return geoPath(projection)({ type: 'Sphere' }) ?? '';
 }

@@ -11,11 +11,17 @@ import { designWarnings, frameFontFilesFor, renderSvg, setFontSource, setShaper 
 // Every face a frame text may use (Inter, and the Noto slices of packages/frame-fonts). Eager
 // here means only that the URLs are in this chunk; a file loads when a text needs it.
 const FONT_URLS = {
-  ...import.meta.glob<string>('../../../node_modules/@fontsource/inter/files/*-700-normal.woff', { query: '?url', import: 'default', eager: true }),
+  ...import.meta.glob<string>('../../../node_modules/@fontsource/inter/files/*-700-normal.woff', {
+    query: '?url',
+    import: 'default',
+    eager: true,
+  }),
   ...import.meta.glob<string>('../../../node_modules/@qrtrack/frame-fonts/files/*.woff', { query: '?url', import: 'default', eager: true }),
 };
 
-const urlOf = new Map(Object.entries(FONT_URLS).map(([path, url]) => [path.slice(path.indexOf('node_modules/') + 'node_modules/'.length), url]));
+const urlOf = new Map(
+  Object.entries(FONT_URLS).map(([path, url]) => [path.slice(path.indexOf('node_modules/') + 'node_modules/'.length), url]),
+);
 const fonts = new Map<string, Uint8Array>();
 const loading = new Map<string, Promise<void>>();
 let shaper: Promise<void> | null = null;
@@ -69,7 +75,10 @@ let lastLogo: { url: string; problem: DesignProblem | null } | null = null;
 export function checkDesign(design: QrDesign): DesignProblem | null {
   const logo = design.customLogoUrl;
   if (logo !== null && lastLogo?.url !== logo) lastLogo = { url: logo, problem: problemOf(() => parseLogoDataUrl('customLogoUrl', logo)) };
-  return problemOf(() => normalizeDesignPatch({ ...design, customLogoUrl: null } as DesignPatch, NO_LOGOS)) ?? (logo === null ? null : lastLogo!.problem);
+  return (
+    problemOf(() => normalizeDesignPatch({ ...design, customLogoUrl: null } as DesignPatch, NO_LOGOS)) ??
+    (logo === null ? null : lastLogo!.problem)
+  );
 }
 
 function problemOf(check: () => unknown): DesignProblem | null {

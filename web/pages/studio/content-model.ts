@@ -42,7 +42,15 @@ export const KINDS: ReadonlyArray<{ kind: ContentType; label: string }> = [
 const WIFI_LABELS: Record<WifiEncryption, string> = { WPA: 'WPA/WPA2/WPA3', WEP: 'WEP', nopass: 'None (open network)' };
 
 export const FIELDS: Record<ContentType, FieldDef[]> = {
-  url: [{ name: 'url', label: 'Web address', hint: 'http or https; example.com/menu becomes https://example.com/menu', required: true, type: 'url' }],
+  url: [
+    {
+      name: 'url',
+      label: 'Web address',
+      hint: 'http or https; example.com/menu becomes https://example.com/menu',
+      required: true,
+      type: 'url',
+    },
+  ],
   wifi: [
     { name: 'wifiSsid', label: 'Network name (SSID)', required: true },
     { name: 'wifiEnc', label: 'Security', required: true, options: WIFI_ENCRYPTIONS.map((v) => ({ value: v, label: WIFI_LABELS[v] })) },
@@ -116,7 +124,10 @@ export function checkContent(content: Content): ContentCheck {
     } catch (err) {
       const broken = ruleBroken(err);
       const length = codePoints(content.raw);
-      const message = broken.field === 'payload' && length > PAYLOAD_MAX_LENGTH ? `At most ${count(PAYLOAD_MAX_LENGTH)} characters (now ${count(length)})` : broken.message;
+      const message =
+        broken.field === 'payload' && length > PAYLOAD_MAX_LENGTH
+          ? `At most ${count(PAYLOAD_MAX_LENGTH)} characters (now ${count(length)})`
+          : broken.message;
       return { payload: null, errors: { [broken.field]: message }, warnings };
     }
   }
@@ -156,9 +167,22 @@ function isFieldName(field: string): field is FieldName {
 
 /** Values every rule accepts, put in place of a field in error to reach the rules after it. */
 const STAND_INS: Record<FieldName, string> = {
-  url: 'https://example.com', wifiSsid: 'x', wifiPass: 'password', wifiEnc: 'WPA', vcardFirstName: 'x', vcardLastName: 'x', vcardPhone: '123',
-  vcardEmail: 'x@example.com', vcardOrg: 'x', vcardWeb: 'https://example.com', waNumber: '+49 151 23456789', waMessage: 'x', text: 'x',
-  emailTo: 'x@example.com', emailSubject: 'x', emailBody: 'x',
+  url: 'https://example.com',
+  wifiSsid: 'x',
+  wifiPass: 'password',
+  wifiEnc: 'WPA',
+  vcardFirstName: 'x',
+  vcardLastName: 'x',
+  vcardPhone: '123',
+  vcardEmail: 'x@example.com',
+  vcardOrg: 'x',
+  vcardWeb: 'https://example.com',
+  waNumber: '+49 151 23456789',
+  waMessage: 'x',
+  text: 'x',
+  emailTo: 'x@example.com',
+  emailSubject: 'x',
+  emailBody: 'x',
 };
 
 /** The API's "is required ..." messages name its fields (wifiEnc, contentType): said here as a person would. */
@@ -234,7 +258,14 @@ function readTyped(kind: ContentType, payload: string, f: Record<FieldName, stri
     case 'vcard': {
       const v = parseVcardPayload(payload);
       if (!v) return false;
-      Object.assign(f, { vcardFirstName: v.firstName, vcardLastName: v.lastName, vcardPhone: v.phone, vcardEmail: v.email, vcardOrg: v.org, vcardWeb: v.web });
+      Object.assign(f, {
+        vcardFirstName: v.firstName,
+        vcardLastName: v.lastName,
+        vcardPhone: v.phone,
+        vcardEmail: v.email,
+        vcardOrg: v.org,
+        vcardWeb: v.web,
+      });
       return true;
     }
     case 'whatsapp': {

@@ -26,7 +26,15 @@ export function ContentPanel({ content, check, shown, onChange, readOnly }: Cont
       <div id="content-panel" role="tabpanel" aria-labelledby={`tab-${content.kind}`}>
         {content.raw === null ? (
           fieldsFor(content).map((def) => (
-            <TypedField key={def.name} def={def} value={content.fields[def.name]} error={error(def.name)} warning={check.warnings[def.name]} readOnly={readOnly} onInput={(v) => onChange({ ...content, fields: { ...content.fields, [def.name]: v } }, def.name)} />
+            <TypedField
+              key={def.name}
+              def={def}
+              value={content.fields[def.name]}
+              error={error(def.name)}
+              warning={check.warnings[def.name]}
+              readOnly={readOnly}
+              onInput={(v) => onChange({ ...content, fields: { ...content.fields, [def.name]: v } }, def.name)}
+            />
           ))
         ) : (
           <div class={`field${error('payload') ? ' field--invalid' : ''}`}>
@@ -40,7 +48,9 @@ export function ContentPanel({ content, check, shown, onChange, readOnly }: Cont
               value={content.raw}
               readOnly={readOnly}
               aria-invalid={error('payload') ? 'true' : undefined}
-              aria-describedby={[describedBy('f-payload', true, error('payload')), readOnly ? '' : 'f-payload-count'].filter(Boolean).join(' ')}
+              aria-describedby={[describedBy('f-payload', true, error('payload')), readOnly ? '' : 'f-payload-count']
+                .filter(Boolean)
+                .join(' ')}
               onInput={(e: JSX.TargetedEvent<HTMLTextAreaElement>) => onChange({ ...content, raw: e.currentTarget.value }, 'payload')}
             />
             {readOnly ? null : <Counter id="f-payload" value={content.raw} />}
@@ -49,7 +59,13 @@ export function ContentPanel({ content, check, shown, onChange, readOnly }: Cont
         )}
         {readOnly ? null : (
           <label class="check">
-            <input type="checkbox" checked={content.raw !== null} onChange={(e: JSX.TargetedEvent<HTMLInputElement>) => onChange({ ...content, raw: e.currentTarget.checked ? (check.payload ?? '') : null }, null)} />
+            <input
+              type="checkbox"
+              checked={content.raw !== null}
+              onChange={(e: JSX.TargetedEvent<HTMLInputElement>) =>
+                onChange({ ...content, raw: e.currentTarget.checked ? (check.payload ?? '') : null }, null)
+              }
+            />
             <span>Enter the raw payload instead of the fields</span>
           </label>
         )}
@@ -118,7 +134,12 @@ function TypedField({ def, value, error, warning, onInput, readOnly }: TypedFiel
       ) : def.multiline ? (
         <textarea {...common} rows={3} onInput={(e: JSX.TargetedEvent<HTMLTextAreaElement>) => onInput(e.currentTarget.value)} />
       ) : (
-        <input {...common} type={def.type ?? 'text'} autoComplete="off" onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onInput(e.currentTarget.value)} />
+        <input
+          {...common}
+          type={def.type ?? 'text'}
+          autoComplete="off"
+          onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onInput(e.currentTarget.value)}
+        />
       )}
       {counted ? <Counter id={id} value={value} /> : null}
       <FieldError id={id} error={error} />

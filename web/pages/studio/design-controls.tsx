@@ -10,7 +10,16 @@ interface Base {
   disabled?: boolean;
 }
 
-export function ChoiceControl<T extends string>({ name, label, value, options, onChange, labels, disabled, error }: Base & { value: T; options: readonly T[]; onChange: (v: T) => void; labels?: Partial<Record<T, string>> }) {
+export function ChoiceControl<T extends string>({
+  name,
+  label,
+  value,
+  options,
+  onChange,
+  labels,
+  disabled,
+  error,
+}: Base & { value: T; options: readonly T[]; onChange: (v: T) => void; labels?: Partial<Record<T, string>> }) {
   const id = `d-${name}`;
   return (
     <div class="field">
@@ -18,7 +27,14 @@ export function ChoiceControl<T extends string>({ name, label, value, options, o
       <p class="hint" id={`${id}-hint`}>
         {options.length} choices
       </p>
-      <select id={id} name={name} value={value} disabled={disabled} aria-describedby={describedBy(id, true, error)} onChange={(e: JSX.TargetedEvent<HTMLSelectElement>) => onChange(e.currentTarget.value as T)}>
+      <select
+        id={id}
+        name={name}
+        value={value}
+        disabled={disabled}
+        aria-describedby={describedBy(id, true, error)}
+        onChange={(e: JSX.TargetedEvent<HTMLSelectElement>) => onChange(e.currentTarget.value as T)}
+      >
         {options.map((o) => (
           <option key={o} value={o}>
             {labels?.[o] ?? o}
@@ -41,7 +57,13 @@ export function ColorControl({ name, label, value, onChange, error, disabled }: 
         #rgb, #rrggbb or #rrggbbaa
       </p>
       <div class="color-control__row">
-        <input type="color" aria-label={`${label}, picker`} value={pickerValue} disabled={disabled} onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onChange(e.currentTarget.value + value.slice(7))} />
+        <input
+          type="color"
+          aria-label={`${label}, picker`}
+          value={pickerValue}
+          disabled={disabled}
+          onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onChange(e.currentTarget.value + value.slice(7))}
+        />
         <input
           id={id}
           name={name}
@@ -60,7 +82,18 @@ export function ColorControl({ name, label, value, onChange, error, disabled }: 
   );
 }
 
-export function RangeControl({ name, label, value, min, max, step, unit = '', onChange, error, disabled }: Base & { value: number; min: number; max: number; step: number; unit?: string; onChange: (v: number) => void }) {
+export function RangeControl({
+  name,
+  label,
+  value,
+  min,
+  max,
+  step,
+  unit = '',
+  onChange,
+  error,
+  disabled,
+}: Base & { value: number; min: number; max: number; step: number; unit?: string; onChange: (v: number) => void }) {
   const id = `d-${name}`;
   const set = (raw: string) => {
     const v = Number(raw);
@@ -75,7 +108,16 @@ export function RangeControl({ name, label, value, min, max, step, unit = '', on
         {unit}
       </p>
       <div class="range-control__row">
-        <input type="range" aria-label={`${label}, slider`} min={min} max={max} step={step} value={value} disabled={disabled} onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => set(e.currentTarget.value)} />
+        <input
+          type="range"
+          aria-label={`${label}, slider`}
+          min={min}
+          max={max}
+          step={step}
+          value={value}
+          disabled={disabled}
+          onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => set(e.currentTarget.value)}
+        />
         <input
           id={id}
           name={name}
@@ -98,13 +140,28 @@ export function RangeControl({ name, label, value, min, max, step, unit = '', on
 export function ToggleControl({ name, label, checked, onChange, disabled }: Base & { checked: boolean; onChange: (v: boolean) => void }) {
   return (
     <label class="check">
-      <input type="checkbox" name={name} id={`d-${name}`} checked={checked} disabled={disabled} onChange={(e: JSX.TargetedEvent<HTMLInputElement>) => onChange(e.currentTarget.checked)} />
+      <input
+        type="checkbox"
+        name={name}
+        id={`d-${name}`}
+        checked={checked}
+        disabled={disabled}
+        onChange={(e: JSX.TargetedEvent<HTMLInputElement>) => onChange(e.currentTarget.checked)}
+      />
       <span>{label}</span>
     </label>
   );
 }
 
-export function TextControl({ name, label, value, maxLength, onChange, error, disabled }: Base & { value: string; maxLength: number; onChange: (v: string) => void }) {
+export function TextControl({
+  name,
+  label,
+  value,
+  maxLength,
+  onChange,
+  error,
+  disabled,
+}: Base & { value: string; maxLength: number; onChange: (v: string) => void }) {
   const id = `d-${name}`;
   return (
     <div class={`field${error ? ' field--invalid' : ''}`}>

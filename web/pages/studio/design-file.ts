@@ -43,9 +43,45 @@ const d = (patch: Partial<QrDesign>): QrDesign => ({ ...DEFAULT_DESIGN, ...patch
 export const BUILT_IN_DESIGNS: readonly NamedDesign[] = [
   { name: 'Classic', design: d({}) },
   { name: 'Rounded ink', design: d({ dotsStyle: 'rounded', cornerSquare: 'extra-rounded', cornerDot: 'dot', color1: '#1e293b' }) },
-  { name: 'Ocean gradient', design: d({ dotsStyle: 'classy-rounded', cornerSquare: 'extra-rounded', cornerDot: 'dot', isGradient: true, gradientRotation: 45, color1: '#1d4ed8', color2: '#0f766e' }) },
-  { name: 'Menu card', design: d({ dotsStyle: 'dots', cornerSquare: 'dot', cornerDot: 'dot', frameStyle: 'bottom-banner', frameText: 'Scan for the menu', frameColor: '#7c2d12', color1: '#7c2d12', presetLogo: 'link', errorCorrectionLevel: 'H' }) },
-  { name: 'Wi-Fi badge', design: d({ dotsStyle: 'extra-rounded', customEyeColors: true, eyeColor: '#2563eb', presetLogo: 'wifi', frameStyle: 'badge', frameText: 'Free Wi-Fi', frameColor: '#2563eb', errorCorrectionLevel: 'H' }) },
+  {
+    name: 'Ocean gradient',
+    design: d({
+      dotsStyle: 'classy-rounded',
+      cornerSquare: 'extra-rounded',
+      cornerDot: 'dot',
+      isGradient: true,
+      gradientRotation: 45,
+      color1: '#1d4ed8',
+      color2: '#0f766e',
+    }),
+  },
+  {
+    name: 'Menu card',
+    design: d({
+      dotsStyle: 'dots',
+      cornerSquare: 'dot',
+      cornerDot: 'dot',
+      frameStyle: 'bottom-banner',
+      frameText: 'Scan for the menu',
+      frameColor: '#7c2d12',
+      color1: '#7c2d12',
+      presetLogo: 'link',
+      errorCorrectionLevel: 'H',
+    }),
+  },
+  {
+    name: 'Wi-Fi badge',
+    design: d({
+      dotsStyle: 'extra-rounded',
+      customEyeColors: true,
+      eyeColor: '#2563eb',
+      presetLogo: 'wifi',
+      frameStyle: 'badge',
+      frameText: 'Free Wi-Fi',
+      frameColor: '#2563eb',
+      errorCorrectionLevel: 'H',
+    }),
+  },
 ];
 
 /** What an exported file holds: a marker, the name, and all 23 options. */

@@ -36,7 +36,13 @@ const ECC_LABELS = { L: 'L — restores 7 %', M: 'M — restores 15 %', Q: 'Q �
 export function DotsGroup({ design, set }: GroupProps) {
   return (
     <Group id="dots" title="Dots" open>
-      <ChoiceControl name="dotsStyle" label="Dot style" value={design.dotsStyle} options={DOT_STYLES} onChange={(dotsStyle) => set({ dotsStyle })} />
+      <ChoiceControl
+        name="dotsStyle"
+        label="Dot style"
+        value={design.dotsStyle}
+        options={DOT_STYLES}
+        onChange={(dotsStyle) => set({ dotsStyle })}
+      />
     </Group>
   );
 }
@@ -44,7 +50,13 @@ export function DotsGroup({ design, set }: GroupProps) {
 export function CornerSquaresGroup({ design, set }: GroupProps) {
   return (
     <Group id="corner-squares" title="Corner squares">
-      <ChoiceControl name="cornerSquare" label="Corner square style" value={design.cornerSquare} options={CORNER_STYLES} onChange={(cornerSquare) => set({ cornerSquare })} />
+      <ChoiceControl
+        name="cornerSquare"
+        label="Corner square style"
+        value={design.cornerSquare}
+        options={CORNER_STYLES}
+        onChange={(cornerSquare) => set({ cornerSquare })}
+      />
     </Group>
   );
 }
@@ -52,7 +64,13 @@ export function CornerSquaresGroup({ design, set }: GroupProps) {
 export function CornerDotsGroup({ design, set }: GroupProps) {
   return (
     <Group id="corner-dots" title="Corner dots">
-      <ChoiceControl name="cornerDot" label="Corner dot style" value={design.cornerDot} options={CORNER_STYLES} onChange={(cornerDot) => set({ cornerDot })} />
+      <ChoiceControl
+        name="cornerDot"
+        label="Corner dot style"
+        value={design.cornerDot}
+        options={CORNER_STYLES}
+        onChange={(cornerDot) => set({ cornerDot })}
+      />
     </Group>
   );
 }
@@ -60,13 +78,40 @@ export function CornerDotsGroup({ design, set }: GroupProps) {
 export function ColoursGroup({ design, set, errors }: GroupProps) {
   return (
     <Group id="colours" title="Colours and gradient">
-      <ColorControl name="color1" label={design.isGradient ? 'First gradient colour' : 'Code colour'} value={design.color1} error={errors.color1} onChange={(color1) => set({ color1 })} />
+      <ColorControl
+        name="color1"
+        label={design.isGradient ? 'First gradient colour' : 'Code colour'}
+        value={design.color1}
+        error={errors.color1}
+        onChange={(color1) => set({ color1 })}
+      />
       <ToggleControl name="isGradient" label="Gradient" checked={design.isGradient} onChange={(isGradient) => set({ isGradient })} />
       {design.isGradient ? (
         <>
-          <ColorControl name="color2" label="Second gradient colour" value={design.color2} error={errors.color2} onChange={(color2) => set({ color2 })} />
-          <ChoiceControl name="gradientType" label="Gradient type" value={design.gradientType} options={GRADIENT_TYPES} onChange={(gradientType) => set({ gradientType })} />
-          <RangeControl name="gradientRotation" label="Gradient rotation" unit="°" value={design.gradientRotation} {...LIMITS.gradientRotation} step={1} error={errors.gradientRotation} onChange={(gradientRotation) => set({ gradientRotation })} />
+          <ColorControl
+            name="color2"
+            label="Second gradient colour"
+            value={design.color2}
+            error={errors.color2}
+            onChange={(color2) => set({ color2 })}
+          />
+          <ChoiceControl
+            name="gradientType"
+            label="Gradient type"
+            value={design.gradientType}
+            options={GRADIENT_TYPES}
+            onChange={(gradientType) => set({ gradientType })}
+          />
+          <RangeControl
+            name="gradientRotation"
+            label="Gradient rotation"
+            unit="°"
+            value={design.gradientRotation}
+            {...LIMITS.gradientRotation}
+            step={1}
+            error={errors.gradientRotation}
+            onChange={(gradientRotation) => set({ gradientRotation })}
+          />
         </>
       ) : null}
     </Group>
@@ -76,8 +121,20 @@ export function ColoursGroup({ design, set, errors }: GroupProps) {
 export function BackgroundGroup({ design, set, errors }: GroupProps) {
   return (
     <Group id="background" title="Background">
-      <ToggleControl name="bgTransparent" label="Transparent background" checked={design.bgTransparent} onChange={(bgTransparent) => set({ bgTransparent })} />
-      <ColorControl name="bgColor" label="Background colour" value={design.bgColor} disabled={design.bgTransparent} error={errors.bgColor} onChange={(bgColor) => set({ bgColor })} />
+      <ToggleControl
+        name="bgTransparent"
+        label="Transparent background"
+        checked={design.bgTransparent}
+        onChange={(bgTransparent) => set({ bgTransparent })}
+      />
+      <ColorControl
+        name="bgColor"
+        label="Background colour"
+        value={design.bgColor}
+        disabled={design.bgTransparent}
+        error={errors.bgColor}
+        onChange={(bgColor) => set({ bgColor })}
+      />
     </Group>
   );
 }
@@ -85,8 +142,21 @@ export function BackgroundGroup({ design, set, errors }: GroupProps) {
 export function EyeGroup({ design, set, errors }: GroupProps) {
   return (
     <Group id="eyes" title="Eye colour">
-      <ToggleControl name="customEyeColors" label="Own colour for the three corner eyes" checked={design.customEyeColors} onChange={(customEyeColors) => set({ customEyeColors })} />
-      {design.customEyeColors ? <ColorControl name="eyeColor" label="Eye colour" value={design.eyeColor} error={errors.eyeColor} onChange={(eyeColor) => set({ eyeColor })} /> : null}
+      <ToggleControl
+        name="customEyeColors"
+        label="Own colour for the three corner eyes"
+        checked={design.customEyeColors}
+        onChange={(customEyeColors) => set({ customEyeColors })}
+      />
+      {design.customEyeColors ? (
+        <ColorControl
+          name="eyeColor"
+          label="Eye colour"
+          value={design.eyeColor}
+          error={errors.eyeColor}
+          onChange={(eyeColor) => set({ eyeColor })}
+        />
+      ) : null}
     </Group>
   );
 }
@@ -110,7 +180,14 @@ export function LogoGroup({ design, set, errors }: GroupProps) {
   const hasLogo = design.customLogoUrl !== null || design.presetLogo !== 'none';
   return (
     <Group id="logo" title="Logo">
-      <ChoiceControl name="presetLogo" label="Preset icon" value={design.presetLogo} options={PRESET_LOGOS} disabled={design.customLogoUrl !== null} onChange={(presetLogo) => set({ presetLogo })} />
+      <ChoiceControl
+        name="presetLogo"
+        label="Preset icon"
+        value={design.presetLogo}
+        options={PRESET_LOGOS}
+        disabled={design.customLogoUrl !== null}
+        onChange={(presetLogo) => set({ presetLogo })}
+      />
       <div class={`field${errors.customLogoUrl ? ' field--invalid' : ''}`}>
         <label for="d-customLogoUrl">Your own logo</label>
         <p class="hint" id="d-customLogoUrl-hint">
@@ -129,7 +206,11 @@ export function LogoGroup({ design, set, errors }: GroupProps) {
             />
           </label>
           <span id="d-customLogoUrl-state" class="logo-file__state">
-            {design.customLogoUrl === null ? 'No logo of your own' : chosen?.url === design.customLogoUrl ? `Using “${chosen.name}”` : 'Your own logo is set'}
+            {design.customLogoUrl === null
+              ? 'No logo of your own'
+              : chosen?.url === design.customLogoUrl
+                ? `Using “${chosen.name}”`
+                : 'Your own logo is set'}
           </span>
           {design.customLogoUrl !== null ? (
             <button type="button" class="btn btn--link" onClick={() => set({ customLogoUrl: null })}>
@@ -139,9 +220,34 @@ export function LogoGroup({ design, set, errors }: GroupProps) {
         </div>
         <FieldError id="d-customLogoUrl" error={errors.customLogoUrl} />
       </div>
-      <RangeControl name="logoSize" label="Logo size (share of the error-correction budget)" value={design.logoSize} {...LIMITS.logoSize} step={0.05} disabled={!hasLogo} error={errors.logoSize} onChange={(logoSize) => set({ logoSize })} />
-      <RangeControl name="logoMargin" label="Logo margin" unit=" px" value={design.logoMargin} {...LIMITS.logoMargin} step={1} disabled={!hasLogo} error={errors.logoMargin} onChange={(logoMargin) => set({ logoMargin })} />
-      <ToggleControl name="hideDotsBehindLogo" label="Hide the dots behind the logo" checked={design.hideDotsBehindLogo} disabled={!hasLogo} onChange={(hideDotsBehindLogo) => set({ hideDotsBehindLogo })} />
+      <RangeControl
+        name="logoSize"
+        label="Logo size (share of the error-correction budget)"
+        value={design.logoSize}
+        {...LIMITS.logoSize}
+        step={0.05}
+        disabled={!hasLogo}
+        error={errors.logoSize}
+        onChange={(logoSize) => set({ logoSize })}
+      />
+      <RangeControl
+        name="logoMargin"
+        label="Logo margin"
+        unit=" px"
+        value={design.logoMargin}
+        {...LIMITS.logoMargin}
+        step={1}
+        disabled={!hasLogo}
+        error={errors.logoMargin}
+        onChange={(logoMargin) => set({ logoMargin })}
+      />
+      <ToggleControl
+        name="hideDotsBehindLogo"
+        label="Hide the dots behind the logo"
+        checked={design.hideDotsBehindLogo}
+        disabled={!hasLogo}
+        onChange={(hideDotsBehindLogo) => set({ hideDotsBehindLogo })}
+      />
     </Group>
   );
 }
@@ -150,10 +256,38 @@ export function FrameGroup({ design, set, errors }: GroupProps) {
   const framed = design.frameStyle !== 'none';
   return (
     <Group id="frame" title="Frame">
-      <ChoiceControl name="frameStyle" label="Frame style" value={design.frameStyle} options={FRAME_STYLES} onChange={(frameStyle) => set({ frameStyle })} />
-      <TextControl name="frameText" label="Frame text" value={design.frameText} maxLength={LIMITS.frameText.maxLength} disabled={!framed} error={errors.frameText} onChange={(frameText) => set({ frameText })} />
-      <ColorControl name="frameColor" label="Frame colour" value={design.frameColor} disabled={!framed} error={errors.frameColor} onChange={(frameColor) => set({ frameColor })} />
-      <ColorControl name="frameTextColor" label="Frame text colour" value={design.frameTextColor} disabled={!framed} error={errors.frameTextColor} onChange={(frameTextColor) => set({ frameTextColor })} />
+      <ChoiceControl
+        name="frameStyle"
+        label="Frame style"
+        value={design.frameStyle}
+        options={FRAME_STYLES}
+        onChange={(frameStyle) => set({ frameStyle })}
+      />
+      <TextControl
+        name="frameText"
+        label="Frame text"
+        value={design.frameText}
+        maxLength={LIMITS.frameText.maxLength}
+        disabled={!framed}
+        error={errors.frameText}
+        onChange={(frameText) => set({ frameText })}
+      />
+      <ColorControl
+        name="frameColor"
+        label="Frame colour"
+        value={design.frameColor}
+        disabled={!framed}
+        error={errors.frameColor}
+        onChange={(frameColor) => set({ frameColor })}
+      />
+      <ColorControl
+        name="frameTextColor"
+        label="Frame text colour"
+        value={design.frameTextColor}
+        disabled={!framed}
+        error={errors.frameTextColor}
+        onChange={(frameTextColor) => set({ frameTextColor })}
+      />
     </Group>
   );
 }
@@ -161,8 +295,24 @@ export function FrameGroup({ design, set, errors }: GroupProps) {
 export function OutputGroup({ design, set, errors }: GroupProps) {
   return (
     <Group id="output" title="Error correction and resolution">
-      <ChoiceControl name="errorCorrectionLevel" label="Error correction" value={design.errorCorrectionLevel} options={ERROR_CORRECTION_LEVELS} labels={ECC_LABELS} onChange={(errorCorrectionLevel) => set({ errorCorrectionLevel })} />
-      <RangeControl name="resolution" label="Resolution (image width)" unit=" px" value={design.resolution} {...LIMITS.resolution} step={1} error={errors.resolution} onChange={(resolution) => set({ resolution })} />
+      <ChoiceControl
+        name="errorCorrectionLevel"
+        label="Error correction"
+        value={design.errorCorrectionLevel}
+        options={ERROR_CORRECTION_LEVELS}
+        labels={ECC_LABELS}
+        onChange={(errorCorrectionLevel) => set({ errorCorrectionLevel })}
+      />
+      <RangeControl
+        name="resolution"
+        label="Resolution (image width)"
+        unit=" px"
+        value={design.resolution}
+        {...LIMITS.resolution}
+        step={1}
+        error={errors.resolution}
+        onChange={(resolution) => set({ resolution })}
+      />
     </Group>
   );
 }

@@ -138,11 +138,7 @@ export function DesignLibrary({ design, title, saved, onApply, onSave, onDelete 
           <input type="file" accept="application/json,.json" class="visually-hidden" onChange={(e) => void importFile(e)} />
         </label>
       </div>
-      {message ? (
-        <p class={message.kind === 'error' ? 'error' : 'muted small'}>
-          {message.text}
-        </p>
-      ) : null}
+      {message ? <p class={message.kind === 'error' ? 'error' : 'muted small'}>{message.text}</p> : null}
     </section>
   );
 }

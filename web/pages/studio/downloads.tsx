@@ -39,7 +39,12 @@ export function Downloads({ item, dirty }: { item: QrItem; dirty: boolean }) {
         <p class="hint" id="download-size-hint">
           {LIMITS.resolution.min} to {LIMITS.resolution.max} px
         </p>
-        <select id="download-size" aria-describedby="download-size-hint" value={size} onChange={(e) => setSize(Number(e.currentTarget.value))}>
+        <select
+          id="download-size"
+          aria-describedby="download-size-hint"
+          value={size}
+          onChange={(e) => setSize(Number(e.currentTarget.value))}
+        >
           {sizes.map((s) => (
             <option key={s} value={s}>
               {s} px{s === item.design.resolution ? ' (the design’s resolution)' : ''}
@@ -48,10 +53,20 @@ export function Downloads({ item, dirty }: { item: QrItem; dirty: boolean }) {
         </select>
       </div>
       <div class="button-row">
-        <a class="btn btn--primary" id="download-png" href={api.codeImageUrl(item.id, 'png', size)} download={fileNameOf(item.title, 'png', `qr-${item.code}`)}>
+        <a
+          class="btn btn--primary"
+          id="download-png"
+          href={api.codeImageUrl(item.id, 'png', size)}
+          download={fileNameOf(item.title, 'png', `qr-${item.code}`)}
+        >
           Download PNG
         </a>
-        <a class="btn btn--secondary" id="download-svg" href={api.codeImageUrl(item.id, 'svg')} download={fileNameOf(item.title, 'svg', `qr-${item.code}`)}>
+        <a
+          class="btn btn--secondary"
+          id="download-svg"
+          href={api.codeImageUrl(item.id, 'svg')}
+          download={fileNameOf(item.title, 'svg', `qr-${item.code}`)}
+        >
           Download SVG
         </a>
         <button type="button" class="btn btn--secondary" onClick={() => void copyImage()}>

@@ -39,11 +39,15 @@ export function KindTabs({ kind, onSelect, readOnly }: { kind: ContentType; onSe
     // The WAI-ARIA tabs pattern: the arrows move to the next or previous tab (round the
     // ends), Home and End to the first and last; Tab goes into the panel.
     const to =
-      e.key === 'ArrowRight' ? (i + 1) % KINDS.length
-      : e.key === 'ArrowLeft' ? (i - 1 + KINDS.length) % KINDS.length
-      : e.key === 'Home' ? 0
-      : e.key === 'End' ? KINDS.length - 1
-      : null;
+      e.key === 'ArrowRight'
+        ? (i + 1) % KINDS.length
+        : e.key === 'ArrowLeft'
+          ? (i - 1 + KINDS.length) % KINDS.length
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? KINDS.length - 1
+              : null;
     if (to === null || readOnly) return;
     e.preventDefault();
     const next = KINDS[to]!;

@@ -83,7 +83,11 @@ export function PreviewPanel({ data, design, blocked, title }: PreviewProps) {
   // What an edit did to the design's health is said aloud when it changes (a colour of low
   // contrast, a value the preview cannot draw), once: the notices are beside, not at, the
   // control being edited, and off-screen on a phone.
-  const health = blocked ? 'Fix the marked design options to update the preview.' : warnings.length > 0 ? `Phones may fail to scan this design: ${warnings.join(' ')}` : '';
+  const health = blocked
+    ? 'Fix the marked design options to update the preview.'
+    : warnings.length > 0
+      ? `Phones may fail to scan this design: ${warnings.join(' ')}`
+      : '';
   useEffect(() => {
     if (health !== said.current && health !== '' && design !== opened.current) announce(health);
     said.current = health;
@@ -93,8 +97,16 @@ export function PreviewPanel({ data, design, blocked, title }: PreviewProps) {
     <section class="preview card" aria-labelledby="preview-h">
       <h2 id="preview-h">Preview</h2>
       <figure class="preview__figure" data-render-ms={svg ? svg.ms.toFixed(3) : undefined} aria-busy={svg ? undefined : 'true'}>
-        {svg ? <img class="preview__img" src={svg.url} alt={`QR code for ${title || 'this code'}, as it will print`} /> : <div class="preview__placeholder">Drawing…</div>}
-        {svg ? <figcaption class="muted small">Drawn in your browser in {svg.ms < 1 ? '<1' : Math.round(svg.ms)} ms by the same renderer as the server.</figcaption> : null}
+        {svg ? (
+          <img class="preview__img" src={svg.url} alt={`QR code for ${title || 'this code'}, as it will print`} />
+        ) : (
+          <div class="preview__placeholder">Drawing…</div>
+        )}
+        {svg ? (
+          <figcaption class="muted small">
+            Drawn in your browser in {svg.ms < 1 ? '<1' : Math.round(svg.ms)} ms by the same renderer as the server.
+          </figcaption>
+        ) : null}
       </figure>
       {blocked ? <p class="notice notice--warning">Fix the marked design options to update the preview.</p> : null}
       {error ? (
@@ -133,7 +145,8 @@ function ScanStatus({ scan, hidden }: { scan: Scan; hidden: boolean }) {
     text = `Does not scan right: it reads “${scan.result.text ?? ''}” instead of the short link.`;
   } else {
     cls += ' scan--bad';
-    text = 'Does not scan: a phone-sized reading found no code. Raise the contrast, use a darker code on a lighter background, make the logo smaller or raise the error correction.';
+    text =
+      'Does not scan: a phone-sized reading found no code. Raise the contrast, use a darker code on a lighter background, make the logo smaller or raise the error correction.';
   }
   return (
     <p class={cls} id="scan-check" role="status" data-state={scan.state === 'done' ? (scan.result.ok ? 'ok' : 'bad') : scan.state}>

@@ -21,14 +21,36 @@ export function StudioForm({ studio, form, designs, saveButton }: StudioFormProp
   return (
     <>
       <div class="card">
-        <Field label="Title" name="title" value={draft.title} required maxLength={TITLE_MAX} hint="Shown in your list and used to name downloaded files" error={shown('title') ? checks.title : undefined} onInput={(t) => (update({ title: t }), touch('title'))} />
+        <Field
+          label="Title"
+          name="title"
+          value={draft.title}
+          required
+          maxLength={TITLE_MAX}
+          hint="Shown in your list and used to name downloaded files"
+          error={shown('title') ? checks.title : undefined}
+          onInput={(t) => (update({ title: t }), touch('title'))}
+        />
       </div>
-      <ContentPanel content={draft.content} check={checks.content} shown={shown} readOnly={false} onChange={(content, f) => (update({ content }), touch(f))} />
+      <ContentPanel
+        content={draft.content}
+        check={checks.content}
+        shown={shown}
+        readOnly={false}
+        onChange={(content, f) => (update({ content }), touch(f))}
+      />
       <section class="card" aria-labelledby="design-h">
         <h2 id="design-h">Design</h2>
         <DesignPanel design={draft.design} errors={checks.design} set={(patch) => update({ design: { ...draft.design, ...patch } })} />
       </section>
-      <DesignLibrary design={draft.design} title={draft.title} saved={designs.designs} onApply={(design) => update({ design })} onSave={(name) => designs.save(name, draft.design)} onDelete={designs.remove} />
+      <DesignLibrary
+        design={draft.design}
+        title={draft.title}
+        saved={designs.designs}
+        onApply={(design) => update({ design })}
+        onSave={(name) => designs.save(name, draft.design)}
+        onDelete={designs.remove}
+      />
       {/* Sticks to the bottom of the screen while the form scrolls: the form is long,
           and the header's button is far above where the user finishes. */}
       <div class="studio__actions">

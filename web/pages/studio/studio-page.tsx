@@ -69,7 +69,7 @@ export default function StudioPage({ id }: { id?: string }) {
   );
 
   return (
-    <AppLayout title={mayEdit ? title : item?.title ?? 'Code'} actions={actions}>
+    <AppLayout title={mayEdit ? title : (item?.title ?? 'Code')} actions={actions}>
       {/* Above both columns: on a phone the preview comes first and would push it out of sight. */}
       {studio.stashed && mayEdit ? <RestoreOffer stashed={studio.stashed} onAnswer={studio.restore} /> : null}
       {/* Also above both columns: on a phone the save result (and the server's warnings) right
@@ -82,8 +82,17 @@ export default function StudioPage({ id }: { id?: string }) {
           {mayEdit ? <StudioForm studio={studio} form={form} designs={designs} saveButton={saveButton} /> : null}
         </div>
         <div class="studio__side">
-          <PreviewPanel data={item ? item.shortUrl : `${location.origin}/r/${SAMPLE_CODE}`} design={form.draft.design} blocked={form.checks.designBlocked} title={form.draft.title} />
-          {item ? <Downloads item={item} dirty={studio.dirty} /> : <p class="muted small card">Downloads and the short link appear once the code is created.</p>}
+          <PreviewPanel
+            data={item ? item.shortUrl : `${location.origin}/r/${SAMPLE_CODE}`}
+            design={form.draft.design}
+            blocked={form.checks.designBlocked}
+            title={form.draft.title}
+          />
+          {item ? (
+            <Downloads item={item} dirty={studio.dirty} />
+          ) : (
+            <p class="muted small card">Downloads and the short link appear once the code is created.</p>
+          )}
         </div>
       </div>
     </AppLayout>

@@ -32,9 +32,15 @@ export function useCodeDraft(id: string | undefined): CodeDraft {
   useEffect(() => {
     if (id === undefined) return;
     // An address whose id is not even a UUID (400 on `id`) names no code either, as on the stats page.
-    api.getCode(id).then(stored, (err: unknown) =>
-      setLoadError(err instanceof ApiError && (err.status === 404 || (err.status === 400 && err.field === 'id')) ? 'There is no such code in this account.' : 'The code could not be loaded.'),
-    );
+    api
+      .getCode(id)
+      .then(stored, (err: unknown) =>
+        setLoadError(
+          err instanceof ApiError && (err.status === 404 || (err.status === 400 && err.field === 'id'))
+            ? 'There is no such code in this account.'
+            : 'The code could not be loaded.',
+        ),
+      );
   }, [id]);
   // A snapshot holds the logo's data URL (up to ~700 kB): made once per draft, not per render.
   const current = useMemo(() => (draft ? snapshot(draft) : null), [draft]);

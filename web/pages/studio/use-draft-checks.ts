@@ -30,7 +30,12 @@ export interface DraftChecks {
 }
 
 /** The draft's checks; null while there is no draft yet. `refused`: the last save was refused. */
-export function useDraftChecks(draft: Draft | null, checker: Checker | null, serverField: ServerFieldError | null, refused: boolean): DraftChecks | null {
+export function useDraftChecks(
+  draft: Draft | null,
+  checker: Checker | null,
+  serverField: ServerFieldError | null,
+  refused: boolean,
+): DraftChecks | null {
   const check = useMemo(() => (draft ? checkContent(draft.content) : null), [draft?.content]);
   const design = useMemo(() => (draft ? designErrors(draft.design, checker, serverField) : {}), [draft?.design, checker, serverField]);
   if (!draft || !check) return null;
@@ -62,7 +67,11 @@ function withServerField(check: ContentCheck, serverField: ServerFieldError | nu
 /** A content rule is named under its field; one whose field is not on screen is named here, so a save is never refused without a visible reason. */
 function refusalMessage(draft: Draft, check: ContentCheck, otherFieldsMarked: boolean): string {
   const onScreen = new Set<string>(draft.content.raw !== null ? ['payload'] : FIELDS[draft.content.kind].map((d) => d.name));
-  const offScreen = Object.entries(check.errors).filter(([f]) => !onScreen.has(f)).map(([, m]) => m);
+  const offScreen = Object.entries(check.errors)
+    .filter(([f]) => !onScreen.has(f))
+    .map(([, m]) => m);
   const marked = otherFieldsMarked || Object.keys(check.errors).some((f) => onScreen.has(f));
-  return [marked ? 'Fix the marked fields first.' : '', offScreen.length ? `The content cannot be saved: ${offScreen.join('; ')}.` : ''].filter(Boolean).join(' ');
+  return [marked ? 'Fix the marked fields first.' : '', offScreen.length ? `The content cannot be saved: ${offScreen.join('; ')}.` : '']
+    .filter(Boolean)
+    .join(' ');
 }

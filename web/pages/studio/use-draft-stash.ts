@@ -5,8 +5,15 @@ import { onSignedOut, type SessionView } from '../../api.ts';
 import type { Draft } from './draft-model.ts';
 import { dropStashedDraft, type StashedDraft, stashDraft, stashedDraftFor } from './draft-stash.ts';
 
-export function useDraftStash(path: string, session: SessionView | null | undefined, draft: Draft | null, dirty: boolean): { stashed: StashedDraft | null; drop(): void } {
-  const [stashed, setStashed] = useState<StashedDraft | null>(() => (session ? stashedDraftFor(path, session.user.id, session.account.id) : null));
+export function useDraftStash(
+  path: string,
+  session: SessionView | null | undefined,
+  draft: Draft | null,
+  dirty: boolean,
+): { stashed: StashedDraft | null; drop(): void } {
+  const [stashed, setStashed] = useState<StashedDraft | null>(() =>
+    session ? stashedDraftFor(path, session.user.id, session.account.id) : null,
+  );
   const latest = useRef({ draft, dirty, session });
   latest.current = { draft, dirty, session };
   useEffect(
