@@ -1,5 +1,5 @@
 // Schemas of the account overview, the CSV exports and the live poll of recent scans.
-// Kept beside schemas.ts (the item stats) so each stats route reads its schemas in one place.
+// Kept beside qr-items.ts (the item stats) so each stats route reads its schemas in one place.
 import { Type } from 'typebox';
 import { Enum, named } from '../../domain/schema-kit.ts';
 import { StatsQuery, StatsResponse, TabAccountQuery } from './qr-items.ts';
