@@ -14,17 +14,10 @@ import type {
   SessionView,
 } from '../src/http/schemas/account.ts';
 import type { Static } from 'typebox';
-import type {
-  BulkActionBody,
-  BulkActionResponse,
-  CreateQrBody,
-  ItemWithWarningsResponse,
-  ListResponse,
-  StatsResponse,
-  TagListResponse,
-  UpdateQrBody,
-} from '../src/http/schemas/qr-items.ts';
-import type { AccountStatsResponse, RecentResponse } from '../src/http/schemas/stats.ts';
+import type { BulkActionBody, BulkActionResponse } from '../src/http/schemas/bulk.ts';
+import type { CreateQrBody, ItemWithWarningsResponse, ListResponse, UpdateQrBody } from '../src/http/schemas/qr-items.ts';
+import type { AccountStatsResponse, RecentResponse, StatsResponse } from '../src/http/schemas/stats.ts';
+import type { TagListResponse } from '../src/http/schemas/tags.ts';
 import type { SavedDesign as SavedDesignSchema } from '../src/http/schemas/designs.ts';
 import type { QrDesign } from '../src/domain/design/design-schema.ts';
 import type { ContentType } from '../src/domain/payload/index.ts';

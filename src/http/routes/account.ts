@@ -26,7 +26,7 @@ import {
   RemoveMemberQuery,
   UserIdParams,
 } from '../schemas/account.ts';
-import { ErrorResponse, OkResponse, authErrors } from '../schemas/qr-items.ts';
+import { ErrorResponse, OkResponse, authErrors } from '../schemas/common.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { memberOf } from '../auth/session-auth.ts';
 

@@ -11,7 +11,7 @@ import { checkDesignName, DESIGNS_PER_ACCOUNT, type SavedDesignRecord } from '..
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { CreateDesignBody, DesignListQuery, SavedDesignList, SavedDesignResponse, UpdateDesignBody } from '../schemas/designs.ts';
-import { IdParams, OkResponse, authErrors, bodyErrors, errorAnswer, renderBusyAnswer } from '../schemas/qr-items.ts';
+import { IdParams, OkResponse, authErrors, bodyErrors, errorAnswer, renderBusyAnswer } from '../schemas/common.ts';
 
 const notFoundAnswer = errorAnswer('No such design in this account');
 

@@ -14,7 +14,8 @@ import { shortUrlFor } from '../../domain/qr-items/short-code.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { attachment } from '../downloads/content-disposition.ts';
-import { ErrorResponse, IdParams, PreviewBody, TabAccountQuery, authErrors } from '../schemas/qr-items.ts';
+import { ErrorResponse, IdParams, TabAccountQuery, authErrors } from '../schemas/common.ts';
+import { PreviewBody } from '../schemas/qr-items.ts';
 
 type Format = 'svg' | 'png' | 'pdf';
 

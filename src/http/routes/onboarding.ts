@@ -19,7 +19,7 @@ import {
   SignUpBody,
   TokenParams,
 } from '../schemas/account.ts';
-import { ErrorResponse, OkResponse } from '../schemas/qr-items.ts';
+import { ErrorResponse, OkResponse } from '../schemas/common.ts';
 import { refuseCrossSite, signInAs } from './session.ts';
 import { attemptKeys } from '../auth/trusted-device.ts';
 

@@ -13,7 +13,8 @@ import { CODE_LENGTH, shortUrlFor } from '../../domain/qr-items/short-code.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { IdempotencyHeaders, answerOnce } from '../request/idempotency.ts';
-import { BatchCreateBody, BatchCreateResponse, ErrorResponse, authErrors } from '../schemas/qr-items.ts';
+import { BatchCreateBody, BatchCreateResponse } from '../schemas/bulk.ts';
+import { ErrorResponse, authErrors } from '../schemas/common.ts';
 
 /** A thousand items with custom logos need more than the 1 MiB a single create gets. */
 export const BATCH_BODY_LIMIT = 16 * 1024 * 1024;

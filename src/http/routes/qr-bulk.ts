@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { applyBulkAction } from '../../domain/qr-items/qr-bulk.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
-import { BulkActionBody, BulkActionResponse, authErrors, bodyErrors } from '../schemas/qr-items.ts';
+import { BulkActionBody, BulkActionResponse } from '../schemas/bulk.ts';
+import { authErrors, bodyErrors } from '../schemas/common.ts';
 
 export const qrBulkRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   app.post(

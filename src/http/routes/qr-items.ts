@@ -14,21 +14,8 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { IdempotencyHeaders, answerOnce } from '../request/idempotency.ts';
-import {
-  CreateQrBody,
-  ErrorResponse,
-  IdParams,
-  ItemResponse,
-  ItemWithWarningsResponse,
-  ListQuery,
-  ListResponse,
-  OkResponse,
-  UpdateQrBody,
-  authErrors,
-  bodyErrors,
-  notFoundAnswer,
-  renderBusyAnswer,
-} from '../schemas/qr-items.ts';
+import { CreateQrBody, ItemResponse, ItemWithWarningsResponse, ListQuery, ListResponse, UpdateQrBody } from '../schemas/qr-items.ts';
+import { ErrorResponse, IdParams, OkResponse, authErrors, bodyErrors, notFoundAnswer, renderBusyAnswer } from '../schemas/common.ts';
 
 const DEFAULT_LIMIT = 50;
 

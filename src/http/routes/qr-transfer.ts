@@ -14,7 +14,7 @@ import { normalizeTag } from '../../domain/qr-items/tags.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { Enum, named } from '../../domain/schema-kit.ts';
-import { ErrorResponse, authErrors, errorAnswer } from '../schemas/qr-items.ts';
+import { ErrorResponse, authErrors, errorAnswer } from '../schemas/common.ts';
 import { utf8Body } from '../request/utf8-body.ts';
 
 /** A CSV upload is read whole before it is validated; 16 MiB is some 100,000 codes. Larger files: the CLI. */

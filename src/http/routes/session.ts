@@ -7,7 +7,7 @@ import { csrfTokenFor } from '../../domain/accounts/session-policy.ts';
 import { ForbiddenError, ValidationError } from '../../domain/errors.ts';
 import type { AppServices } from '../../services.ts';
 import { ChangePasswordBody, SessionResponse, SignInBody, SwitchAccountBody } from '../schemas/account.ts';
-import { ErrorResponse, OkResponse, authErrors } from '../schemas/qr-items.ts';
+import { ErrorResponse, OkResponse, authErrors } from '../schemas/common.ts';
 import { clearSessionCookie, crossSiteRefusal, memberOf, startSession } from '../auth/session-auth.ts';
 import { attemptKeys, rememberDevice } from '../auth/trusted-device.ts';
 

@@ -5,7 +5,8 @@ import { accountStats } from '../../domain/stats/account-stats.ts';
 import { RECENT_LIMIT, itemStats, recentScans } from '../../domain/stats/item-stats.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
-import { IdParams, StatsQuery, StatsResponse, authErrors, notFoundAnswer } from '../schemas/qr-items.ts';
+import { IdParams, authErrors, notFoundAnswer } from '../schemas/common.ts';
+import { StatsQuery, StatsResponse } from '../schemas/stats.ts';
 import { breakdownCsv, csvDisposition, dailyCsv, topCodesCsv } from '../downloads/stats-csv.ts';
 import {
   AccountStatsCsvQuery,

@@ -5,7 +5,8 @@ import { NotFoundError } from '../../domain/errors.ts';
 import { normalizeTag } from '../../domain/qr-items/tags.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
-import { ErrorResponse, OkResponse, RenameTagBody, TagListResponse, TagParams, authErrors } from '../schemas/qr-items.ts';
+import { ErrorResponse, OkResponse, authErrors } from '../schemas/common.ts';
+import { RenameTagBody, TagListResponse, TagParams } from '../schemas/tags.ts';
 
 export const tagRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   const tags = new TagsRepository(services.db);

@@ -1,10 +1,78 @@
-// Schemas of the account overview, the CSV exports and the live poll of recent scans.
-// Kept beside qr-items.ts (the item stats) so each stats route reads its schemas in one place.
+// Schemas of the item stats, the account overview, the CSV exports and the live poll of recent scans.
+// With the item stats (GET /v1/qr/{id}/stats), so each stats route reads its schemas in one place.
 import { Type } from 'typebox';
-import { Enum, named } from '../../domain/schema-kit.ts';
-import { StatsQuery, StatsResponse, TabAccountQuery } from './qr-items.ts';
+import { Between, Enum, named } from '../../domain/schema-kit.ts';
+import { TabAccountQuery } from './common.ts';
+
+export const StatsQuery = Type.Object(
+  {
+    days: Type.Optional(Between(1, 90, true, 'Days in the series, default 14')),
+    tz: Type.Optional(
+      Type.String({ maxLength: 64, rule: 'must be an IANA time zone such as Europe/Berlin', description: 'IANA time zone, default UTC' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const Count = Type.Integer({ minimum: 0 });
+const Breakdown = Type.Array(named('BreakdownRow', Type.Object({ value: Type.String(), scans: Count })));
+
+export const StatsResponse = named(
+  'QrStats',
+  Type.Object(
+    {
+      id: Type.String({ format: 'uuid' }),
+      code: Type.String(),
+      days: Type.Integer(),
+      tz: Type.String(),
+      from: Type.String({ format: 'date' }),
+      to: Type.String({ format: 'date' }),
+      totals: named(
+        'StatsTotals',
+        Type.Object({
+          scans: Count,
+          uniqueScans: Count,
+          scansInRange: Count,
+          uniqueScansInRange: Count,
+          botScans: Count,
+          firstScanAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+          lastScanAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+        }),
+      ),
+      daily: Type.Array(named('StatsDay', Type.Object({ date: Type.String({ format: 'date' }), scans: Count, uniqueScans: Count }))),
+      recent: Type.Array(
+        named(
+          'RecentScan',
+          Type.Object({
+            scannedAt: Type.String({ format: 'date-time' }),
+            device: Type.String(),
+            os: Type.Union([Type.String(), Type.Null()]),
+            browser: Type.Union([Type.String(), Type.Null()]),
+            country: Type.Union([Type.String(), Type.Null()]),
+            referrer: Type.Union([Type.String(), Type.Null()]),
+          }),
+        ),
+      ),
+      breakdown: named(
+        'StatsBreakdown',
+        Type.Object(
+          {
+            device: Breakdown,
+            os: Breakdown,
+            browser: Breakdown,
+            country: Breakdown,
+            referrer: Breakdown,
+          },
+          {
+            description:
+              'Per dimension, largest first; at most 50 entries, the values past the 49th summed as one entry "(other)", so each adds up to the scans in range',
+          },
+        ),
+      ),
+    },
+    { description: 'Totals, a zero-filled daily series, the 20 newest human scans and breakdowns of the range' },
+  ),
+);
 
 const daysProperty = StatsQuery.properties.days;
 const tzProperty = StatsQuery.properties.tz;
