@@ -1,5 +1,5 @@
 // The qrtrack command as an operator runs it: real processes on the database a real server uses.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, dispatch } from '../../src/cli/registry.ts';
 import { SQLite } from '../../src/db/sqlite/sqlite-driver.ts';
-import { type RunningServer, runCli as runCliWith, startServer } from '../support/processes.ts';
+import { type RunningServer, runCliAsync, runCli as runCliWith, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -20,22 +20,7 @@ let dir: string;
 let env: Record<string, string>;
 let server: RunningServer;
 let menu: { id: string; code: string };
-/** Runs `qrtrack ARGS` as a user would; asynchronous, so the test worker stays responsive. */
-function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    proc.on('error', reject);
-    proc.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) => runCliAsync(args, env);
 
 beforeAll(async () => {
   dir = tempDir('qrtrack-cli-');

@@ -1,29 +1,11 @@
-// `keys create` without --account, as the first steps use it: the key is for the account the
-// owner made in the web app, never for a new account the web app does not show them.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../support/processes.ts';
+import { type RunningServer, runCliAsync, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-/** Runs `qrtrack ARGS` as a user would; asynchronous, so the test worker stays responsive. */
-function runCli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    proc.on('error', reject);
-    proc.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const runCli = runCliAsync;
 
 const PASSWORD = 'correct horse battery';
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>

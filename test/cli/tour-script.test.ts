@@ -1,29 +1,12 @@
-// scripts/tour.sh is run as `bash scripts/tour.sh` from the project, but also from anywhere
-// else: it finds the project (and tsx) from its own location, not the caller's folder.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runProcess } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Runs scripts/tour.sh from `cwd`; asynchronous, so the test worker stays responsive while it runs. */
-function tourFrom(cwd: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn('bash', [path.join(ROOT, 'scripts/tour.sh')], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    proc.on('error', reject);
-    proc.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const tourFrom = (cwd: string, env: Record<string, string>) => runProcess('bash', [path.join(ROOT, 'scripts/tour.sh')], { cwd, env });
 
 // The tour starts a server and makes the owner account: a minute or more on a loaded machine.
 describe('scripts/tour.sh', { timeout: 300_000 }, () => {

@@ -1,28 +1,11 @@
-// The README's tour runs as written: scripts/tour.sh executes every marked shell block in
-// order against a fresh server, and stops at the first command that fails.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runProcess } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-/** Runs scripts/tour.sh; asynchronous, so the test worker stays responsive while it runs. */
-function tour(env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn('bash', [path.join(ROOT, 'scripts/tour.sh')], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    proc.on('error', reject);
-    proc.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const tour = (env: Record<string, string> = {}) => runProcess('bash', [path.join(ROOT, 'scripts/tour.sh')], { env });
 
 // Each case starts a server and runs the tour's processes: minutes on a loaded machine.
 describe('the README tour', { timeout: 300_000 }, () => {

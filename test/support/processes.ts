@@ -8,6 +8,43 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 // child process, and a SIGKILL sent to the CLI would leave the real server running.)
 const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
 
+export interface ProcessResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end; asynchronous, so the test worker stays responsive while it runs. */
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(command, args, {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    proc.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    proc.on('error', reject);
+    proc.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** Runs `qrtrack ARGS` from the sources as a user would, without blocking the test worker. */
+export function runCliAsync(args: readonly string[], env: Record<string, string>): Promise<ProcessResult> {
+  const [node, ...flags] = NODE_TS;
+  return runProcess(node, [...flags, path.join(ROOT, 'src/cli.ts'), ...args], { env: { LOG_LEVEL: 'silent', ...env } });
+}
+
 export function runCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
   const [node, ...flags] = NODE_TS;
   const res = spawnSync(node, [...flags, path.join(ROOT, 'src/cli.ts'), ...args], {
