@@ -45,7 +45,7 @@ export function jsonShapeProblem(text: string, maxDepth: number, maxValues: numb
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       // Strings are skipped with the native search: a 16 MiB batch is mostly logos in base64,
-      // and reading them a character at a time was 50 ms of the thread answering the short links.
+      // too slow to read a character at a time on the short links' thread.
       i = endOfString(text, i + 1);
     } else if (c === COMMA) {
       // Every value but a container's first follows a comma; a container's first (or only)
