@@ -86,9 +86,8 @@ export async function designFromJson(raw: string, option: string): Promise<Desig
 }
 
 export async function importCodes(db: Db, accountId: string, open: () => Readable, options: ImportOptions): Promise<ImportSummary> {
-  // The parser hands over a whole chunk at once and the rows come as microtasks, so without
-  // turns a 16 MiB file (some 300,000 rows) was one stretch of the thread that answers the
-  // short links: 20,000 rows held it 0.9 s.
+  // The parser hands over a whole chunk at once and the rows come as microtasks: without turns a
+  // file is one stretch of the short links' thread (docs/performance.md).
   const turn = turnTaker(200);
   let total = 0;
   for await (const row of rows(open(), options)) {

@@ -1,6 +1,6 @@
 // What a logo costs to draw once every reference is followed. A few hundred bytes of
 // patterns (or masks, clip paths, uses) that each draw the next ten times expand to 10^8
-// shapes (issue 11), and a filter radius "capped" at 100 units is 25,000 px under a tiny
+// shapes (docs/decisions/logo-limits.md), and a filter radius "capped" at 100 units is 25,000 px under a tiny
 // viewBox. So the references are walked as the renderer would instantiate them — use
 // href, url(#id) in attributes, style attributes and the style sheet, pattern and gradient
 // href inheritance — with budgets on the expanded size, the nesting and the layers, while

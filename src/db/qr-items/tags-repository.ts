@@ -92,9 +92,9 @@ export class TagsRepository {
   /**
    * Renames a tag on every code; codes that already carry `to` keep it once. False when `from`
    * is unknown. On SQLite, whose statements hold the thread that answers the short links, a tag
-   * is moved TAG_SLICE codes at a time with a turn between (renaming a tag of 128,000 codes in
-   * one transaction held it 1.5 s): until the last slice, the list by tag finds some codes under
-   * each name, and a rename cut off midway is finished by renaming again.
+   * is moved TAG_SLICE codes at a time with a turn between (docs/performance.md): until the last
+   * slice, the list by tag finds some codes under each name, and a rename cut off midway is
+   * finished by renaming again.
    */
   async rename(accountId: string, from: string, to: string): Promise<boolean> {
     if (from === to) return this.exists(accountId, from);
