@@ -123,8 +123,8 @@ export class TagsRepository {
    * Runs `move` and then deletes the tag's rows: on PostgreSQL for all of its codes in one
    * transaction, on SQLite TAG_SLICE codes a transaction, with a turn between. A slice is the
    * front of the tag's index up to its TAG_SLICE-th entry (the slices before are gone), so each
-   * statement reads a range of qr_tags_by_tag as long as the slice: asked by ids, SQLite walked
-   * the rest of the tag for each slice (1.66 s a slice at 200k codes). Answers how many codes had the tag.
+   * statement reads a range of qr_tags_by_tag as long as the slice; asked by ids, SQLite walks the
+   * rest of the tag for each slice (docs/performance.md, F5). Answers how many codes had the tag.
    */
   private async inSlices(
     accountId: string,

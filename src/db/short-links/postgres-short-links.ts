@@ -63,9 +63,8 @@ export class PostgresShortLinks implements ShortLinkResolver {
     if (!this.listening) return this.items.findByCode(code);
     if (this.entries.has(code)) {
       // A busy process reads the socket of a scan and that of an announcement dropping its
-      // code in one poll of the event loop, in no set order: answered at once, a paused code
-      // was still redirected in 4 of 100 tries under load. One turn later every announcement
-      // read in that poll has been applied.
+      // code in one poll of the event loop, in no set order (docs/decisions/short-link-caching.md):
+      // one turn later every announcement read in that poll has been applied.
       await nextTurn();
       const hit = this.entries.get(code);
       if (hit !== undefined) return hit;
