@@ -42,9 +42,8 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   const services = createServices(config, db, redis);
   // Set once the app exists: the listening server answers /r/* before Fastify sees it.
   let fastPath: FastPath | null = null;
-  // Once closing, every answer ends its connection: a client scanning over kept-alive
-  // connections never let the server close (9.8 s under a flood, past the 8 s grace), since
-  // /r/* answers before Fastify, which would otherwise have said 503 and closed.
+  // Once closing, every answer ends its connection: kept-alive scans would hold the server past
+  // its grace (docs/operations.md), since /r/* answers before Fastify, which would say 503 and close.
   let closing = false;
   const trust = trustFunction(config.trustProxy);
   const connections = new ConnectionLimiter(config.connections.maxPerAddress, trust);
@@ -57,7 +56,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
           headersTimeout: config.connections.headersTimeoutMs,
           // One value for the whole server: the large-body routes'; the others are held to less (bodyDeadline).
           requestTimeout: config.connections.largeBodyTimeoutMs,
-          // Node checks these timeouts every 30 s by default: half-open connections lived 80-125 s.
+          // Node checks these timeouts every 30 s by default, far too late (docs/security.md).
           connectionsCheckingInterval: 1000,
         },
         (req, res) => {

@@ -1,7 +1,5 @@
 // Long loops on the thread that answers the short links hand it back every few milliseconds.
-// Counting items between turns guessed their cost: a batch's design warnings cost 1 ms an item
-// with a Latin frame text and 5 ms or more with several scripts, so 20 items held the thread
-// for 100 ms and more. The clock is what a waiting short link feels.
+// By the clock, not by item count: items' costs differ widely (docs/big-accounts.md).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Work done between two turns at most (plus one unit of work). */

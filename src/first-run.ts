@@ -1,6 +1,6 @@
 // First run: while the instance has no user, a one-time setup link lets its owner in. A link
-// lasts SETUP_TTL_MS; each start of the server prints a new one and withdraws the earlier ones
-// (each start added another, and all of them worked, forever). The CLI's setup-link adds one.
+// lasts SETUP_TTL_MS; each start of the server prints a new one and withdraws the earlier ones,
+// so old links in logs stop working. The CLI's setup-link adds one.
 import { oneTimeLinkUrl } from './domain/accounts/links.ts';
 import { SETUP_TTL_MS } from './domain/accounts/session-policy.ts';
 import { hashSecretToken, newSecretToken } from './domain/accounts/secret-token.ts';

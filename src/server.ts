@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   });
   const { app, services } = await buildApp(config, db);
   // Fastify sets its keep-alive timeout (72 s, longer than the usual proxy's idle timeout) only
-  // on servers it creates itself; ours comes from serverFactory and had Node's 5 s. A client, or
+  // on servers it creates itself; ours comes from serverFactory (Node's 5 s otherwise). A client, or
   // proxy, that reuses an idle connection just as the server drops it gets "other side closed".
   app.server.keepAliveTimeout = app.initialConfig.keepAliveTimeout ?? 72_000;
   let closing = false;

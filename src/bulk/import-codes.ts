@@ -31,9 +31,8 @@ export interface ImportOptions {
   /**
    * Parses a custom logo in the render pool (and draws it once at the largest size a code
    * gives it, the cost trial of POST /v1/qr); each row's logos go through it before the row
-   * is planned. Sanitizing a large SVG logo takes a tenth of a second or more: done
-   * in place, 22 such logos held the thread that answers the short links 10.7 s, and a logo
-   * too costly to draw was stored.
+   * is planned: sanitizing a large SVG logo is slow and must not run on the short links' thread,
+   * and a logo too costly to draw must be refused (docs/performance.md).
    */
   parseLogo: ParseLogo;
   /** Design options for every row that does not set them itself. */
@@ -50,7 +49,7 @@ export interface ImportSummary {
 
 /**
  * Codes stored per transaction: as many as fit a few milliseconds of the thread that answers the
- * short links, judged by the last one. Fixed transactions of 1,000 held it 229 ms at a time.
+ * short links, judged by the last one (docs/decisions/bulk-work-and-quotas.md).
  */
 const BATCH = { first: 50, min: 10, max: 1_000, targetMs: 5 } as const;
 
@@ -87,9 +86,8 @@ export async function designFromJson(raw: string, option: string): Promise<Desig
 }
 
 export async function importCodes(db: Db, accountId: string, open: () => Readable, options: ImportOptions): Promise<ImportSummary> {
-  // The parser hands over a whole chunk at once and the rows come as microtasks, so without
-  // turns a 16 MiB file (some 300,000 rows) was one stretch of the thread that answers the
-  // short links: 20,000 rows held it 0.9 s.
+  // The parser hands over a whole chunk at once and the rows come as microtasks: without turns a
+  // file is one stretch of the short links' thread (docs/performance.md).
   const turn = turnTaker(200);
   let total = 0;
   for await (const row of rows(open(), options)) {

@@ -1,8 +1,8 @@
 // Reads an account's codes along the list's indexes in pages sized by the clock: each page is
 // read (and then written out by the caller) in one stretch of the thread that answers the short
 // links, so a page is made as large as fits a few milliseconds on this machine now, with a turn
-// of the event loop between pages. Fixed pages of 1,000 held that thread 0.4–1.7 s each on a
-// loaded 2-core machine (a 200k-code CSV export: /r p99 278 ms, max 1.77 s).
+// of the event loop between pages; fixed pages held it far too long
+// (docs/decisions/bulk-work-and-quotas.md).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type ListQuery, QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
 import type { Db } from '../db/database.ts';

@@ -14,8 +14,8 @@ export class DesignsRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * Newest first, from after `cursor`, as many as fit LIST_PAGE_DESIGN_BYTES (at least one):
-   * 200 designs with 660 KB logos would make one 130 MB answer. `more` says another page follows.
+   * Newest first, from after `cursor`, as many as fit LIST_PAGE_DESIGN_BYTES (at least one), so
+   * large logos cannot make a huge answer (docs/performance.md). `more` says another page follows.
    */
   async list(accountId: string, cursor?: ListCursor): Promise<{ designs: SavedDesignRecord[]; more: boolean }> {
     const sizes = await this.db.kysely

@@ -46,8 +46,8 @@ const ACCOUNT_SHARE_OF_QUEUE = 4;
 /**
  * Whose job and how urgent: `interactive` (an image or preview someone waits for, a create's
  * logo) goes before `bulk` (a ZIP export's images, an import's logos), and each lane is shared
- * round-robin between accounts. One account's 17 ZIP exports used to fill every worker and the
- * whole queue for an hour, and every other account's previews answered 503.
+ * round-robin between accounts, so one account's exports cannot starve the others' previews
+ * (docs/decisions/bulk-work-and-quotas.md).
  */
 export interface RenderFor {
   account: string;
@@ -101,11 +101,8 @@ export class RenderPool {
       maxQueue: config.queue,
       resourceLimits: WORKER_HEAP,
       niceIncrement: WORKER_NICE,
-      // The rasterizer's pixmaps (about 50 MB for a 2500 px PNG) are freed by finalizers that
-      // run on a later turn of the worker's event loop. With piscina's default ('sync') a worker
-      // waits for its next task in Atomics.wait and never turns, so under a steady stream of
-      // images the memory was never given back (measured: +50 MB per 2500 px PNG, 3.3 GB
-      // after 60). Message-port hand-offs let the loop turn between tasks.
+      // The rasterizer's pixmaps are freed by finalizers on a later loop turn, which 'sync'
+      // (Atomics.wait) never gives; message-port hand-offs do (docs/performance.md).
       atomics: 'disabled',
     });
     this.watchEveryMs = Math.max(5, Math.min(50, Math.floor(config.timeoutMs / 10)));

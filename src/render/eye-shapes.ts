@@ -6,9 +6,7 @@
 // diagonal run of its shape by (1 − 1/√2) × its radius, so the ratio holds on every
 // line through the centre only when the three outlines (ring outside, ring inside,
 // centre) are similar shapes: radii in proportion to their half-sizes 3.5 : 2.5 : 1.5.
-// Measured under camera noise, an eye with mismatched radii (a rounded ring round a
-// square centre, or the generator's leaf-shaped classy centre) lost to noise speckle
-// in jsQR's scoring 40–60 % of the time; similar outlines scan as well as square ones.
+// Mismatched outlines lose to noise speckle in jsQR's scoring (docs/designs.md).
 // So the ring's inside is not a style of its own: it is placed halfway between the
 // ring's outside and the centre along each diagonal, which makes the outlines similar
 // whenever the two chosen styles belong together and keeps the error small otherwise

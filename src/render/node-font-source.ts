@@ -1,10 +1,9 @@
 // The Node font source: font files resolved from node_modules and read on first use.
 //
 // Reading and unpacking a font file is the costly part of drawing frame text the first
-// time (a Korean slice 40–150 ms, pure-JS inflate most of it); the layout after is under a
-// millisecond. Render workers may pay it synchronously, but the main thread answers the
-// short links, so it warms the files a text needs first (warmFontsFor: file reads and
-// inflate on libuv's thread pool) and the synchronous read then finds them ready.
+// time (tens of ms; docs/designs.md); the layout after is under a millisecond. Render workers
+// may pay it synchronously, but the main thread answers the short links, so it warms the files
+// a text needs first (warmFontsFor: reads and inflate on libuv's pool), then finds them ready.
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -1,5 +1,5 @@
 // CSS of user SVG logos, rebuilt from an allow-list. A deny-list of "things that load"
-// missed image-set(), image(), cross-fade(), escapes and whatever CSS adds next (issue 11);
+// misses image-set(), image(), cross-fade(), escapes and whatever CSS adds next (docs/decisions/logo-limits.md);
 // here a declaration survives only if its property is a presentation property and its
 // value is made of numbers, units, colours, keywords, rgb()/hsl() and url(#fragment).
 // Every scanner below looks at each character a bounded number of times.

@@ -1,6 +1,6 @@
 // Numbers, lengths and transforms of user SVG, read by hand-written scanners that look at
-// each character once. Regexes with adjacent quantifiers (`\s*(?:px)?\s*$`, `[^)'"]*\1`)
-// backtracked quadratically or worse on crafted input (issue 11); these cannot.
+// each character once: regexes with adjacent quantifiers (`\s*(?:px)?\s*$`, `[^)'"]*\1`)
+// backtrack quadratically or worse on crafted input (docs/security.md); these cannot.
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 12;

@@ -1,6 +1,6 @@
 // What a logo costs to draw once every reference is followed. A few hundred bytes of
 // patterns (or masks, clip paths, uses) that each draw the next ten times expand to 10^8
-// shapes (issue 11), and a filter radius "capped" at 100 units is 25,000 px under a tiny
+// shapes (docs/decisions/logo-limits.md), and a filter radius "capped" at 100 units is 25,000 px under a tiny
 // viewBox. So the references are walked as the renderer would instantiate them — use
 // href, url(#id) in attributes, style attributes and the style sheet, pattern and gradient
 // href inheritance — with budgets on the expanded size, the nesting and the layers, while
@@ -22,11 +22,7 @@ import {
 } from './svg-numbers.ts';
 import { elements, type SvgNode, SvgRejected } from './svg-tree.ts';
 
-/*
- * Measured with resvg at the largest logo size (1,600 px square): a full-size mask, clip
- * path or pattern layer costs ~80 ms, a blur 0.6–2.4 s, a dilate 0.3 s at radius 2 px,
- * 0.8 s at 8, 2.5 s at 16 and 66 s at 64 (the cost grows with the radius squared).
- */
+/** Bounds set by what resvg pays at the largest logo size (docs/designs.md, docs/decisions/logo-limits.md). */
 export const REFERENCE_LIMITS = {
   /** Element instances once every reference is expanded (the same bound as the input's elements). */
   instances: 20_000,

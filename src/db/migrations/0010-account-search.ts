@@ -1,7 +1,5 @@
-// Text search scoped by account on SQLite (issue #30, F1). The FTS5 trigram index of 0003
-// held every account's codes in one doclist a trigram: a search for `https` from an account
-// of ten codes read every https code of every account before filtering by account (809 ms of
-// the thread that answers the short links beside a 1.4M-code account).
+// Text search scoped by account on SQLite. With one doclist a trigram for all accounts, a small
+// account's search read every account's codes (docs/performance.md, F1).
 //
 // Each code's row in the index now also holds its account's key: three characters of a
 // private-use plane that no folded text holds, so the trigram tokenizer makes of them one

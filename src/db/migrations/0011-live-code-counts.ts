@@ -1,7 +1,5 @@
-// Each account's number of live codes, kept with the codes (issue #30, F7): the overview
-// counted them with count(*) over the account's list index, which grows with the account
-// (152 ms of the thread that answers the short links at 1.4M codes on SQLite). The repository
-// adds and takes off in the transaction that creates or deletes codes.
+// Each account's number of live codes, kept with the codes: a count(*) grows with the account
+// (docs/performance.md, F7). The repository adds and takes off in the transaction that creates or deletes codes.
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { Dialect } from '../codec.ts';
 

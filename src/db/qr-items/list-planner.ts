@@ -28,9 +28,8 @@ const RARITY_SAMPLE = 200;
 /**
  * A search without a run of three letters or digits (`ab`, `é`, `%%`) has no index to ask: it
  * reads the account's codes in order, this many between two turns of the event loop, and at
- * most SHORT_QUERY_WINDOWS windows a request. A rare one used to read the whole account in one
- * piece (135,000 codes: 150–300 ms of the thread that answers the short links). A page that
- * stops there has nextCursor at the last code read, and the next page reads on from it.
+ * most SHORT_QUERY_WINDOWS windows a request, so a rare one cannot hold the short links
+ * (docs/decisions/lists-and-search.md). A page that stops there has nextCursor at the last code read.
  */
 export const SHORT_QUERY_WINDOW = 5_000;
 const SHORT_QUERY_WINDOWS = 20;
@@ -53,8 +52,8 @@ const designBytes = sql<number>`octet_length(design_json)`.as('design_bytes');
 /** Windows as the server walks them; tests make them small. */
 /**
  * A tag's walk joins each code of the tag to its item, which costs about five times a read of
- * the list in order: its windows are this many codes (5,000 held the short links 91 ms), with
- * as many more windows, so a request reads as far.
+ * the list in order: its windows are smaller, with as many more windows, so a request reads as
+ * far (docs/decisions/lists-and-search.md).
  */
 export const TAG_QUERY_WINDOW = 1_000;
 
@@ -225,7 +224,7 @@ export class ListPlanner {
   /**
    * What pg_trgm is asked for. GIN reads every posting list of every trigram it is given, so
    * `ticket 1234` reads the lists of `tic`, `ick`, … that hold every code of every account
-   * (≈ 65 ms at a million codes), while `1234` alone reads a few entries. So when some word of
+   * (docs/decisions/lists-and-search.md), while `1234` alone reads a few entries. So when some word of
    * the query is in none of the account's newest codes (a sample of them), the longest such
    * word is asked for and the whole query checked on the rows found; otherwise every word is
    * common here and the whole query is asked for, as their trigrams together are the rarest.

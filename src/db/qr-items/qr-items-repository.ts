@@ -34,10 +34,9 @@ const INSERT_CHUNK = 500;
 const INSERT_CHUNK_POSTGRES = 5_000;
 
 /**
- * A list page holds at most this many bytes of designs (a custom logo is up to 512 KiB of
- * base64 in its design): 200 codes with 660 KB logos made a 135 MB answer, read, parsed and
- * written out on the thread that answers the short links (0.8–2 s, 700 MB). A page stops
- * before that, with nextCursor; it always holds at least one code.
+ * A list page holds at most this many bytes of designs (a custom logo is up to 512 KiB of base64),
+ * so large logos cannot make a huge answer on the short links' thread (docs/performance.md).
+ * A page stops before that, with nextCursor; it always holds at least one code.
  */
 export const LIST_PAGE_DESIGN_BYTES = 4 * 1024 * 1024;
 
@@ -328,9 +327,8 @@ export class QrItemsRepository {
   }
 
   /**
-   * account_id for SQLite not to choose an index by (a unary +). With ten ids or more, it priced
-   * `account_id = ? and id in (…)` as a walk of the account's list index (200 ids: 544 ms of the
-   * thread that answers the short links in a 1.4M-code account), not a primary-key lookup an id.
+   * account_id for SQLite not to choose an index by (a unary +): with ten ids or more it walked
+   * the account's list index instead of a primary-key lookup an id (docs/performance.md, F4).
    */
   private accountNotByIndex() {
     return this.db.codec.dialect === 'sqlite' ? sql<string>`+account_id` : sql<string>`account_id`;

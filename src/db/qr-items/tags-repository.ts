@@ -92,9 +92,9 @@ export class TagsRepository {
   /**
    * Renames a tag on every code; codes that already carry `to` keep it once. False when `from`
    * is unknown. On SQLite, whose statements hold the thread that answers the short links, a tag
-   * is moved TAG_SLICE codes at a time with a turn between (renaming a tag of 128,000 codes in
-   * one transaction held it 1.5 s): until the last slice, the list by tag finds some codes under
-   * each name, and a rename cut off midway is finished by renaming again.
+   * is moved TAG_SLICE codes at a time with a turn between (docs/performance.md): until the last
+   * slice, the list by tag finds some codes under each name, and a rename cut off midway is
+   * finished by renaming again.
    */
   async rename(accountId: string, from: string, to: string): Promise<boolean> {
     if (from === to) return this.exists(accountId, from);
@@ -123,8 +123,8 @@ export class TagsRepository {
    * Runs `move` and then deletes the tag's rows: on PostgreSQL for all of its codes in one
    * transaction, on SQLite TAG_SLICE codes a transaction, with a turn between. A slice is the
    * front of the tag's index up to its TAG_SLICE-th entry (the slices before are gone), so each
-   * statement reads a range of qr_tags_by_tag as long as the slice: asked by ids, SQLite walked
-   * the rest of the tag for each slice (1.66 s a slice at 200k codes). Answers how many codes had the tag.
+   * statement reads a range of qr_tags_by_tag as long as the slice; asked by ids, SQLite walks the
+   * rest of the tag for each slice (docs/performance.md, F5). Answers how many codes had the tag.
    */
   private async inSlices(
     accountId: string,

@@ -63,9 +63,8 @@ export class PostgresShortLinks implements ShortLinkResolver {
     if (!this.listening) return this.items.findByCode(code);
     if (this.entries.has(code)) {
       // A busy process reads the socket of a scan and that of an announcement dropping its
-      // code in one poll of the event loop, in no set order: answered at once, a paused code
-      // was still redirected in 4 of 100 tries under load. One turn later every announcement
-      // read in that poll has been applied.
+      // code in one poll of the event loop, in no set order (docs/decisions/short-link-caching.md):
+      // one turn later every announcement read in that poll has been applied.
       await nextTurn();
       const hit = this.entries.get(code);
       if (hit !== undefined) return hit;
@@ -84,7 +83,7 @@ export class PostgresShortLinks implements ShortLinkResolver {
    * the number of codes (a batch create changes a thousand), the codes packed into as few
    * notifications as fit. Resolves once the announcement came back to this process's own
    * listener (at most ECHO_WAIT_MS): an API answer awaiting it is not sent while the server
-   * has yet to tell the other processes, which kept answering a paused code for 4–12 ms.
+   * has yet to tell the other processes (docs/decisions/short-link-caching.md).
    */
   async invalidate(codes: readonly string[]): Promise<void> {
     if (codes.length === 0) return;
@@ -94,9 +93,8 @@ export class PostgresShortLinks implements ShortLinkResolver {
     const payloads = packCodes(codes).map((p) => `${p}${SEPARATOR}${tag}`);
     const echoes = this.listening ? payloads.map((p) => this.echoOf(p)) : [];
     const announce = () => this.pool.query('select pg_notify($1, p) from unnest($2::text[]) p', [LINKS_CHANNEL, payloads]);
-    // Tried twice. A failed announcement no longer turns this process's cache off for good (it
-    // set `listening` false while the listener stayed connected, so nothing turned it on again);
-    // the codes were dropped here above, and the listener's own health decides the rest.
+    // Tried twice, and a failure leaves `listening` alone: the codes were dropped here above, and
+    // the listener's own health decides the rest (nothing else would turn the cache on again).
     await announce()
       .catch(announce)
       .catch(() => {});

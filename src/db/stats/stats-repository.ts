@@ -11,7 +11,7 @@ import { readBool, readTime, readTimeOrNull } from '../codec.ts';
 import type { Db } from '../database.ts';
 import type { Database } from '../schema.ts';
 
-/** Items per sparkline query: ~10 ms of SQLite work at most (96 rows × 14 days each). */
+/** Items per sparkline query: a short hold of the SQLite thread (docs/performance.md). */
 const ITEMS_PER_SLICE = 25;
 
 export class StatsRepository {
@@ -47,8 +47,8 @@ export class StatsRepository {
    * The same for many items: at most one row per item, local day and segment, each read by a
    * range of the (item_id, bucket) primary key, so a page of 200 codes costs 200 short index
    * ranges however many scans they have in all. On SQLite, read in slices of items with a turn
-   * of the event loop between them: its queries hold the loop that answers short links, and a
-   * page of 200 busy codes (268,800 quarter-hour rows) held it for ~85 ms in one piece.
+   * of the event loop between them: its queries hold the loop that answers short links
+   * (docs/performance.md).
    */
   async localDaysOfItems(itemIds: readonly string[], segments: readonly OffsetSegment[]): Promise<ItemLocalDayRow[]> {
     // PostgreSQL's driver is asynchronous: there, slices would only add round trips.
@@ -117,11 +117,8 @@ export class StatsRepository {
         .orderBy('id', 'desc')
         .limit(limit)
         .execute();
-    // PostgreSQL: for an item the table statistics have not seen yet (a new, busy item on a
-    // big table between two ANALYZEs) the planner expects a handful of rows and picks a bitmap
-    // scan that reads ALL of the item's scans to sort them: measured 17 ms at 20k scans,
-    // growing with every scan. Without bitmap scans it walks the index backwards and stops
-    // at `limit` (0.1 ms) however many scans the item has.
+    // PostgreSQL: for an item not yet in the statistics the planner picks a bitmap scan that
+    // reads and sorts all its scans; without one it walks the index and stops at `limit` (docs/scaling.md).
     const rows =
       this.db.codec.dialect === 'postgres'
         ? await this.db.kysely.transaction().execute(async (trx) => {

@@ -1,5 +1,5 @@
 // The per-account code quota (MAX_CODES_PER_ACCOUNT): one write key could otherwise fill the
-// disk (a 12 MB import made a million codes and 1.4 GB of database), and then scans are lost.
+// disk, and then scans are lost (docs/decisions/bulk-work-and-quotas.md).
 import { ValidationError } from '../errors.ts';
 
 /** A create, batch or import that would take the account past its quota: 400 naming the limit. */

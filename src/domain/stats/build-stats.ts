@@ -103,8 +103,8 @@ export function dailySeries(range: LocalRange, days: readonly LocalDayRow[]): St
 }
 
 /**
- * Values listed per breakdown. Whoever scans a code sets its Referer header: 20,000 scans with
- * distinct referrers made a 1.6 MB stats answer. Past the limit the rest are one entry.
+ * Values listed per breakdown: whoever scans a code sets its Referer header, so the list is
+ * unbounded otherwise (docs/api.md). Past the limit the rest are one entry.
  */
 export const BREAKDOWN_LIMIT = 50;
 /** The entry for the values past the limit (parentheses: no host, country, OS or browser has them). */

@@ -2,8 +2,7 @@
 // as fast as the server answers, each try a database lookup. A one-minute window per
 // address (each process counts its own; the per-key limit behind it is the shared one).
 // Lookups still running count against the address as if they had failed: on PostgreSQL a
-// lookup is a round trip, and 200 guesses sent at once all passed the check before the first
-// of them had failed (the limit only held for guesses sent one after another).
+// lookup is a round trip, and guesses sent all at once would otherwise all pass (docs/security.md).
 import { FailureWindows } from '../../domain/accounts/failure-windows.ts';
 import { LruCache } from '../../domain/scans/lru-cache.ts';
 import { addressKey } from '../../domain/address-key.ts';

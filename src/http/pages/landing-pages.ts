@@ -172,8 +172,8 @@ const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/gi;
 const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', ')', ']', '}', "'", '"']);
 
 /**
- * `http://x.` → `http://x`. A backward scan: the regex it replaces (`/[.,;…]+$/`) tried
- * every start in a run of dots, quadratic on a crafted payload (issue 11).
+ * `http://x.` → `http://x`. A backward scan: a regex (`/[.,;…]+$/`) tries every start in a run
+ * of dots, quadratic on a crafted payload (docs/security.md).
  */
 function withoutTrailingPunctuation(url: string): string {
   let end = url.length;

@@ -14,7 +14,7 @@ export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing:
   app.addHook('preClose', async () => {
     onClosing();
     // A connection whose answer began before closing goes idle after it, kept alive: close
-    // such ones as they come (once was not enough; they waited for the grace period's cut).
+    // such ones as they come (closing once leaves later ones to the grace period's cut).
     app.server.closeIdleConnections();
     drain = setInterval(() => app.server.closeIdleConnections(), 50).unref();
   });

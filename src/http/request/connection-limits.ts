@@ -1,6 +1,5 @@
-// Connections are the one thing a client holds without credentials: 20,000 half-open ones
-// from two addresses filled the process's file descriptors, and 436 of 997 scans on new
-// connections failed. So each peer address (an IPv6 /64) may hold a bounded number. At the cap
+// Connections are the one thing a client holds without credentials: a few addresses can fill the
+// process's file descriptors (docs/security.md). So each peer address (an IPv6 /64) may hold a bounded number. At the cap
 // its oldest connection with no request in flight (idle, or still sending headers) makes room;
 // when all are busy the new one is answered 429 and closed. The peer is whoever connects: behind
 // a reverse proxy that is the proxy (exempt when TRUST_PROXY trusts it), which must cap its clients.

@@ -75,9 +75,8 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         await turn();
         return logos;
       });
-      // A design's warnings lay out its frame text (1 ms for Latin, 5 ms and more for several
-      // scripts): a thousand would hold the thread answering the short links for seconds, so
-      // they are made between turns, before the transaction. They depend on the short link
+      // A design's warnings lay out its frame text, which a thousand would hold the short links'
+      // thread for seconds (docs/big-accounts.md), so they are made between turns, before the transaction. They depend on the short link
       // only through its length, which every code shares.
       const sampleShortUrl = shortUrlFor(config.publicBaseUrl, 'x'.repeat(CODE_LENGTH));
       const designWarnings: string[][] = [];

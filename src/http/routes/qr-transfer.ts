@@ -182,8 +182,8 @@ function whileRunning<T>(
 
 /**
  * The body in pieces of 64 KiB, with a turn of the event loop between them: the CSV parser
- * works through each piece in one go, and a row is not handed over until it ends, so a single
- * row of 8 million empty cells (16 MiB) held the thread that answers the short links 1.5 s.
+ * works through each piece in one go, and a row is not handed over until it ends, so one huge row
+ * would hold the short links' thread (docs/big-accounts.md).
  */
 async function* slices(text: string): AsyncGenerator<string> {
   for (let i = 0; i < text.length; i += 65_536) {

@@ -1,6 +1,5 @@
 // Failures on the hot path, logged so an operator notices without drowning: the first one
-// with its error, then one line a period with how many followed (a full disk made every scan
-// log its stack: 13 MB in 3 s). A burst shorter than the period is still counted: its tail is
+// with its error, then one line a period with how many followed (docs/operations.md). A burst shorter than the period is still counted: its tail is
 // logged when the period ends. The readiness check reads how lately each failed.
 import type { FastifyBaseLogger } from 'fastify';
 

@@ -44,9 +44,8 @@ export function CodesFilters({ query, tags }: { query: CodesQuery; tags: TagCoun
     typed.current = parseQuery(queryString(q)).q;
     showQuery(q, { replace });
   };
-  // The address is what is searched, unless a search is still being typed. (The box follows
-  // the address one render late: after "Clear filters" a quick choice of kind re-applied the
-  // old search from the box, and the list showed nothing.) A filter replaces the history
+  // The address is what is searched, unless a search is still being typed (the box follows the
+  // address one render late, so it may still hold a cleared search). A filter replaces the history
   // entry: Back leaves the list for the page before it, not for each filter tried on the way.
   const set = (patch: Partial<CodesQuery>) => {
     const typing = timer.current !== undefined;

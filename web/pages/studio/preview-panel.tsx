@@ -16,10 +16,9 @@ export function loadRenderer(): Promise<Renderer> {
 let scanChunk: Promise<typeof import('./scan-check.ts')> | null = null;
 
 /**
- * The SVG as a data: URL. A blob: URL costs a round trip to the browser process before the
- * image loads (~12 ms, most of a frame); a data: URL loads in the page (<1 ms for a typical
- * design). Only what a data URL cannot hold as written is escaped, so a logo's base64 stays
- * as it is.
+ * The SVG as a data: URL: a blob: URL costs a round trip to the browser process before the image
+ * loads, a data: URL loads in the page (docs/performance.md). Only what a data URL cannot hold as
+ * written is escaped, so a logo's base64 stays as it is.
  */
 function svgDataUrl(svg: string): string {
   return `data:image/svg+xml;charset=utf-8,${svg.replace(/[%#\r\n]|[^\x00-\x7f]+/g, encodeURIComponent)}`;
