@@ -35,6 +35,23 @@ export class FairQueue<T> {
     return undefined;
   }
 
+  /** The account with the most items waiting, and how many (ties: the one served longest ago). */
+  heaviest(): { account: string; count: number } | undefined {
+    let best: { account: string; count: number } | undefined;
+    for (const [account, list] of this.byAccount) if (!best || list.length > best.count) best = { account, count: list.length };
+    return best;
+  }
+
+  /** Takes `account`'s newest item out (the one it sent last). */
+  popNewest(account: string): T | undefined {
+    const list = this.byAccount.get(account);
+    const item = list?.pop();
+    if (item === undefined) return undefined;
+    if (list?.length === 0) this.byAccount.delete(account);
+    this.count--;
+    return item;
+  }
+
   remove(account: string, item: T): boolean {
     const list = this.byAccount.get(account);
     const at = list?.indexOf(item) ?? -1;

@@ -40,7 +40,7 @@ const WORKER_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16,
 const QUEUE_FULL = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
 
 const QUEUE_FULL_MESSAGE = 'render: the render queue is full; retry later';
-/** An account may have this fraction of a lane's queue waiting (rounded up): 1/4 of 16 is 4. */
+/** An account's fair share of a full lane: this fraction of its queue (rounded up), 1/4 of 16 is 4. */
 const ACCOUNT_SHARE_OF_QUEUE = 4;
 
 /**
@@ -86,7 +86,7 @@ export class RenderPool {
   private readonly waiting: Record<RenderLane, FairQueue<PendingJob>> = { interactive: new FairQueue(), bulk: new FairQueue() };
   /** Jobs handed to piscina and not answered yet. */
   private readonly started: Record<RenderLane, number> = { interactive: 0, bulk: 0 };
-  /** Jobs one account may have waiting in a lane: a share of the queue, so others find room. */
+  /** Jobs an account keeps waiting in a full lane when another account needs room. */
   private readonly accountShare: number;
 
   constructor(private readonly config: RenderConfig) {
@@ -155,8 +155,7 @@ export class RenderPool {
     // piscina's maxQueue does not hold for tasks with an AbortSignal (5.3: they wait in a
     // queue it does not count), so jobs wait here, each lane bounded by `queue` and each
     // account within it by its share.
-    if (!startNow && (queue.size >= this.config.queue || queue.waitingOf(who.account) >= this.accountShare))
-      throw this.busy(QUEUE_FULL_MESSAGE);
+    if (!startNow && queue.size >= this.config.queue && !this.makeRoom(queue, who.account)) throw this.busy(QUEUE_FULL_MESSAGE);
     const { port1, port2 } = new MessageChannel();
     const p: PendingJob = {
       job,
@@ -237,6 +236,20 @@ export class RenderPool {
     // The worker ran out of its V8 heap and was stopped.
     if (err instanceof Error && (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') return tooExpensive(p.job);
     return err instanceof Error ? err : new Error(String(err));
+  }
+
+  /**
+   * A full lane makes room for `account` by refusing the newest job of the account holding the
+   * most places, if that is another account past its share: one account alone may fill the
+   * queue (a codes list of thumbnails), yet never keep others out of it.
+   */
+  private makeRoom(queue: FairQueue<PendingJob>, account: string): boolean {
+    const heaviest = queue.heaviest();
+    if (!heaviest || heaviest.account === account || heaviest.count <= this.accountShare) return false;
+    if (queue.waitingOf(account) >= this.accountShare) return false;
+    const displaced = queue.popNewest(heaviest.account);
+    displaced?.waiting?.refuse(this.busy(QUEUE_FULL_MESSAGE));
+    return displaced !== undefined;
   }
 
   private busy(message: string): ServiceBusyError {
