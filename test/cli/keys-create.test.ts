@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, runCliAsync, startServer } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const runCli = runCliAsync;
 
 const PASSWORD = 'correct horse battery';
