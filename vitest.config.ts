@@ -14,6 +14,16 @@ export default defineConfig({
     globalSetup: ['test/support/build.ts'],
     projects: [
       { extends: true as const, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/web/**'] } },
+      // The quick loop (npm run test:unit): domain, renderer and database on SQLite, without the
+      // exhaustive decode matrix (about 100 s; the sqlite project still runs it).
+      ...(process.env.QRTRACK_TEST_UNIT
+        ? [
+            {
+              extends: true as const,
+              test: { name: 'unit', include: ['test/{domain,render,db}/**/*.test.ts'], exclude: ['test/render/decode-matrix.test.ts'] },
+            },
+          ]
+        : []),
       // Browser files run one after another, and after every other project (groupOrder): a
       // Chromium and its app server beside the rest of the suite on a 2-core machine waited 45 s
       // and more for a page's first paint. A test a loaded machine still starves gets two more tries.
