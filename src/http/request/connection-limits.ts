@@ -39,14 +39,11 @@ export class ConnectionLimiter {
     const t = this.tracked.get(req.socket);
     if (t === undefined) return;
     t.inFlight++;
-    let done = false;
-    const end = () => {
-      if (done) return;
-      done = true;
+    // A response always emits 'close' (after 'finish', or on an aborted request): one listener a
+    // request on the short links' path, not two with a guard.
+    res.once('close', () => {
       t.inFlight--;
-    };
-    res.once('finish', end);
-    res.once('close', end);
+    });
   }
 
   /** Open connections of the address's group (for tests and metrics). */
