@@ -20,6 +20,8 @@ import { UsersRepository } from './db/accounts/users-repository.ts';
 import type { Redis } from 'ioredis';
 import { type AttemptCounter, AttemptLimiter, SIGN_UP_LIMITS, localAttempts } from './domain/accounts/attempt-limiter.ts';
 import { SharedAttemptLimiter } from './db/accounts/shared-attempt-limiter.ts';
+import { type ScanCap, scanCapFor } from './db/short-links/scan-cap.ts';
+import { CODE_PASSWORD_LIMITS } from './domain/dynamic/code-password.ts';
 import type { QrDesign } from './domain/design/design.ts';
 import { createCountryLookup } from './domain/scans/country.ts';
 import { ScanTracker } from './domain/scans/scan-tracker.ts';
@@ -36,6 +38,10 @@ export interface AppServices {
   accountStats: AccountStatsRepository;
   links: ShortLinkResolver;
   tracker: ScanTracker;
+  /** The scan cap's atomic admission (db/short-links/scan-cap.ts). */
+  scanCap: ScanCap;
+  /** Wrong passwords of protected codes, per code and address (shared through Redis when configured). */
+  codePasswordLimiter: AttemptCounter;
   salts: SaltsRepository;
   /** Draws images in worker threads, each job within a budget. */
   renderer: RenderPool;
@@ -85,6 +91,10 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     accountStats: new AccountStatsRepository(db),
     links,
     tracker: new ScanTracker(writer, salts, countries),
+    scanCap: scanCapFor(db),
+    codePasswordLimiter: redis
+      ? new SharedAttemptLimiter(redis, new AttemptLimiter(CODE_PASSWORD_LIMITS), 'qrtrack-code-password:')
+      : localAttempts(new AttemptLimiter(CODE_PASSWORD_LIMITS)),
     salts,
     renderer: new RenderPool(config.render),
     bulkJobs: new RunningJobs(),

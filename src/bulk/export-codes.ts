@@ -31,6 +31,16 @@ export const EXPORT_COLUMNS = [
   'createdAt',
   'updatedAt',
   'design',
+  'status',
+  'activatesAt',
+  'expiresAt',
+  'maxScans',
+  'scanCapBasis',
+  'fallbackUrls',
+  'rules',
+  'forwardQuery',
+  'utm',
+  'hasPassword',
 ] as const;
 
 /** Yields the file in pieces; `onProgress` hears the number of codes written so far after each page. */
@@ -82,6 +92,17 @@ function csvRow(item: QrItemRecord, publicBaseUrl: string): string[] {
     v.createdAt,
     v.updatedAt,
     JSON.stringify(v.design),
+    v.status,
+    v.activatesAt ?? '',
+    v.expiresAt ?? '',
+    v.maxScans === null ? '' : String(v.maxScans),
+    v.scanCapBasis,
+    // Empty when unset, so a file of plain codes stays plain (and imports again as is).
+    Object.keys(v.fallbackUrls).length > 0 ? JSON.stringify(v.fallbackUrls) : '',
+    v.rules.length > 0 ? JSON.stringify(v.rules) : '',
+    String(v.forwardQuery),
+    Object.keys(v.utm).length > 0 ? JSON.stringify(v.utm) : '',
+    String(v.hasPassword),
   ];
   return cells.map(guardFormula);
 }

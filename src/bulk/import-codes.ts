@@ -19,7 +19,8 @@ import { NO_LOGOS, type ParseLogo, type ParsedLogos, parseLogosOf } from '../dom
 import { checkCodeQuota } from '../domain/qr-items/code-quota.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { turnTaker } from '../event-loop-turns.ts';
-import { type NewQrItemContent, type QrItemRequest, planCreate } from '../domain/qr-items/qr-item.ts';
+import { type NewQrItemContent, type PlanSecrets, type QrItemRequest, planCreate } from '../domain/qr-items/qr-item.ts';
+import { passwordOf } from '../domain/dynamic/code-password.ts';
 import { TAG_SEPARATOR } from '../domain/qr-items/tags.ts';
 import { CreateQrBody } from '../http/schemas/qr-items.ts';
 import { validatorCompiler } from '../http/request/validation.ts';
@@ -55,7 +56,7 @@ const BATCH = { first: 50, min: 10, max: 1_000, targetMs: 5 } as const;
 
 interface PropertySchema {
   type?: string;
-  anyOf?: unknown[];
+  anyOf?: PropertySchema[];
 }
 const PROPERTIES = (CreateQrBody as unknown as { properties: Record<string, PropertySchema> }).properties;
 /** Columns an exported file carries that describe a stored code; an import skips them. */
@@ -147,6 +148,7 @@ async function* rows(input: Readable, options: ImportOptions): AsyncGenerator<Ro
       const atLine = (err: unknown) => (err instanceof ValidationError ? new ValidationError(`line ${line}: ${err.message}`) : err);
       let req: QrItemRequest | null = null;
       let logos: ParsedLogos = NO_LOGOS;
+      let secrets: PlanSecrets = {};
       yield {
         line,
         prepare: async () => {
@@ -155,6 +157,7 @@ async function* rows(input: Readable, options: ImportOptions): AsyncGenerator<Ro
             const checked = checkRequest(req);
             if (checked.error) throw checked.error;
             logos = await parseLogosOf(req, options.parseLogo);
+            secrets = await passwordOf(req);
           } catch (err) {
             throw atLine(err);
           }
@@ -162,7 +165,7 @@ async function* rows(input: Readable, options: ImportOptions): AsyncGenerator<Ro
         plan: () => {
           if (req === null) throw new Error('import: a row was planned before it was prepared');
           try {
-            return planCreate(req, { publicBaseUrl: options.publicBaseUrl }, logos);
+            return planCreate(req, { publicBaseUrl: options.publicBaseUrl }, logos, secrets);
           } catch (err) {
             throw atLine(err);
           }
@@ -213,7 +216,16 @@ function cellValue(name: string, cell: string): unknown {
       throw new ValidationError('design: must be a JSON object');
     }
   }
-  const type = PROPERTIES[name]?.type;
+  const schema = PROPERTIES[name];
+  // A nullable field (maxScans, rules, utm, …) converts as its non-null type.
+  const type = schema?.type ?? schema?.anyOf?.find((s) => s.type !== 'null')?.type;
+  if (type === 'object' || type === 'array') {
+    try {
+      return JSON.parse(cell) as unknown;
+    } catch {
+      throw new ValidationError(`${name}: must be JSON (${type === 'array' ? 'an array' : 'an object'})`);
+    }
+  }
   if (type === 'boolean' && /^(true|false)$/i.test(cell)) return cell.toLowerCase() === 'true';
   if ((type === 'number' || type === 'integer') && /^-?\d+(\.\d+)?$/.test(cell)) return Number(cell);
   return cell;

@@ -11,6 +11,7 @@ import { quarterDims } from './migrations/0008-quarter-dims.ts';
 import { trustedDevices } from './migrations/0009-trusted-devices.ts';
 import { accountSearch } from './migrations/0010-account-search.ts';
 import { liveCodeCounts } from './migrations/0011-live-code-counts.ts';
+import { dynamicCodes } from './migrations/0012-dynamic-codes.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -186,6 +187,7 @@ export class InCodeMigrations implements MigrationProvider {
       '0009_trusted_devices': trustedDevices(this.dialect),
       '0010_account_search': accountSearch(this.dialect),
       '0011_live_code_counts': liveCodeCounts(this.dialect),
+      '0012_dynamic_codes': dynamicCodes(this.dialect),
     };
   }
 }

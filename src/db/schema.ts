@@ -101,6 +101,24 @@ export interface QrItemsTable {
   created_at: DbTime;
   updated_at: DbTime;
   deleted_at: DbTime | null;
+  activates_at: DbTime | null;
+  expires_at: DbTime | null;
+  max_scans: number | null;
+  /** 'human' or 'unique': what the scan cap counts (domain/dynamic/lifecycle.ts). */
+  cap_basis: Generated<string>;
+  /** Scans admitted under the cap so far; written on the redirect only for codes with a cap. */
+  cap_count: Generated<number>;
+  /** Rules, fallback URLs, query passthrough and UTM as JSON; null when all are the defaults. */
+  routing_json: string | null;
+  /** argon2id; the password itself is never stored. */
+  password_hash: string | null;
+}
+
+/** Visitors a `unique` scan cap admitted, per item and UTC day. */
+export interface CapAdmissionsTable {
+  item_id: string;
+  day: string;
+  visitor_hash: string;
 }
 
 export interface ScansTable {
@@ -114,6 +132,12 @@ export interface ScansTable {
   country: string | null;
   referrer: string | null;
   visitor_hash: string;
+  /** redirect, landing, or why it was refused (scheduled, expired, capped, password_required, password_failed). */
+  outcome: Generated<string>;
+  rule_id: string | null;
+  variant: number | null;
+  /** Where the visitor was sent, without the forwarded query; null when refused or a landing page. */
+  destination: string | null;
 }
 
 /**
@@ -251,6 +275,7 @@ export interface Database {
   scan_dims_daily: ScanDimsDailyTable;
   scan_dims_quarter: ScanDimsQuarterTable;
   scan_visitors: ScanVisitorsTable;
+  cap_admissions: CapAdmissionsTable;
   salts: SaltsTable;
   users: UsersTable;
   memberships: MembershipsTable;

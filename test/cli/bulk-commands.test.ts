@@ -36,7 +36,9 @@ describe('qrtrack import and export', () => {
     expect(exported.status).toBe(0);
     const lines = fs.readFileSync(csvOut, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(2501);
-    expect(lines[0]).toBe('id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design');
+    expect(lines[0]).toBe(
+      'id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design,status,activatesAt,expiresAt,maxScans,scanCapBasis,fallbackUrls,rules,forwardQuery,utm,hasPassword',
+    );
     expect(lines[1]).toContain(',Poster 2499,url,https://example.com/2499,true,print,0,');
     expect(lines[1]).toMatch(/,http:\/\/cli\.test\/r\/[A-Za-z0-9]{7},/);
     expect(exported.stderr).toContain('exported 2,500 codes of account "shop" as csv');

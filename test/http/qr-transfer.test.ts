@@ -244,7 +244,7 @@ describe('export', () => {
   it('exports an empty account as a header or an empty list, and refuses a bad format', async () => {
     const key = await t.key('empty-export');
     expect((await t.request({ method: 'GET', url: '/v1/qr/export', key })).body).toBe(
-      'id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design\n',
+      'id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design,status,activatesAt,expiresAt,maxScans,scanCapBasis,fallbackUrls,rules,forwardQuery,utm,hasPassword\n',
     );
     expect((await t.request({ method: 'GET', url: '/v1/qr/export?format=json', key })).json()).toEqual({ items: [] });
     const bad = await t.request({ method: 'GET', url: '/v1/qr/export?format=xml', key });

@@ -42,6 +42,40 @@ export interface paths {
         patch: operations["updateQr"];
         trace?: never;
     };
+    "/v1/qr/{id}/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a code's smart-redirect rules ([] removes them) */
+        put: operations["putQrRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/qr/{id}/rules/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Which rule, split variant and destination a described visit would get; records nothing */
+        post: operations["testQrRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/qr/{id}/stats": {
         parameters: {
             query?: never;
@@ -2977,6 +3011,14 @@ export interface components {
             /** @description One answer per item, in the order sent */
             items: components["schemas"]["QrItemWithWarnings"][];
         };
+        /** @description Scans in range the code refused (schedule, expiry, cap, password): never in scanCount or the totals */
+        BlockedScans: {
+            scheduled: number;
+            expired: number;
+            capped: number;
+            passwordRequired: number;
+            passwordFailed: number;
+        };
         BreakdownRow: {
             value: string;
             scans: number;
@@ -3105,6 +3147,23 @@ export interface components {
             resolution?: number;
             /** @description Tags of the code; on PATCH the list replaces the stored one */
             tags?: string[];
+            /** @description The short link opens at this instant */
+            activatesAt?: string | null;
+            /** @description The short link closes (410) at this instant; after activatesAt */
+            expiresAt?: string | null;
+            /** @description The short link closes (410) once this many scans were counted */
+            maxScans?: number | null;
+            scanCapBasis?: components["schemas"]["ScanCapBasis"];
+            /** @description Where a scheduled, expired or capped code sends visitors */
+            fallbackUrls?: components["schemas"]["FallbackUrls"] | null;
+            /** @description Smart redirects, first match wins (url, whatsapp, email) */
+            rules?: components["schemas"]["Rules"] | null;
+            /** @description Merge the visitor's query string onto the destination (default true) */
+            forwardQuery?: boolean;
+            /** @description Fixed utm_* parameters added to the destination */
+            utm?: components["schemas"]["Utm"] | null;
+            /** @description Write-only: visitors must enter it before the code opens; stored as an argon2id hash; null removes it */
+            password?: string | null;
         };
         CreatedInviteResponse: {
             invite: components["schemas"]["Invite"];
@@ -3124,6 +3183,15 @@ export interface components {
         };
         /** @enum {unknown} */
         ErrorCorrectionLevel: "L" | "M" | "Q" | "H";
+        /** @description Where the short link sends a visitor instead of our page */
+        FallbackUrls: {
+            /** @description Before activatesAt */
+            scheduled?: string;
+            /** @description After expiresAt */
+            expired?: string;
+            /** @description Once maxScans is reached */
+            capped?: string;
+        };
         /** @enum {unknown} */
         FrameStyle: "none" | "bottom-banner" | "phone" | "badge";
         /** @enum {unknown} */
@@ -3238,6 +3306,9 @@ export interface components {
             errorCorrectionLevel?: components["schemas"]["ErrorCorrectionLevel"];
             /** @description Image width in pixels */
             resolution?: number;
+        };
+        PutRulesRequest: {
+            rules: components["schemas"]["Rules"];
         };
         /** @description The effective design: every option, defaults filled in */
         QrDesign: {
@@ -3368,6 +3439,18 @@ export interface components {
             updatedAt: string;
             /** @description Sorted */
             tags: string[];
+            status: components["schemas"]["QrStatus"];
+            activatesAt: string | null;
+            expiresAt: string | null;
+            maxScans: number | null;
+            scanCapBasis: components["schemas"]["ScanCapBasis"];
+            /** @description Scans admitted under the cap so far */
+            capCount: number;
+            fallbackUrls: components["schemas"]["FallbackUrls"];
+            rules: components["schemas"]["Rule"][];
+            forwardQuery: boolean;
+            utm: components["schemas"]["Utm"];
+            hasPassword: boolean;
         };
         /** @description One page of items, newest first */
         QrItemList: {
@@ -3405,8 +3488,14 @@ export interface components {
             totals: components["schemas"]["StatsTotals"];
             daily: components["schemas"]["StatsDay"][];
             recent: components["schemas"]["RecentScan"][];
+            blocked?: components["schemas"]["BlockedScans"];
             breakdown: components["schemas"]["StatsBreakdown"];
         };
+        /**
+         * @description Computed when read: paused > expired > capped > scheduled > active
+         * @enum {unknown}
+         */
+        QrStatus: "active" | "paused" | "scheduled" | "expired" | "capped";
         RecentScan: {
             /** Format: date-time */
             scannedAt: string;
@@ -3435,6 +3524,54 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        Rule: {
+            /** @description Stable id (given when absent); scans record it */
+            id?: string;
+            name?: string;
+            /** @description All must hold; none means always */
+            conditions: components["schemas"]["RuleCondition"][];
+            /** @description Where a matching visitor goes (or split) */
+            destination?: string;
+            /** @description Weights sum to 100; sticky per visitor for a UTC day */
+            split?: components["schemas"]["SplitVariant"][];
+        };
+        RuleCondition: {
+            /** @description os | device | browser | country | language | query | date | time | weekday */
+            type: string;
+            /** @description in | not_in; before | after for date */
+            op: string;
+            /** @description os: ios, android, windows, macos, linux, chromeos; device: mobile, tablet, desktop; browser: lower-case family; country: ISO 3166-1 alpha-2; language: de, en-US; query: accepted values, [] = present; date: one ISO date-time; time: 09:00-17:00; weekday: mon…sun */
+            values: string[];
+            /** @description The query parameter (query conditions only) */
+            key?: string;
+            /** @description IANA time zone of a time or weekday condition; UTC when absent */
+            tz?: string;
+        };
+        /** @description First match wins; else the item’s own destination */
+        Rules: components["schemas"]["Rule"][];
+        /** @description A described visit; nothing is recorded */
+        RulesTestRequest: {
+            userAgent?: string;
+            /** @description ISO 3166-1 alpha-2 */
+            country?: string;
+            /** @description An Accept-Language header, e.g. de-CH,de;q=0.9 */
+            language?: string;
+            /**
+             * Format: date-time
+             * @description Now when absent
+             */
+            at?: string;
+            query?: {
+                [key: string]: string;
+            };
+        };
+        RulesTestResult: {
+            ruleId: string | null;
+            ruleName: string | null;
+            variant: number | null;
+            /** @description Where the visitor would be sent, query passthrough and utm applied */
+            destination: string;
+        };
         /** @description A named design of the account, to start codes from */
         SavedDesign: {
             /** Format: uuid */
@@ -3455,6 +3592,11 @@ export interface components {
         SavedDesignResponse: {
             design: components["schemas"]["SavedDesign"];
         };
+        /**
+         * @description human: scans counted in scanCount (no HEAD, prefetch, bot or link preview); unique: unique visitors
+         * @enum {unknown}
+         */
+        ScanCapBasis: "human" | "unique";
         SessionResponse: {
             user: {
                 id: string;
@@ -3513,6 +3655,12 @@ export interface components {
             /** @description One per item of the page, in the same order */
             series: components["schemas"]["Sparkline"][];
         };
+        SplitVariant: {
+            /** @description Where this share of visitors goes */
+            destination: string;
+            /** @description Percent of visitors */
+            weight: number;
+        };
         /** @description Per dimension, largest first; at most 50 entries, the values past the 49th summed as one entry "(other)", so each adds up to the scans in range */
         StatsBreakdown: {
             device: components["schemas"]["BreakdownRow"][];
@@ -3520,6 +3668,16 @@ export interface components {
             browser: components["schemas"]["BreakdownRow"][];
             country: components["schemas"]["BreakdownRow"][];
             referrer: components["schemas"]["BreakdownRow"][];
+            /** @description A code's scans by the rule that matched (its id; "none": no rule matched) */
+            rule?: components["schemas"]["BreakdownRow"][];
+            /** @description Split variants as "<ruleId>#<index>", with scans and unique scans side by side */
+            variant?: {
+                value: string;
+                scans: number;
+                uniqueScans: number;
+            }[];
+            /** @description Where scans of a code with rules were sent (without the forwarded query) */
+            destination?: components["schemas"]["BreakdownRow"][];
         };
         StatsDay: {
             /** Format: date */
@@ -3651,6 +3809,31 @@ export interface components {
             resolution?: number;
             /** @description Tags of the code; on PATCH the list replaces the stored one */
             tags?: string[];
+            /** @description The short link opens at this instant */
+            activatesAt?: string | null;
+            /** @description The short link closes (410) at this instant; after activatesAt */
+            expiresAt?: string | null;
+            /** @description The short link closes (410) once this many scans were counted */
+            maxScans?: number | null;
+            scanCapBasis?: components["schemas"]["ScanCapBasis"];
+            /** @description Where a scheduled, expired or capped code sends visitors */
+            fallbackUrls?: components["schemas"]["FallbackUrls"] | null;
+            /** @description Smart redirects, first match wins (url, whatsapp, email) */
+            rules?: components["schemas"]["Rules"] | null;
+            /** @description Merge the visitor's query string onto the destination (default true) */
+            forwardQuery?: boolean;
+            /** @description Fixed utm_* parameters added to the destination */
+            utm?: components["schemas"]["Utm"] | null;
+            /** @description Write-only: visitors must enter it before the code opens; stored as an argon2id hash; null removes it */
+            password?: string | null;
+        };
+        /** @description Fixed utm_* parameters added to the destination */
+        Utm: {
+            source?: string;
+            medium?: string;
+            campaign?: string;
+            term?: string;
+            content?: string;
         };
         /** @enum {unknown} */
         WifiEncryption: "WPA" | "WEP" | "nopass";
@@ -3668,6 +3851,7 @@ export type ApiKey = components['schemas']['ApiKey'];
 export type ApiKeysResponse = components['schemas']['ApiKeysResponse'];
 export type BatchCreateRequest = components['schemas']['BatchCreateRequest'];
 export type BatchCreateResponse = components['schemas']['BatchCreateResponse'];
+export type BlockedScans = components['schemas']['BlockedScans'];
 export type BreakdownRow = components['schemas']['BreakdownRow'];
 export type BulkActionRequest = components['schemas']['BulkActionRequest'];
 export type BulkActionResponse = components['schemas']['BulkActionResponse'];
@@ -3684,6 +3868,7 @@ export type CreatedKeyResponse = components['schemas']['CreatedKeyResponse'];
 export type DotStyle = components['schemas']['DotStyle'];
 export type Error = components['schemas']['Error'];
 export type ErrorCorrectionLevel = components['schemas']['ErrorCorrectionLevel'];
+export type FallbackUrls = components['schemas']['FallbackUrls'];
 export type FrameStyle = components['schemas']['FrameStyle'];
 export type GradientType = components['schemas']['GradientType'];
 export type ImportResult = components['schemas']['ImportResult'];
@@ -3698,6 +3883,7 @@ export type MembersResponse = components['schemas']['MembersResponse'];
 export type OkResponse = components['schemas']['OkResponse'];
 export type PresetLogo = components['schemas']['PresetLogo'];
 export type PreviewRequest = components['schemas']['PreviewRequest'];
+export type PutRulesRequest = components['schemas']['PutRulesRequest'];
 export type QrDesign = components['schemas']['QrDesign'];
 export type QrDesignInput = components['schemas']['QrDesignInput'];
 export type QrItem = components['schemas']['QrItem'];
@@ -3706,20 +3892,28 @@ export type QrItemRef = components['schemas']['QrItemRef'];
 export type QrItemResponse = components['schemas']['QrItemResponse'];
 export type QrItemWithWarnings = components['schemas']['QrItemWithWarnings'];
 export type QrStats = components['schemas']['QrStats'];
+export type QrStatus = components['schemas']['QrStatus'];
 export type RecentScan = components['schemas']['RecentScan'];
 export type RecentScans = components['schemas']['RecentScans'];
 export type RenameTagRequest = components['schemas']['RenameTagRequest'];
 export type ResetPasswordRequest = components['schemas']['ResetPasswordRequest'];
 export type ResetPreviewResponse = components['schemas']['ResetPreviewResponse'];
+export type Rule = components['schemas']['Rule'];
+export type RuleCondition = components['schemas']['RuleCondition'];
+export type Rules = components['schemas']['Rules'];
+export type RulesTestRequest = components['schemas']['RulesTestRequest'];
+export type RulesTestResult = components['schemas']['RulesTestResult'];
 export type SavedDesign = components['schemas']['SavedDesign'];
 export type SavedDesignList = components['schemas']['SavedDesignList'];
 export type SavedDesignResponse = components['schemas']['SavedDesignResponse'];
+export type ScanCapBasis = components['schemas']['ScanCapBasis'];
 export type SessionResponse = components['schemas']['SessionResponse'];
 export type SetupRequest = components['schemas']['SetupRequest'];
 export type SignInRequest = components['schemas']['SignInRequest'];
 export type SignUpRequest = components['schemas']['SignUpRequest'];
 export type Sparkline = components['schemas']['Sparkline'];
 export type Sparklines = components['schemas']['Sparklines'];
+export type SplitVariant = components['schemas']['SplitVariant'];
 export type StatsBreakdown = components['schemas']['StatsBreakdown'];
 export type StatsDay = components['schemas']['StatsDay'];
 export type StatsTotals = components['schemas']['StatsTotals'];
@@ -3728,6 +3922,7 @@ export type TagList = components['schemas']['TagList'];
 export type TopCode = components['schemas']['TopCode'];
 export type UpdateDesignRequest = components['schemas']['UpdateDesignRequest'];
 export type UpdateQrRequest = components['schemas']['UpdateQrRequest'];
+export type Utm = components['schemas']['Utm'];
 export type WifiEncryption = components['schemas']['WifiEncryption'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -3739,6 +3934,8 @@ export interface operations {
                 cursor?: string;
                 active?: boolean;
                 contentType?: components["schemas"]["ContentType"];
+                /** @description Only codes with this status, as computed now */
+                status?: "active" | "paused" | "scheduled" | "expired" | "capped";
                 /** @description Case-insensitive substring of title or payload */
                 q?: string;
                 /** @description Only codes with this tag (exact name) */
@@ -4132,6 +4329,185 @@ export interface operations {
             };
             /** @description The render queue is full; retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putQrRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutRulesRequest"];
+            };
+        };
+        responses: {
+            /** @description The item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QrItemResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such item in this account (deleted, or never existed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json, or declares a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testQrRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A described visit; nothing is recorded */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RulesTestRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesTestResult"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such item in this account (deleted, or never existed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json, or declares a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

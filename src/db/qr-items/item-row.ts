@@ -4,6 +4,7 @@ import type { Selectable } from 'kysely';
 import { resolveDesign } from '../../domain/design/design.ts';
 import type { ContentType, TypedFields } from '../../domain/payload/index.ts';
 import type { QrItemRecord } from '../../domain/qr-items/qr-item.ts';
+import { type ScanCapBasis, routingFromJson } from '../../domain/dynamic/dynamic-settings.ts';
 import { readBool, readTime } from '../codec.ts';
 import type { QrItemsTable } from '../schema.ts';
 
@@ -26,6 +27,13 @@ export const ITEM_COLUMNS = [
   'created_at',
   'updated_at',
   'deleted_at',
+  'activates_at',
+  'expires_at',
+  'max_scans',
+  'cap_basis',
+  'cap_count',
+  'routing_json',
+  'password_hash',
 ] as const satisfies readonly (keyof QrItemsTable)[];
 export type ItemRow = Pick<Selectable<QrItemsTable>, (typeof ITEM_COLUMNS)[number]>;
 
@@ -44,5 +52,12 @@ export function toRecord(row: ItemRow): QrItemRecord {
     createdAt: readTime(row.created_at),
     updatedAt: readTime(row.updated_at),
     tags: [],
+    activatesAt: row.activates_at === null ? null : readTime(row.activates_at),
+    expiresAt: row.expires_at === null ? null : readTime(row.expires_at),
+    maxScans: row.max_scans === null ? null : Number(row.max_scans),
+    scanCapBasis: row.cap_basis as ScanCapBasis,
+    capCount: Number(row.cap_count),
+    ...routingFromJson(row.routing_json),
+    hasPassword: row.password_hash !== null,
   };
 }

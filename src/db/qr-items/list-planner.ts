@@ -9,6 +9,7 @@ import { readTime } from '../codec.ts';
 import { accountTextMatch } from './account-text-match.ts';
 import type { Db } from '../database.ts';
 import { ITEM_COLUMNS, type ItemRow } from './item-row.ts';
+import type { ItemStatus } from '../../domain/dynamic/lifecycle.ts';
 
 export interface ListQuery {
   limit: number;
@@ -18,6 +19,9 @@ export interface ListQuery {
   q?: string;
   /** Exact tag name, normalised (domain/qr-items/tags.ts). */
   tag?: string;
+  /** The status computed when read (domain/dynamic/lifecycle.ts), as of `now` (epoch ms). */
+  status?: ItemStatus;
+  now?: number;
 }
 
 /** How many of the newest codes a text search reads in order before it asks the trigram index. */
@@ -180,6 +184,7 @@ export class ListPlanner {
       .where('deleted_at', 'is', null);
     if (query.active !== undefined) b = b.where('active', '=', this.db.codec.bool(query.active));
     if (query.contentType !== undefined) b = b.where('content_type', '=', query.contentType);
+    if (query.status !== undefined) b = b.where(this.hasStatus(query.status, query.now ?? Date.now()));
     const cursor = query.cursor;
     if (cursor)
       b = b.where((eb) =>
@@ -249,10 +254,36 @@ export class ListPlanner {
       : this.db.kysely.selectFrom('qr_items').where('account_id', '=', accountId).where('deleted_at', 'is', null);
     if (query.active !== undefined) q = q.where('active', '=', this.db.codec.bool(query.active));
     if (query.contentType !== undefined) q = q.where('content_type', '=', query.contentType);
+    if (query.status !== undefined) q = q.where(this.hasStatus(query.status, query.now ?? Date.now()));
     const cursor = query.cursor;
     // A row-value comparison is a range of the index in both databases, so page 1,000 costs what page 1 does.
     if (cursor) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(this.db.codec.time(cursor.createdAt), cursor.id)));
     return q.orderBy('created_at', 'desc').orderBy('id', 'desc');
+  }
+
+  /**
+   * The status as a condition, in the precedence paused > expired > capped > scheduled > active.
+   * The three refusing states repeat the lifecycle index's condition word for word, so both
+   * engines read only the codes that have a lifecycle setting.
+   */
+  private hasStatus(status: ItemStatus, now: number) {
+    const t = this.db.codec.time(new Date(now).toISOString());
+    const on = this.db.codec.bool(true);
+    const lifecycle = sql<boolean>`(activates_at is not null or expires_at is not null or max_scans is not null)`;
+    const notExpired = sql<boolean>`(expires_at is null or expires_at > ${t})`;
+    const notCapped = sql<boolean>`(max_scans is null or cap_count < max_scans)`;
+    switch (status) {
+      case 'paused':
+        return sql<boolean>`active = ${this.db.codec.bool(false)}`;
+      case 'expired':
+        return sql<boolean>`active = ${on} and ${lifecycle} and expires_at <= ${t}`;
+      case 'capped':
+        return sql<boolean>`active = ${on} and ${lifecycle} and ${notExpired} and cap_count >= max_scans`;
+      case 'scheduled':
+        return sql<boolean>`active = ${on} and ${lifecycle} and ${notExpired} and ${notCapped} and activates_at > ${t}`;
+      case 'active':
+        return sql<boolean>`active = ${on} and ${notExpired} and ${notCapped} and (activates_at is null or activates_at <= ${t})`;
+    }
   }
 
   /** Byte-exact substring of the folded title or payload (SQLite's LIKE would fold ASCII case again). */

@@ -5,6 +5,8 @@ import type { ContentType } from '../../domain/payload/index.ts';
 import { CodeQuotaError } from '../../domain/qr-items/code-quota.ts';
 import type { NewQrItemContent, QrItemChanges, QrItemRecord } from '../../domain/qr-items/qr-item.ts';
 import { foldForSearch } from '../../domain/qr-items/search-text.ts';
+import { NO_DYNAMIC, type ScanCapBasis, routingFromJson, routingToJson } from '../../domain/dynamic/dynamic-settings.ts';
+import { type CompiledRouting, DEFAULT_COMPILED_ROUTING, compileRouting } from '../../domain/dynamic/routing.ts';
 import { generateShortCode } from '../../domain/qr-items/short-code.ts';
 import { readBool, readTime } from '../codec.ts';
 import type { Db } from '../database.ts';
@@ -18,10 +20,19 @@ import { TagsRepository } from './tags-repository.ts';
 export type { ListQuery } from './list-planner.ts';
 
 /** What the short link needs to answer, looked up by code (deleted items included: they answer 410). */
-export type ShortLinkTarget = Pick<QrItemRecord, 'id' | 'title' | 'code' | 'contentType' | 'payload' | 'active'> & {
+export type ShortLinkTarget = Pick<
+  QrItemRecord,
+  'id' | 'title' | 'code' | 'contentType' | 'payload' | 'active' | 'activatesAt' | 'expiresAt' | 'maxScans' | 'scanCapBasis'
+> & {
   deleted: boolean;
   /** Carried into each scan, so the account roll-ups are written without a lookup. */
   accountId: string;
+  /** activatesAt and expiresAt as epoch ms (null: not set), compared on every scan. */
+  opensMs: number | null;
+  endsMs: number | null;
+  /** Rules compiled once here, while the target is cached. */
+  routing: CompiledRouting;
+  passwordHash: string | null;
 };
 
 /** An item by its id and short code: what a bulk change answers, so callers can drop cached short links. */
@@ -127,7 +138,14 @@ export class QrItemsRepository {
       return insertItemsPostgres(
         this.db,
         accountId,
-        rows.map((r) => ({ ...r, active: readBool(r.active), created_at: readTime(r.created_at) })),
+        rows.map((r) => ({
+          ...r,
+          active: readBool(r.active),
+          created_at: readTime(r.created_at),
+          activates_at: r.activates_at === null ? null : readTime(r.activates_at),
+          expires_at: r.expires_at === null ? null : readTime(r.expires_at),
+          cap_basis: String(r.cap_basis),
+        })),
       );
     }
     const done = await this.db.kysely
@@ -141,6 +159,7 @@ export class QrItemsRepository {
 
   private newRow(accountId: string, content: NewQrItemContent): Insertable<QrItemsTable> & ItemRow {
     const t = this.db.codec.time(creationTime());
+    const d = content.dynamic ?? NO_DYNAMIC;
     return {
       id: randomUUID(),
       account_id: accountId,
@@ -161,6 +180,13 @@ export class QrItemsRepository {
       created_at: t,
       updated_at: t,
       deleted_at: null,
+      activates_at: d.activatesAt === null ? null : this.db.codec.time(d.activatesAt),
+      expires_at: d.expiresAt === null ? null : this.db.codec.time(d.expiresAt),
+      max_scans: d.maxScans,
+      cap_basis: d.scanCapBasis,
+      cap_count: 0,
+      routing_json: routingToJson(d),
+      password_hash: content.passwordHash ?? null,
     };
   }
 
@@ -231,9 +257,22 @@ export class QrItemsRepository {
     if (changes.fields !== undefined) set.fields_json = JSON.stringify(changes.fields);
     if (changes.design !== undefined) set.design_json = JSON.stringify(changes.design);
     if (changes.active !== undefined) set.active = this.db.codec.bool(changes.active);
+    const d = changes.dynamic;
+    if (d !== undefined) {
+      set.activates_at = d.activatesAt === null ? null : this.db.codec.time(d.activatesAt);
+      set.expires_at = d.expiresAt === null ? null : this.db.codec.time(d.expiresAt);
+      set.max_scans = d.maxScans;
+      set.cap_basis = d.scanCapBasis;
+      set.routing_json = routingToJson(d);
+      // A new cap counts the scans the code already has (on its basis): raising it reopens the code.
+    }
+    if (changes.passwordHash !== undefined) set.password_hash = changes.passwordHash;
+    const recountFrom = changes.recountCap && d ? (d.scanCapBasis === 'unique' ? 'unique_scan_count' : 'scan_count') : null;
     const res = await this.db.kysely
       .updateTable('qr_items')
       .set(set)
+      // A new cap counts the scans the code already has (on its basis): raising it reopens the code.
+      .$if(recountFrom !== null, (q) => q.set((eb) => ({ cap_count: eb.ref(recountFrom ?? 'scan_count') })))
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
@@ -300,10 +339,27 @@ export class QrItemsRepository {
   async findByCode(code: string): Promise<ShortLinkTarget | null> {
     const row = await this.db.kysely
       .selectFrom('qr_items')
-      .select(['id', 'account_id', 'title', 'code', 'content_type', 'payload', 'active', 'deleted_at'])
+      .select([
+        'id',
+        'account_id',
+        'title',
+        'code',
+        'content_type',
+        'payload',
+        'active',
+        'deleted_at',
+        'activates_at',
+        'expires_at',
+        'max_scans',
+        'cap_basis',
+        'routing_json',
+        'password_hash',
+      ])
       .where('code', '=', code)
       .executeTakeFirst();
     if (!row) return null;
+    const activatesAt = row.activates_at === null ? null : readTime(row.activates_at);
+    const expiresAt = row.expires_at === null ? null : readTime(row.expires_at);
     return {
       id: row.id,
       accountId: row.account_id,
@@ -313,6 +369,14 @@ export class QrItemsRepository {
       payload: row.payload,
       active: readBool(row.active),
       deleted: row.deleted_at !== null,
+      activatesAt,
+      expiresAt,
+      opensMs: activatesAt === null ? null : Date.parse(activatesAt),
+      endsMs: expiresAt === null ? null : Date.parse(expiresAt),
+      maxScans: row.max_scans === null ? null : Number(row.max_scans),
+      scanCapBasis: row.cap_basis as ScanCapBasis,
+      routing: row.routing_json === null ? DEFAULT_COMPILED_ROUTING : compileRouting(routingFromJson(row.routing_json)),
+      passwordHash: row.password_hash,
     };
   }
 

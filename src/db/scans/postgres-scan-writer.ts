@@ -5,7 +5,7 @@
 // processes never lose an increment; rows are touched in key order to keep lock
 // order stable, and a deadlock victim is simply retried.
 import type pg from 'pg';
-import { type ScanEvent, firstVisitsInBatch, scanDay, sumBatch } from '../../domain/scans/scan-batch.ts';
+import { type ScanEvent, firstVisitsInBatch, scanDay, sumBatch, variantKey } from '../../domain/scans/scan-batch.ts';
 import { bucketOf } from '../../domain/stats/scan-buckets.ts';
 import { booleanArray, integerArray, textArray } from '../postgres/pg-array-literal.ts';
 import type { ScanWriter } from './scan-writer.ts';
@@ -106,6 +106,7 @@ export function batchParameters(batch: readonly ScanEvent[]): string[] {
       day: scanDay(s),
       hash: s.visitorHash,
       bucket: bucketOf(s.ms ?? Date.parse(s.scannedAt)),
+      variant: variantKey(s.ruleId, s.variant),
     }))
     .sort((a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day) || compare(a.hash, b.hash));
   const buckets = deltas.buckets.sort((a, b) => compare(a.itemId, b.itemId) || a.bucket - b.bucket);
@@ -178,6 +179,11 @@ export function batchParameters(batch: readonly ScanEvent[]): string[] {
     text(accountQuarterDims, (d) => d.dim),
     text(accountQuarterDims, (d) => d.value),
     int(accountQuarterDims, (d) => d.scans),
+    text(scans, (s) => s.outcome ?? 'redirect'),
+    text(scans, (s) => s.ruleId ?? null),
+    text(scans, (s) => (s.variant === null || s.variant === undefined ? null : String(s.variant))),
+    text(scans, (s) => s.destination ?? null),
+    text(visits, (v) => v.variant),
   ];
 }
 
@@ -213,12 +219,14 @@ function addToRollup(table: string, keys: readonly string[], counters: readonly 
 // processes (around midnight) can miss each other (docs/decisions/account-stats.md).
 const RECORD_BATCH = `
     with ins as (
-      insert into scans (item_id, scanned_at, is_bot, device, os, browser, country, referrer, visitor_hash)
+      insert into scans (item_id, scanned_at, is_bot, device, os, browser, country, referrer, visitor_hash, outcome, rule_id, variant,
+        destination)
       select * from unnest($1::text[], $2::timestamptz[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[],
-        $8::text[], $9::text[])
+        $8::text[], $9::text[], $52::text[], $53::text[], $54::int[], $55::text[])
     ),
     firsts as (
-      select * from unnest($10::text[], $11::text[], $12::text[], $13::bigint[], $28::text[]) as f(item_id, day, visitor_hash, bucket, account_id)
+      select * from unnest($10::text[], $11::text[], $12::text[], $13::bigint[], $28::text[], $56::text[])
+        as f(item_id, day, visitor_hash, bucket, account_id, variant)
     ),
     nv as (
       insert into scan_visitors (item_id, day, visitor_hash)
@@ -228,6 +236,25 @@ const RECORD_BATCH = `
     uq as (
       select f.item_id, f.bucket, f.day, f.account_id, count(*) as n from firsts f join nv using (item_id, day, visitor_hash) group by 1, 2, 3, 4
     ),
+    -- A split variant's unique scans: the new visitors of the batch, by the variant they got.
+    vu as (
+      select f.item_id, f.bucket, f.day, f.variant, count(*) as n
+      from firsts f join nv using (item_id, day, visitor_hash) where f.variant is not null group by 1, 2, 3, 4
+    ),
+    uvd as (${addToRollup(
+      'scan_dims_daily',
+      ['item_id', 'day', 'dim', 'value'],
+      ['scans'],
+      `
+      select item_id, day, 'variantUnique', variant, sum(n) from vu group by item_id, day, variant`,
+    )}),
+    uvq as (${addToRollup(
+      'scan_dims_quarter',
+      ['item_id', 'bucket', 'dim', 'value'],
+      ['scans'],
+      `
+      select item_id, bucket, 'variantUnique', variant, sum(n) from vu group by item_id, bucket, variant`,
+    )}),
     ub as (${addToRollup(
       'scan_buckets',
       ['item_id', 'bucket'],

@@ -26,8 +26,9 @@ export class SqliteScanWriter implements ScanWriter {
 
   constructor(sqlite: SQLite.Database) {
     const insertScan = sqlite.prepare(
-      `insert into scans (item_id, scanned_at, is_bot, device, os, browser, country, referrer, visitor_hash)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `insert into scans (item_id, scanned_at, is_bot, device, os, browser, country, referrer, visitor_hash, outcome, rule_id, variant,
+         destination)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertVisitor = sqlite.prepare('insert or ignore into scan_visitors (item_id, day, visitor_hash) values (?, ?, ?)');
     const upsertBucket = sqlite.prepare(
@@ -85,7 +86,21 @@ export class SqliteScanWriter implements ScanWriter {
     this.writeBatch = sqlite.transaction((scans: ScanEvent[]) => {
       const candidates = firstVisitsInBatch(scans);
       const isNew = scans.map((s, i) => {
-        insertScan.run(s.itemId, s.scannedAt, s.isBot ? 1 : 0, s.device, s.os, s.browser, s.country, s.referrer, s.visitorHash);
+        insertScan.run(
+          s.itemId,
+          s.scannedAt,
+          s.isBot ? 1 : 0,
+          s.device,
+          s.os,
+          s.browser,
+          s.country,
+          s.referrer,
+          s.visitorHash,
+          s.outcome ?? 'redirect',
+          s.ruleId ?? null,
+          s.variant ?? null,
+          s.destination ?? null,
+        );
         return candidates[i] === true && insertVisitor.run(s.itemId, scanDay(s), s.visitorHash).changes === 1;
       });
       const deltas = sumBatch(scans, isNew);

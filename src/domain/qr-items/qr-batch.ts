@@ -2,26 +2,34 @@
 // the batch is all or nothing, so every broken item is named (by its index) at once.
 import type { ParsedLogos } from '../design/request-logos.ts';
 import { DomainError, ValidationError } from '../errors.ts';
-import { type NewQrItemContent, type PlanContext, type QrItemRequest, planCreate } from './qr-item.ts';
+import { type NewQrItemContent, type PlanContext, type PlanSecrets, type QrItemRequest, planCreate } from './qr-item.ts';
 
 export const BATCH_MAX_ITEMS = 1_000;
 /** How many broken items one answer names; the rest are counted. */
 const ERRORS_SHOWN = 20;
 
+/** What is made ahead of planning an item, off the main thread: its logos parsed, its password hashed. */
+export interface PreparedItem {
+  logos: ParsedLogos;
+  secrets?: PlanSecrets;
+}
+
 /**
  * Plans every item; `prepare` runs just before each item is planned and gives its logos parsed
- * (the HTTP layer parses them off the main thread there); its 400s are named by index too.
+ * and its password hashed (the HTTP layer does both off the main thread there); its 400s are
+ * named by index too.
  */
 export async function planBatch(
   requests: readonly QrItemRequest[],
   ctx: PlanContext,
-  prepare: (req: QrItemRequest) => Promise<ParsedLogos>,
+  prepare: (req: QrItemRequest) => Promise<PreparedItem>,
 ): Promise<NewQrItemContent[]> {
   const errors: string[] = [];
   const planned: NewQrItemContent[] = [];
   for (const [index, req] of requests.entries()) {
     try {
-      planned.push(planCreate(req, ctx, await prepare(req)));
+      const { logos, secrets } = await prepare(req);
+      planned.push(planCreate(req, ctx, logos, secrets));
     } catch (err) {
       if (!(err instanceof DomainError) || err.status !== 400) throw err;
       errors.push(`items[${index}].${err.message}`);

@@ -15,9 +15,15 @@ import {
 import { isOwnShortLink, shortUrlFor } from './short-code.ts';
 import { checkTitle } from './qr-title.ts';
 import { normalizeTags } from './tags.ts';
+import { type DynamicRequest, planDynamic } from '../dynamic/plan-dynamic.ts';
+import { type DynamicSettings, NO_DYNAMIC } from '../dynamic/dynamic-settings.ts';
+import { type ItemStatus, statusOf } from '../dynamic/lifecycle.ts';
 
 /** A stored QR item, as the data layer hands it up. */
-export interface QrItemRecord {
+export interface QrItemRecord extends DynamicSettings {
+  /** Scans admitted under the cap so far. */
+  capCount: number;
+  hasPassword: boolean;
   id: string;
   accountId: string;
   code: string;
@@ -34,7 +40,11 @@ export interface QrItemRecord {
 }
 
 /** The QrItem of the interface, as clients see it. */
-export interface QrItemView {
+export interface QrItemView extends DynamicSettings {
+  /** Computed when read: nothing has to flip at midnight. */
+  status: ItemStatus;
+  capCount: number;
+  hasPassword: boolean;
   id: string;
   title: string;
   code: string;
@@ -51,7 +61,8 @@ export interface QrItemView {
 
 /** Body of create and update after schema validation: typed fields, flat design fields and `design` side by side. */
 export type QrItemRequest = TypedFields &
-  DesignPatch & {
+  DesignPatch &
+  DynamicRequest & {
     title?: string;
     tracking?: boolean;
     contentType?: ContentType;
@@ -70,12 +81,26 @@ export interface NewQrItemContent {
   design: QrDesign;
   /** Normalised (tags.ts); none when absent. */
   tags?: string[];
+  /** Lifecycle and routing; the defaults when absent. */
+  dynamic?: DynamicSettings;
+  /** argon2id of the code's password (hashed before planning: hashing is asynchronous). */
+  passwordHash?: string | null;
 }
 
-export type QrItemChanges = Partial<NewQrItemContent> & { active?: boolean };
+export type QrItemChanges = Partial<NewQrItemContent> & {
+  active?: boolean;
+  /** The cap or what it counts changed: its count starts again from the scans so far. */
+  recountCap?: boolean;
+};
 
-export function toView(item: QrItemRecord, publicBaseUrl: string): QrItemView {
+/** The request's password, hashed ahead by the caller: undefined when not given, null to remove it. */
+export interface PlanSecrets {
+  passwordHash?: string | null;
+}
+
+export function toView(item: QrItemRecord, publicBaseUrl: string, now = Date.now()): QrItemView {
   return {
+    status: statusOf(item, now),
     id: item.id,
     title: item.title,
     code: item.code,
@@ -88,6 +113,16 @@ export function toView(item: QrItemRecord, publicBaseUrl: string): QrItemView {
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     tags: item.tags,
+    activatesAt: item.activatesAt,
+    expiresAt: item.expiresAt,
+    maxScans: item.maxScans,
+    scanCapBasis: item.scanCapBasis,
+    capCount: item.capCount,
+    fallbackUrls: item.fallbackUrls,
+    rules: item.rules,
+    forwardQuery: item.forwardQuery,
+    utm: item.utm,
+    hasPassword: item.hasPassword,
   };
 }
 
@@ -98,7 +133,7 @@ export interface PlanContext {
 }
 
 /** `logos`: the request's custom logos, parsed ahead (design/request-logos.ts). */
-export function planCreate(req: QrItemRequest, ctx: PlanContext, logos: ParsedLogos): NewQrItemContent {
+export function planCreate(req: QrItemRequest, ctx: PlanContext, logos: ParsedLogos, secrets: PlanSecrets = {}): NewQrItemContent {
   rejectTrackingOff(req);
   if (req.title === undefined) throw new ValidationError('title: is required');
   const contentType = req.contentType ?? 'url';
@@ -110,11 +145,19 @@ export function planCreate(req: QrItemRequest, ctx: PlanContext, logos: ParsedLo
     fields,
     design: resolveDesign(undefined, designPatchOf(req, logos)),
     tags: normalizeTags(req.tags ?? []),
+    dynamic: planDynamic(req, NO_DYNAMIC, contentType, ctx) ?? NO_DYNAMIC,
+    passwordHash: secrets.passwordHash ?? null,
   };
 }
 
 /** PATCH is partial: only what is given changes; the design merges into the stored one. */
-export function planUpdate(current: QrItemRecord, req: QrItemRequest, ctx: PlanContext, logos: ParsedLogos): QrItemChanges {
+export function planUpdate(
+  current: QrItemRecord,
+  req: QrItemRequest,
+  ctx: PlanContext,
+  logos: ParsedLogos,
+  secrets: PlanSecrets = {},
+): QrItemChanges {
   rejectTrackingOff(req);
   const changes: QrItemChanges = {};
   if (req.title !== undefined) changes.title = checkTitle(req.title);
@@ -138,6 +181,13 @@ export function planUpdate(current: QrItemRecord, req: QrItemRequest, ctx: PlanC
 
   const patch = designPatchOf(req, logos);
   if (Object.keys(patch).length > 0) changes.design = resolveDesign(current.design, patch);
+
+  const dynamic = planDynamic(req, current, contentType, ctx);
+  if (dynamic !== undefined) {
+    changes.dynamic = dynamic;
+    changes.recountCap = dynamic.maxScans !== current.maxScans || dynamic.scanCapBasis !== current.scanCapBasis;
+  }
+  if (secrets.passwordHash !== undefined) changes.passwordHash = secrets.passwordHash;
   return changes;
 }
 

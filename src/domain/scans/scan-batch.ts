@@ -21,6 +21,34 @@ export interface ScanEvent {
   country: string | null;
   referrer: string | null;
   visitorHash: string;
+  /** What became of it (scan-tracker.ts); absent: a redirect. Only redirect and landing are counted. */
+  outcome?: string;
+  /** Present (null: no rule matched) only for a code with rules. */
+  ruleId?: string | null;
+  variant?: number | null;
+  destination?: string | null;
+}
+
+/**
+ * The breakdowns kept per item: the visitor's (account roll-ups keep only these, DIMENSIONS),
+ * then the rules' attribution, a split variant's unique scans, and refused scans by outcome.
+ * A code without rules writes none of the rule rows; only a refused scan writes `blocked`.
+ */
+export const ITEM_DIMENSIONS = [...DIMENSIONS, 'rule', 'variant', 'destination', 'variantUnique', 'blocked'] as const;
+const RULE = DIMENSIONS.length;
+const VARIANT = RULE + 1;
+const DESTINATION = RULE + 2;
+const VARIANT_UNIQUE = RULE + 3;
+const BLOCKED = RULE + 4;
+
+/** Refused by the code's lifecycle or password: stored with its outcome, never counted as a scan. */
+export function isBlocked(s: ScanEvent): boolean {
+  return s.outcome !== undefined && s.outcome !== 'redirect' && s.outcome !== 'landing';
+}
+
+/** A split variant's key in the breakdowns: the rule's id and the variant's place. */
+export function variantKey(ruleId: string | null | undefined, variant: number | null | undefined): string | null {
+  return variant === null || variant === undefined ? null : `${ruleId ?? 'none'}#${variant}`;
 }
 
 export interface ItemDelta {
@@ -130,7 +158,12 @@ export function scanDay(s: ScanEvent): string {
 type DimCounts = Map<string, number>[];
 
 function newDimCounts(): DimCounts {
-  return DIMENSIONS.map(() => new Map<string, number>());
+  return ITEM_DIMENSIONS.map(() => new Map<string, number>());
+}
+
+function bump(counts: DimCounts, d: number, value: string): void {
+  const m = counts[d] as Map<string, number>;
+  m.set(value, (m.get(value) ?? 0) + 1);
 }
 
 function addCounts(into: DimCounts, from: DimCounts): void {
@@ -159,7 +192,8 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
   const items = new Map<string, ItemSums>();
   for (let i = 0; i < scans.length; i++) {
     const s = scans[i] as ScanEvent;
-    const human = s.isBot ? 0 : 1;
+    const blocked = isBlocked(s);
+    const human = s.isBot || blocked ? 0 : 1;
     const unique = human === 1 && isNew[i] === true ? 1 : 0;
     let sums = items.get(s.itemId);
     if (sums === undefined) {
@@ -171,9 +205,10 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
       items.set(s.itemId, sums);
     }
     const item = sums.delta;
+    const bot = s.isBot && !blocked ? 1 : 0;
     item.scans += human;
     item.uniqueScans += unique;
-    item.botScans += 1 - human;
+    item.botScans += bot;
     if (human === 1) {
       if (item.first === null || s.scannedAt < item.first) item.first = s.scannedAt;
       if (item.last === null || s.scannedAt > item.last) item.last = s.scannedAt;
@@ -187,14 +222,23 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
     }
     b.delta.scans += human;
     b.delta.uniqueScans += unique;
-    b.delta.botScans += 1 - human;
+    b.delta.botScans += bot;
 
+    if (blocked) {
+      if (!s.isBot) bump((b.dims ??= newDimCounts()), BLOCKED, s.outcome as string);
+      continue;
+    }
     if (human === 0) continue; // breakdowns are of human scans only
     b.dims ??= newDimCounts();
-    for (let d = 0; d < DIMENSIONS.length; d++) {
-      const counts = b.dims[d] as Map<string, number>;
-      const value = dimensionValue(s, d);
-      counts.set(value, (counts.get(value) ?? 0) + 1);
+    for (let d = 0; d < DIMENSIONS.length; d++) bump(b.dims, d, dimensionValue(s, d));
+    if (s.ruleId !== undefined) {
+      bump(b.dims, RULE, s.ruleId ?? 'none');
+      bump(b.dims, DESTINATION, s.destination ?? 'unknown');
+      const key = variantKey(s.ruleId, s.variant);
+      if (key !== null) {
+        bump(b.dims, VARIANT, key);
+        if (unique === 1) bump(b.dims, VARIANT_UNIQUE, key);
+      }
     }
   }
   return flatten(items);
@@ -242,7 +286,8 @@ function flatten(items: Map<string, ItemSums>): BatchDeltas {
       a.delta.botScans += b.botScans;
       if (dims === null) continue;
       dims.forEach((counts, d) => {
-        for (const [value, scans] of counts) out.quarterDims.push({ itemId, bucket: b.bucket, dim: DIMENSIONS[d] as string, value, scans });
+        for (const [value, scans] of counts)
+          out.quarterDims.push({ itemId, bucket: b.bucket, dim: ITEM_DIMENSIONS[d] as string, value, scans });
       });
       addCounts((a.dims ??= newDimCounts()), dims);
       let daySums = days.get(day);
@@ -262,7 +307,7 @@ function flatten(items: Map<string, ItemSums>): BatchDeltas {
     for (const [day, daySums] of days) {
       out.itemDays.push({ itemId, day, scans: daySums.scans, uniqueScans: daySums.uniqueScans });
       daySums.dims.forEach((counts, d) => {
-        for (const [value, scans] of counts) out.dims.push({ itemId, day, dim: DIMENSIONS[d] as string, value, scans });
+        for (const [value, scans] of counts) out.dims.push({ itemId, day, dim: ITEM_DIMENSIONS[d] as string, value, scans });
       });
       const aDims = aDays.get(day);
       if (aDims === undefined) aDays.set(day, daySums.dims);
@@ -273,6 +318,7 @@ function flatten(items: Map<string, ItemSums>): BatchDeltas {
     for (const { delta, dims } of buckets.values()) {
       out.accountBuckets.push(delta);
       dims?.forEach((counts, d) => {
+        if (d >= DIMENSIONS.length) return; // the account roll-ups keep the visitor's breakdowns only
         for (const [value, scans] of counts)
           out.accountQuarterDims.push({ accountId, bucket: delta.bucket, dim: DIMENSIONS[d] as string, value, scans });
       });
@@ -281,6 +327,7 @@ function flatten(items: Map<string, ItemSums>): BatchDeltas {
   for (const [accountId, days] of accountDays) {
     for (const [day, dims] of days) {
       dims.forEach((counts, d) => {
+        if (d >= DIMENSIONS.length) return;
         for (const [value, scans] of counts) out.accountDims.push({ accountId, day, dim: DIMENSIONS[d] as string, value, scans });
       });
     }
@@ -296,7 +343,7 @@ function flatten(items: Map<string, ItemSums>): BatchDeltas {
 export function firstVisitsInBatch(scans: readonly ScanEvent[]): boolean[] {
   const seen = new Map<string, Map<string, Set<string>>>();
   return scans.map((s) => {
-    if (s.isBot) return false;
+    if (s.isBot || isBlocked(s)) return false;
     let days = seen.get(s.itemId);
     if (days === undefined) {
       days = new Map();

@@ -54,7 +54,26 @@ export interface Stats {
   };
   daily: { date: string; scans: number; uniqueScans: number }[];
   recent: RecentScan[];
-  breakdown: Record<Dimension, { value: string; scans: number }[]>;
+  breakdown: Record<Dimension, { value: string; scans: number }[]> & Partial<Attribution>;
+  /** Scans in range the code refused (its schedule, expiry, cap or password): never in the totals. */
+  blocked?: Blocked;
+}
+
+/** A code's scans by the rule that matched, the split variant and where they were sent (docs/dynamic-codes.md). */
+export interface Attribution {
+  /** Rule ids; "none" when no rule matched. */
+  rule: { value: string; scans: number }[];
+  /** "<ruleId>#<variant index>", with the variant's unique scans beside its scans. */
+  variant: { value: string; scans: number; uniqueScans: number }[];
+  destination: { value: string; scans: number }[];
+}
+
+export interface Blocked {
+  scheduled: number;
+  expired: number;
+  capped: number;
+  passwordRequired: number;
+  passwordFailed: number;
 }
 
 export function buildStats(input: {
@@ -85,8 +104,44 @@ export function buildStats(input: {
     },
     daily,
     recent: input.recent,
-    breakdown: breakdowns(input.dims),
+    // Only a code whose scans went through rules has these breakdowns.
+    breakdown: { ...breakdowns(input.dims), ...(input.dims.some((r) => r.dim === 'rule') ? attribution(input.dims) : {}) },
+    blocked: blockedOf(input.dims),
   };
+}
+
+/** The rule, variant and destination breakdowns, from the item's rule rows (domain/scans/scan-batch.ts). */
+export function attribution(rows: readonly DimRow[]): Attribution {
+  const sums = {
+    rule: new Map<string, number>(),
+    variant: new Map<string, number>(),
+    variantUnique: new Map<string, number>(),
+    destination: new Map<string, number>(),
+  };
+  for (const r of rows) {
+    const m = sums[r.dim as keyof typeof sums];
+    if (m) m.set(r.value, (m.get(r.value) ?? 0) + r.scans);
+  }
+  const listed = (m: Map<string, number>) => [...m].map(([value, scans]) => ({ value, scans })).sort(byScans);
+  return {
+    rule: listed(sums.rule),
+    // A split has at most 10 variants and a code 25 rules: the list is bounded, ordered by rule and place.
+    variant: [...sums.variant]
+      .map(([value, scans]) => ({ value, scans, uniqueScans: sums.variantUnique.get(value) ?? 0 }))
+      .sort((a, b) => a.value.localeCompare(b.value, 'en', { numeric: true })),
+    destination: cut(listed(sums.destination)),
+  };
+}
+
+function blockedOf(rows: readonly DimRow[]): Blocked {
+  const out: Blocked = { scheduled: 0, expired: 0, capped: 0, passwordRequired: 0, passwordFailed: 0 };
+  for (const r of rows) {
+    if (r.dim !== 'blocked') continue;
+    if (r.value === 'password_required') out.passwordRequired += r.scans;
+    else if (r.value === 'password_failed') out.passwordFailed += r.scans;
+    else if (r.value === 'scheduled' || r.value === 'expired' || r.value === 'capped') out[r.value] += r.scans;
+  }
+  return out;
 }
 
 /** Zero-filled, oldest first. A day may come in parts (a DST change splits it): they add up. */
@@ -110,22 +165,26 @@ export const BREAKDOWN_LIMIT = 50;
 /** The entry for the values past the limit (parentheses: no host, country, OS or browser has them). */
 export const OTHER_VALUES = '(other)';
 
+const byScans = (a: { value: string; scans: number }, b: { value: string; scans: number }) =>
+  b.scans - a.scans || a.value.localeCompare(b.value);
+
+/**
+ * A list sorted largest first, cut to BREAKDOWN_LIMIT: the first BREAKDOWN_LIMIT − 1 values, then
+ * the rest as one, still largest first, and the entries still add up to the scans in range.
+ */
+function cut(all: { value: string; scans: number }[]): { value: string; scans: number }[] {
+  if (all.length <= BREAKDOWN_LIMIT) return all;
+  const kept = all.slice(0, BREAKDOWN_LIMIT - 1);
+  const rest = all.slice(BREAKDOWN_LIMIT - 1).reduce((sum, v) => sum + v.scans, 0);
+  return [...kept, { value: OTHER_VALUES, scans: rest }].sort(byScans);
+}
+
 export function breakdowns(rows: readonly DimRow[]): Stats['breakdown'] {
   const out = Object.fromEntries(DIMENSIONS.map((d) => [d, new Map<string, number>()])) as Record<Dimension, Map<string, number>>;
   for (const r of rows) {
     const m = out[r.dim as Dimension];
     if (m) m.set(r.value, (m.get(r.value) ?? 0) + r.scans);
   }
-  const byScans = (a: { value: string; scans: number }, b: { value: string; scans: number }) =>
-    b.scans - a.scans || a.value.localeCompare(b.value);
-  const sorted = (m: Map<string, number>) => {
-    const all = [...m].map(([value, scans]) => ({ value, scans })).sort(byScans);
-    if (all.length <= BREAKDOWN_LIMIT) return all;
-    // The first BREAKDOWN_LIMIT − 1 values, then the rest as one: still largest first, and the
-    // entries still add up to the scans in range.
-    const kept = all.slice(0, BREAKDOWN_LIMIT - 1);
-    const rest = all.slice(BREAKDOWN_LIMIT - 1).reduce((sum, v) => sum + v.scans, 0);
-    return [...kept, { value: OTHER_VALUES, scans: rest }].sort(byScans);
-  };
+  const sorted = (m: Map<string, number>) => cut([...m].map(([value, scans]) => ({ value, scans })).sort(byScans));
   return Object.fromEntries(DIMENSIONS.map((d) => [d, sorted(out[d])])) as Stats['breakdown'];
 }

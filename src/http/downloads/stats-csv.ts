@@ -16,7 +16,16 @@ export function dailyCsv(daily: Stats['daily']): string {
 
 export function breakdownCsv(breakdown: Stats['breakdown']): string {
   return stringify(
-    DIMENSIONS.flatMap((dim) => breakdown[dim].map((r) => [dim, r.value, r.scans])),
+    [
+      ...DIMENSIONS.flatMap((dim) => breakdown[dim].map((r) => [dim, r.value, r.scans])),
+      // A code with rules: which rule, split variant (and its unique scans) and destination.
+      ...(breakdown.rule ?? []).map((r) => ['rule', r.value, r.scans]),
+      ...(breakdown.variant ?? []).flatMap((r) => [
+        ['variant', r.value, r.scans],
+        ['variant_unique', r.value, r.uniqueScans],
+      ]),
+      ...(breakdown.destination ?? []).map((r) => ['destination', r.value, r.scans]),
+    ],
     { ...OPTIONS, columns: ['dimension', 'value', 'scans'] },
   );
 }

@@ -11,3 +11,4 @@ export {
 } from './landing-pages.ts';
 export { LANDING_PAGE_CSP, type RenderedPage, pageCsp } from './page-shell.ts';
 export { renderVcf, vcfContentDisposition } from './vcf.ts';
+export { renderCappedPage, renderExpiredPage, renderPasswordPage, renderScheduledPage } from './lifecycle-pages.ts';

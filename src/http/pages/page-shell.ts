@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 
 export interface RenderedPage {
-  status: 200 | 404 | 410;
+  status: 200 | 403 | 404 | 410 | 429;
   /** Complete HTML document; serve as `text/html; charset=utf-8`. */
   html: string;
   /** Value for the `Content-Security-Policy` header; the page works only under it or a looser one. */
@@ -23,6 +23,8 @@ export interface PageParts {
   body: string;
   /** Include the copy-button script. */
   script?: boolean;
+  /** The page posts a form to itself (the password page). */
+  form?: boolean;
 }
 
 const CSS = `
@@ -31,6 +33,10 @@ font-family:ui-sans-serif,system-ui,-apple-system,BlinkMacSystemFont,"Segoe UI",
 .tone-wifi{--accent:#0369a1;--accent-soft:#e0f2fe}
 .tone-vcard{--accent:#6d28d9;--accent-soft:#ede9fe}
 .tone-error{--accent:#475569;--accent-soft:#f1f5f9}
+.gate{display:grid;gap:10px;margin:24px 0 4px}
+.gate input{font:inherit;width:100%;min-height:52px;padding:12px 14px;border-radius:14px;border:1px solid var(--line);background:var(--field);color:inherit}
+.gate button{font:inherit;font-weight:650;min-height:52px;border:0;border-radius:14px;background:var(--accent);color:var(--on-accent);cursor:pointer}
+.gate .wrong{margin:0;color:#b91c1c;font-weight:600}
 @media (prefers-color-scheme:dark){
 :root{--bg:#0b1020;--card:#131a2b;--text:#e2e8f0;--muted:#94a3b8;--line:#243049;--field:#0f1626;--accent:#a5b4fc;--accent-soft:#1e2547;--on-accent:#0b1020;--ok:#34d399}
 .tone-wifi{--accent:#7dd3fc;--accent-soft:#0c2a3f}
@@ -107,14 +113,14 @@ const STYLE_SOURCE = sha256(CSS);
 const SCRIPT_SOURCE = sha256(SCRIPT);
 
 /** The policy of a page with (`withScript`) or without the copy script. */
-export function pageCsp(withScript: boolean): string {
+export function pageCsp(withScript: boolean, withForm = false): string {
   return [
     "default-src 'none'",
     `style-src ${STYLE_SOURCE}`,
     withScript ? `script-src ${SCRIPT_SOURCE}` : "script-src 'none'",
     'img-src data:',
     "base-uri 'none'",
-    "form-action 'none'",
+    withForm ? "form-action 'self'" : "form-action 'none'",
     "frame-ancestors 'none'",
     ...(withScript ? ["require-trusted-types-for 'script'", "trusted-types 'none'"] : []),
   ].join('; ');
@@ -154,7 +160,7 @@ ${parts.body}
 ${withScript ? `<p id="status" class="sr-only" role="status" aria-live="polite"></p>\n<script>${SCRIPT}</script>\n` : ''}</body>
 </html>
 `;
-  return { status: parts.status, html, csp: pageCsp(withScript) };
+  return { status: parts.status, html, csp: pageCsp(withScript, parts.form === true) };
 }
 
 function footerMark(): string {

@@ -15,6 +15,7 @@ import { imageRoutes } from '../routes/images.ts';
 import { qrBatchRoutes } from '../routes/qr-batch.ts';
 import { qrBulkRoutes } from '../routes/qr-bulk.ts';
 import { qrItemsRoutes } from '../routes/qr-items.ts';
+import { qrRulesRoutes } from '../routes/qr-rules.ts';
 import { qrTransferRoutes } from '../routes/qr-transfer.ts';
 import { statsRoutes } from '../routes/stats.ts';
 import { tagRoutes } from '../routes/tags.ts';
@@ -48,6 +49,7 @@ export const v1Api: FastifyPluginAsyncTypebox<V1Options> = async (v1, { config, 
     }),
   });
   await v1.register(qrItemsRoutes, { services });
+  await v1.register(qrRulesRoutes, { services });
   await v1.register(statsRoutes, { services });
   await v1.register(imageRoutes, { services });
   await v1.register(webAccountRoutes, { services });

@@ -1,4 +1,5 @@
 // POST /v1/qr/batch: up to 1,000 creates in one request, all or nothing.
+import { passwordOf } from '../../domain/dynamic/code-password.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
 import { turnTaker } from '../../event-loop-turns.ts';
@@ -72,8 +73,9 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         const logos = await parseLogosOf(item, (field, logo) =>
           services.renderer.parseLogo(field, logo, LIMITS.resolution.max, { account, lane: 'interactive' }),
         );
+        const secrets = await passwordOf(item);
         await turn();
-        return logos;
+        return { logos, secrets };
       });
       // A design's warnings lay out its frame text, which a thousand would hold the short links'
       // thread for seconds (docs/big-accounts.md), so they are made between turns, before the transaction. They depend on the short link

@@ -8,6 +8,7 @@ import { sparklines } from '../../domain/stats/sparklines.ts';
 import { checkTimeZone } from '../../domain/stats/time-zones.ts';
 import { normalizeTag } from '../../domain/qr-items/tags.ts';
 import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-items/qr-item.ts';
+import { passwordOf } from '../../domain/dynamic/code-password.ts';
 import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
 import { CODE_LENGTH, shortUrlFor } from '../../domain/qr-items/short-code.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -53,7 +54,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     async (req, reply) => {
       const account = accountOf(req);
       const body: QrItemRequest = req.body;
-      const content = planCreate(body, services.config, await parseLogosOf(body, parseLogoFor(account)));
+      const content = planCreate(body, services.config, await parseLogosOf(body, parseLogoFor(account)), await passwordOf(body));
       // Laid out before the transaction (fonts are read on first use); a code's warnings depend
       // on its short link only through the length every code shares.
       const designWarnings = await warningsFor(content.design, shortUrlFor(config.publicBaseUrl, 'x'.repeat(CODE_LENGTH)));
@@ -83,7 +84,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       },
     },
     async (req) => {
-      const { limit = DEFAULT_LIMIT, cursor, active, contentType, q, tag, include, tz = 'UTC' } = req.query;
+      const { limit = DEFAULT_LIMIT, cursor, active, contentType, status, q, tag, include, tz = 'UTC' } = req.query;
       // Checked before the page is read, so a bad zone is a 400 whether or not sparklines are asked for.
       const zone = checkTimeZone(tz);
       const page = await items.list(accountOf(req), {
@@ -91,6 +92,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         cursor: cursor === undefined ? undefined : decodeCursor(cursor),
         active,
         contentType,
+        status,
         q,
         tag: tag === undefined ? undefined : normalizeTag(tag),
       });
@@ -144,13 +146,14 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (!(await items.find(account, req.params.id))) throw new NotFoundError('QR item not found');
       const body: QrItemRequest = req.body;
       const logos = await parseLogosOf(body, parseLogoFor(account));
+      const secrets = await passwordOf(body);
       // The item is read again, locked, after the logo check: changes sent at once to one
       // code each land on what the others wrote (a design merge must not undo another's).
       const updated = await inTransaction(services.db, async (tx) => {
         const repo = new QrItemsRepository(tx);
         const current = await repo.find(account, req.params.id, true);
         if (!current) return null;
-        const changes = planUpdate(current, body, services.config, logos);
+        const changes = planUpdate(current, body, services.config, logos, secrets);
         return Object.keys(changes).length === 0 ? current : await repo.update(account, current.id, changes);
       });
       if (!updated) throw new NotFoundError('QR item not found');

@@ -4,7 +4,7 @@
 // A schema may carry `rule`: the sentence used in the 400 message when it fails.
 // Schemas wrapped in `named(...)` become components of the OpenAPI document under that name
 // (the spec's names where it has them: QrItem, QrDesign, CreateQrRequest, Error).
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { DesignPatchSchema, QrDesignSchema, designOptions } from '../../domain/design/design-schema.ts';
 import { CONTENT_TYPES, KIND_OF_FIELD, PAYLOAD_MAX_LENGTH, TYPED_FIELDS, WIFI_ENCRYPTIONS } from '../../domain/payload/index.ts';
 import { Between, Enum, named, optionalAll, Text } from '../../domain/schema-kit.ts';
@@ -12,6 +12,9 @@ import { SPARKLINE_DAYS } from '../../domain/stats/sparklines.ts';
 import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../../domain/qr-items/tags.ts';
 import { TITLE_MAX } from '../../domain/qr-items/qr-title.ts';
 import { TagText } from './tags.ts';
+import { FallbackUrls, Rule, Rules, Utm } from '../../domain/dynamic/rules-schema.ts';
+import { ITEM_STATUSES, QrStatus, ScanCapBasis, lifecycleProperties } from '../../domain/dynamic/lifecycle.ts';
+import { CODE_PASSWORD_MAX, CODE_PASSWORD_MIN } from '../../domain/dynamic/code-password.ts';
 
 /** A typed field longer than a whole payload could never fit in one. */
 const TYPED_FIELD_MAX = PAYLOAD_MAX_LENGTH;
@@ -28,6 +31,31 @@ const typedFieldProperties = Object.fromEntries(
   }),
 ) as TypedFieldSchemas;
 
+/** `schema` or null (null clears the stored value); `rule` is the 400's sentence for both. */
+const OrNull = <T extends TSchema>(schema: T, rule: string, description: string) =>
+  Type.Union([schema, Type.Null()], { rule, description });
+
+/** Lifecycle, routing and password (docs/dynamic-codes.md). */
+const dynamicProperties = {
+  ...lifecycleProperties,
+  fallbackUrls: OrNull(
+    FallbackUrls,
+    'must be an object of http(s) URLs or null',
+    'Where a scheduled, expired or capped code sends visitors',
+  ),
+  rules: OrNull(Rules, `must be an array of at most 25 rules or null`, 'Smart redirects, first match wins (url, whatsapp, email)'),
+  forwardQuery: Type.Boolean({
+    rule: 'must be true or false',
+    description: "Merge the visitor's query string onto the destination (default true)",
+  }),
+  utm: OrNull(Utm, 'must be an object of utm fields or null', 'Fixed utm_* parameters added to the destination'),
+  password: OrNull(
+    Type.String({ minLength: CODE_PASSWORD_MIN, maxLength: CODE_PASSWORD_MAX }),
+    `must be a string of ${CODE_PASSWORD_MIN} to ${CODE_PASSWORD_MAX} characters or null`,
+    'Write-only: visitors must enter it before the code opens; stored as an argon2id hash; null removes it',
+  ),
+};
+
 const contentProperties = {
   tracking: Type.Boolean({ description: 'Must be true or omitted', rule: 'must be a boolean' }),
   contentType: ContentType,
@@ -40,6 +68,7 @@ const contentProperties = {
     rule: `must be an array of at most ${TAGS_PER_ITEM} tags of at most ${TAG_MAX_LENGTH} characters`,
     description: 'Tags of the code; on PATCH the list replaces the stored one',
   }),
+  ...dynamicProperties,
 };
 
 export const CreateQrBody = named(
@@ -92,6 +121,17 @@ export const QrItem = named(
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
     tags: Type.Array(Type.String(), { description: 'Sorted' }),
+    status: QrStatus,
+    activatesAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    maxScans: Type.Union([Type.Integer(), Type.Null()]),
+    scanCapBasis: ScanCapBasis,
+    capCount: Type.Integer({ description: 'Scans admitted under the cap so far' }),
+    fallbackUrls: FallbackUrls,
+    rules: Type.Array(Rule),
+    forwardQuery: Type.Boolean(),
+    utm: Utm,
+    hasPassword: Type.Boolean(),
   }),
 );
 
@@ -120,6 +160,8 @@ export const ListQuery = Type.Object(
     cursor: Type.Optional(Type.String({ maxLength: 200, rule: 'must be a cursor returned as nextCursor' })),
     active: Type.Optional(Type.Boolean({ rule: 'must be true or false' })),
     contentType: Type.Optional(ContentType),
+    // Unnamed: the query string's schema is rewritten as it is documented (its description dropped).
+    status: Type.Optional(Enum(ITEM_STATUSES, 'Only codes with this status, as computed now')),
     q: Type.Optional(Text(200, 'Case-insensitive substring of title or payload')),
     tag: Type.Optional(TagText('Only codes with this tag (exact name)')),
     include: Type.Optional(

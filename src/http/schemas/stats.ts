@@ -53,6 +53,15 @@ export const StatsResponse = named(
           }),
         ),
       ),
+      blocked: Type.Optional(
+        named(
+          'BlockedScans',
+          Type.Object(
+            { scheduled: Count, expired: Count, capped: Count, passwordRequired: Count, passwordFailed: Count },
+            { description: 'Scans in range the code refused (schedule, expiry, cap, password): never in scanCount or the totals' },
+          ),
+        ),
+      ),
       breakdown: named(
         'StatsBreakdown',
         Type.Object(
@@ -62,6 +71,19 @@ export const StatsResponse = named(
             browser: Breakdown,
             country: Breakdown,
             referrer: Breakdown,
+            rule: Type.Optional({
+              ...Breakdown,
+              description: 'A code\'s scans by the rule that matched (its id; "none": no rule matched)',
+            }),
+            variant: Type.Optional(
+              Type.Array(Type.Object({ value: Type.String(), scans: Count, uniqueScans: Count }), {
+                description: 'Split variants as "<ruleId>#<index>", with scans and unique scans side by side',
+              }),
+            ),
+            destination: Type.Optional({
+              ...Breakdown,
+              description: 'Where scans of a code with rules were sent (without the forwarded query)',
+            }),
           },
           {
             description:

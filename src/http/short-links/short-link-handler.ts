@@ -13,19 +13,44 @@ import { isShortCode } from '../../domain/qr-items/short-code.ts';
 import type { AppServices } from '../../services.ts';
 import {
   type RenderedPage,
+  renderCappedPage,
+  renderExpiredPage,
   renderGonePage,
   renderLandingPage,
   renderNotFoundPage,
+  renderPasswordPage,
+  renderScheduledPage,
   renderVcf,
   vcfContentDisposition,
 } from '../pages/index.ts';
+import type { AttemptCounter } from '../../domain/accounts/attempt-limiter.ts';
+import type { ScanCap } from '../../db/short-links/scan-cap.ts';
+import {
+  PASSWORD_COOKIE_MS,
+  checkCodePassword,
+  cookieValue,
+  passwordCookieName,
+  passwordCookieValid,
+  passwordCookieValue,
+} from '../../domain/dynamic/code-password.ts';
+import { NO_MATCH, type RuleMatch } from '../../domain/dynamic/compile-rules.ts';
+import { ROUTED_KINDS } from '../../domain/dynamic/dynamic-settings.ts';
+import { withQuery } from '../../domain/dynamic/passthrough.ts';
+import { DEFAULT_COMPILED_ROUTING } from '../../domain/dynamic/routing.ts';
+import { visitorContext } from '../../domain/dynamic/visitor-context.ts';
+import type { Scan } from '../../domain/scans/scan.ts';
+import type { ScanAttribution, ScanOutcome } from '../../domain/scans/scan-tracker.ts';
 
 export interface ShortLinkRequest {
   method: string;
   /** What follows /r/: a code, or a code plus ".vcf". */
   code: string;
+  /** The raw query string after '?' ('' when none): only ever merged into a destination's query. */
+  query: string;
   headers: IncomingHttpHeaders;
   ip: string;
+  /** The password a visitor posted with the form (POST /r/{code}). */
+  password?: string;
 }
 
 export interface ShortLinkResponse {
@@ -36,7 +61,6 @@ export interface ShortLinkResponse {
 
 export type ShortLinkHandler = (req: ShortLinkRequest) => Promise<ShortLinkResponse>;
 
-const REDIRECTED = new Set(['url', 'whatsapp', 'email']);
 /** On every answer under /r/: each scan reaches the server, and no search engine lists a short link. */
 export const SHORT_LINK_HEADERS = { 'cache-control': 'no-store', 'x-robots-tag': 'noindex' } as const;
 
@@ -47,7 +71,32 @@ const UNAVAILABLE: ShortLinkResponse = {
   body: 'This link cannot be opened right now; please try again in a moment.',
 };
 
+/** POST is a protected code's form; anywhere else it is the 405 of every other method (error-handlers.ts). */
+const NOT_ALLOWED: ShortLinkResponse = {
+  status: 405,
+  headers: { ...SHORT_LINK_HEADERS, allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' },
+  body: JSON.stringify({ error: 'method: a short link answers GET and HEAD, not POST' }),
+};
+
+/** Whether the code can refuse or route a scan: only these take the long way (most codes do not). */
+function isDynamic(t: ShortLinkTarget): boolean {
+  return (
+    t.opensMs !== null || t.endsMs !== null || t.maxScans !== null || t.passwordHash !== null || t.routing !== DEFAULT_COMPILED_ROUTING
+  );
+}
+
 export function createShortLinkHandler(services: AppServices, health: ShortLinkHealth): ShortLinkHandler {
+  const { tracker, scanCap, codePasswordLimiter } = services;
+  /** A scan's record; a failure is logged (a line every 10 s while it lasts) and GET /readyz answers 503, the visitor still gets the answer. */
+  const record = async (target: ShortLinkTarget, scan: Scan | null, attribution: ScanAttribution) => {
+    if (scan === null) return;
+    try {
+      await tracker.record(target, scan, attribution);
+    } catch (err) {
+      health.scans.failed(err, { code: target.code });
+    }
+  };
+
   return async (req) => {
     const vcf = req.code.endsWith('.vcf');
     const code = vcf ? req.code.slice(0, -4) : req.code;
@@ -58,21 +107,169 @@ export function createShortLinkHandler(services: AppServices, health: ShortLinkH
       health.lookups.failed(err);
       return UNAVAILABLE;
     }
+    // Only a live protected code takes a form; its right password is the scan.
+    if (req.method === 'POST' && (vcf || !target?.active || target.deleted || target.passwordHash === null)) return NOT_ALLOWED;
     if (!target || (!target.active && !target.deleted)) return page(renderNotFoundPage());
     if (target.deleted) return page(renderGonePage());
-    if (vcf) return contactCard(target);
+    if (vcf && target.contentType !== 'vcard') return page(renderNotFoundPage());
+    const now = Date.now();
+    let scan: Scan | null = null;
     try {
-      await services.tracker.track(target, req);
+      scan = await tracker.classify(req.method === 'POST' ? { ...req, method: 'GET' } : req, now);
     } catch (err) {
-      // A scanner standing in front of a poster still gets where they are going; the failure
-      // is logged (a line every 10 s while it lasts) and GET /readyz answers 503.
       health.scans.failed(err, { code });
     }
-    if (REDIRECTED.has(target.contentType)) return { status: 302, headers: { ...SHORT_LINK_HEADERS, location: target.payload }, body: '' };
-    const landing = renderLandingPage({ title: target.title, code: target.code, payload: target.payload, contentType: target.contentType });
-    return page(landing ?? renderNotFoundPage());
+    if (!isDynamic(target)) {
+      if (vcf) return contactCard(target);
+      return answer(target, null, req, scan, record);
+    }
+    return dynamicAnswer(target, { req, vcf, now, scan, record, scanCap, codePasswordLimiter });
   };
 }
+
+type Recorder = (target: ShortLinkTarget, scan: Scan | null, attribution: ScanAttribution) => Promise<void>;
+
+interface Visit {
+  req: ShortLinkRequest;
+  vcf: boolean;
+  now: number;
+  /** null: it could not be classified (the salt could not be read); answered, not recorded. */
+  scan: Scan | null;
+  record: Recorder;
+  scanCap: ScanCap;
+  codePasswordLimiter: AttemptCounter;
+}
+
+/**
+ * The long way, in the order of product-decisions §11: expired → capped → scheduled →
+ * password → rules → query → record → answer. A refused scan is recorded with its outcome
+ * (counted apart, never in scanCount); the contact card download is no scan at all.
+ */
+async function dynamicAnswer(target: ShortLinkTarget, v: Visit): Promise<ShortLinkResponse> {
+  const { req, now, scan, record } = v;
+  const counted = scan?.record === true && !scan.isBot;
+  const refuse = async (outcome: ScanOutcome, fallback: string | undefined, shown: () => RenderedPage) => {
+    if (!v.vcf) await record(target, scan, { outcome });
+    return fallback !== undefined ? redirect(302, fallback) : page(shown());
+  };
+  const { fallbackUrls } = target.routing;
+  if (target.endsMs !== null && now >= target.endsMs) {
+    return refuse('expired', fallbackUrls.expired, () => renderExpiredPage(target.expiresAt as string));
+  }
+  const scheduled = target.opensMs !== null && now < target.opensMs;
+  const password = target.passwordHash;
+  const cookieOk =
+    password !== null &&
+    passwordCookieValid(password, target.code, cookieValue(header(req, 'cookie'), passwordCookieName(target.code)), now);
+  const given = req.password ?? header(req, 'x-qr-password');
+  // A place under the cap is taken only by a scan that is let through; anything else only looks.
+  if (target.maxScans !== null && (!counted || scheduled || v.vcf || (password !== null && !cookieOk && given === undefined))) {
+    if (await v.scanCap.reached(target.id)) return refuse('capped', fallbackUrls.capped, renderCappedPage);
+  }
+  if (scheduled) return refuse('scheduled', fallbackUrls.scheduled, () => renderScheduledPage(target.activatesAt as string));
+
+  let setCookie: string | null = null;
+  if (password !== null && !cookieOk) {
+    if (given === undefined) {
+      if (!v.vcf && req.method === 'GET') await record(target, scan, { outcome: 'password_required' });
+      return page(renderPasswordPage({ code: target.code, query: req.query, status: 200 }));
+    }
+    // Counted per code and address (the limiter's "email" key), and per address over all codes.
+    const attempt = await v.codePasswordLimiter.admit(req.ip, `${target.code} ${req.ip}`);
+    if (attempt.wait > 0) {
+      const tooMany = page(
+        renderPasswordPage({ code: target.code, query: req.query, status: 429, problem: 'Too many wrong passwords. Try again later.' }),
+      );
+      tooMany.headers['retry-after'] = String(attempt.wait);
+      return tooMany;
+    }
+    const right = await checkCodePassword(password, given);
+    await attempt.done(!right);
+    if (!right) {
+      await record(target, scan, { outcome: 'password_failed' });
+      return page(renderPasswordPage({ code: target.code, query: req.query, status: 403, problem: 'That password is not right.' }));
+    }
+    setCookie = passwordCookie(target.code, passwordCookieValue(password, target.code, now));
+  }
+  if (v.vcf) return contactCard(target);
+  const self = `/r/${encodeURIComponent(target.code)}${req.query ? `?${req.query}` : ''}`;
+  // A landing page's form is answered with a GET of the page (no resubmit on reload): that GET,
+  // carrying the cookie, is the scan.
+  if (setCookie !== null && req.method === 'POST' && !REDIRECTED.has(target.contentType)) return withCookie(redirect(303, self), setCookie);
+
+  let match: RuleMatch = NO_MATCH;
+  const rules = target.routing.rules;
+  if (rules !== null && REDIRECTED.has(target.contentType) && scan !== null) {
+    match = rules.match(
+      visitorContext({
+        agent: scan,
+        country: scan.country,
+        acceptLanguage: header(req, 'accept-language'),
+        rawQuery: req.query,
+        nowMs: now,
+        stickyKey: scan.visitorHash,
+      }),
+    );
+  }
+  if (target.maxScans !== null && counted && scan !== null) {
+    const admitted = await v.scanCap.admit({ itemId: target.id, basis: target.scanCapBasis, day: scan.day, visitorHash: scan.visitorHash });
+    if (!admitted) return refuse('capped', fallbackUrls.capped, renderCappedPage);
+  }
+  const res = await answer(target, match, req, scan, record, rules !== null);
+  if (setCookie === null) return res;
+  // The right password posted: 303 to the destination, so a reload does not post it again.
+  if (req.method === 'POST' && res.status === 302) res.status = 303;
+  return withCookie(res, setCookie);
+}
+
+function withCookie(res: ShortLinkResponse, cookie: string): ShortLinkResponse {
+  return { ...res, headers: { ...res.headers, 'set-cookie': cookie } };
+}
+
+/** Records the scan as let through and answers it: the destination (rules and query applied) or the landing page. */
+async function answer(
+  target: ShortLinkTarget,
+  match: RuleMatch | null,
+  req: ShortLinkRequest,
+  scan: Scan | null,
+  record: Recorder,
+  attributed = false,
+): Promise<ShortLinkResponse> {
+  if (REDIRECTED.has(target.contentType)) {
+    const destination = match?.destination ?? target.payload;
+    const { forwardQuery, utm } = target.routing;
+    const location =
+      (forwardQuery && req.query !== '') || utm !== null ? withQuery(destination, req.query, forwardQuery, utm) : destination;
+    await record(
+      target,
+      scan,
+      attributed ? { outcome: 'redirect', ruleId: match?.rule?.id ?? null, variant: match?.variant ?? null, destination } : REDIRECT,
+    );
+    return redirect(302, location);
+  }
+  await record(target, scan, LANDING);
+  const landing = renderLandingPage({ title: target.title, code: target.code, payload: target.payload, contentType: target.contentType });
+  return page(landing ?? renderNotFoundPage());
+}
+
+const REDIRECT: ScanAttribution = Object.freeze({ outcome: 'redirect' });
+const LANDING: ScanAttribution = Object.freeze({ outcome: 'landing' });
+
+function redirect(status: 302 | 303, location: string): ShortLinkResponse {
+  return { status, headers: { ...SHORT_LINK_HEADERS, location }, body: '' };
+}
+
+function header(req: ShortLinkRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Path-scoped to the one code, for 12 hours; never sent to another code or the API. */
+function passwordCookie(code: string, value: string): string {
+  return `${passwordCookieName(code)}=${value}; Max-Age=${PASSWORD_COOKIE_MS / 1000}; Path=/r/${code}; HttpOnly; SameSite=Lax`;
+}
+
+const REDIRECTED = ROUTED_KINDS;
 
 function page(p: RenderedPage): ShortLinkResponse {
   return {
@@ -110,13 +307,14 @@ export function rawShortLinkResponder(handle: ShortLinkHandler, trust: TrustFunc
     if (!url.startsWith('/r/') || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
     const end = url.search(/[?#]/);
     const raw = url.slice(3, end === -1 ? undefined : end).replace(/\/$/, '');
+    const query = end !== -1 && url[end] === '?' ? (url.slice(end + 1).split('#', 1)[0] ?? '') : '';
     let code: string;
     try {
       code = decodeURIComponent(raw);
     } catch {
       code = '';
     }
-    handle({ method: req.method, code, headers: req.headers, ip: clientAddress(req, trust) }).then(
+    handle({ method: req.method, code, query, headers: req.headers, ip: clientAddress(req, trust) }).then(
       (r) => {
         res.writeHead(r.status, { ...r.headers, 'content-length': Buffer.byteLength(r.body) });
         res.end(r.body);

@@ -3,8 +3,11 @@ import type { StatsBreakdown } from '../../api.ts';
 import { BreakdownList } from './breakdown-list.tsx';
 import { countryName } from './format.ts';
 
-export function Breakdowns({ breakdown, only }: { breakdown: StatsBreakdown; only?: Array<keyof StatsBreakdown> }) {
-  const all: Array<[keyof StatsBreakdown, string]> = [
+/** The visitor's breakdowns (a code with rules also has rule, variant and destination ones). */
+type VisitorDim = 'device' | 'os' | 'browser' | 'country' | 'referrer';
+
+export function Breakdowns({ breakdown, only }: { breakdown: StatsBreakdown; only?: VisitorDim[] }) {
+  const all: Array<[VisitorDim, string]> = [
     ['device', 'Devices'],
     ['os', 'Operating systems'],
     ['browser', 'Browsers'],
