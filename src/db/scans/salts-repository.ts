@@ -43,7 +43,7 @@ export class SaltsRepository {
   }
 
   /**
-   * Deletes every salt (and visitor row) of a day before today's, also the copy in memory.
+   * Deletes every salt (and visitor and cap admission row) of a day before today's, also the copy in memory.
    * Run on a timer, so an idle server keeps its promise too: a salt lives one day.
    */
   async purgeExpired(now = Date.now()): Promise<void> {
@@ -54,6 +54,8 @@ export class SaltsRepository {
   private async deleteBefore(day: string): Promise<void> {
     await this.db.kysely.deleteFrom('salts').where('day', '<', day).execute();
     await this.db.kysely.deleteFrom('scan_visitors').where('day', '<', day).execute();
+    // A unique scan cap's admissions are visitor hashes of a day, like the visitors above.
+    await this.db.kysely.deleteFrom('cap_admissions').where('day', '<', day).execute();
   }
 }
 

@@ -49,6 +49,7 @@ export const BROWSER_VALUES = [
   'coc coc',
   'duckduckgo',
   'edge',
+  'electron',
   'facebook',
   'firefox',
   'firefox focus',
