@@ -9,6 +9,8 @@ import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
 import { resolveDesign } from '../src/domain/design/design.ts';
+import { checkRules } from '../src/domain/dynamic/check-rules.ts';
+import { type DynamicSettings, NO_DYNAMIC } from '../src/domain/dynamic/dynamic-settings.ts';
 import { type LoadResult, measure, spawnServer, startBareRedirectServer } from './http-load.ts';
 import { freePortNumber } from './ports.ts';
 import { settle } from './settle.ts';
@@ -44,15 +46,41 @@ function median(results: LoadResult[]): LoadResult {
   };
 }
 
-async function seedItem(database: DatabaseConfig) {
+/**
+ * The most a code's routing can ask of a scan: 25 rules (24 that an iPhone fails, each with
+ * several conditions, then a split that takes it), query passthrough and UTM.
+ */
+function heaviestRouting(): DynamicSettings {
+  const conditions = (i: number) => [
+    { type: 'os', op: 'in', values: ['android', 'windows'] },
+    { type: 'country', op: 'not_in', values: ['US', 'GB', 'FR'] },
+    { type: 'language', op: 'in', values: ['de', 'fr', 'it'] },
+    { type: 'time', op: 'in', values: ['09:00-17:00'], tz: 'Europe/Berlin' },
+    { type: 'weekday', op: 'in', values: ['mon', 'tue', 'wed'], tz: 'America/New_York' },
+    { type: 'query', op: 'in', key: `k${i}`, values: ['a', 'b'] },
+  ];
+  const rules = Array.from({ length: 24 }, (_, i) => ({ name: `r${i}`, conditions: conditions(i), destination: `https://example.com/r${i}` }));
+  const split = {
+    name: 'split',
+    conditions: [{ type: 'device', op: 'in', values: ['mobile'] }],
+    split: [
+      { destination: 'https://example.com/a', weight: 50 },
+      { destination: 'https://example.com/b', weight: 50 },
+    ],
+  };
+  return { ...NO_DYNAMIC, rules: checkRules([...rules, split]), forwardQuery: true, utm: { source: 'poster', campaign: 'bench' } };
+}
+
+async function seedItem(database: DatabaseConfig, dynamic?: DynamicSettings) {
   const db = await openDatabase(database);
-  const accountId = await new ApiKeysRepository(db).ensureAccount(`bench-${Date.now()}`);
+  const accountId = await new ApiKeysRepository(db).ensureAccount(`bench-${Date.now()}-${dynamic ? 'rules' : 'plain'}`);
   const item = await new QrItemsRepository(db).create(accountId, {
     title: 'bench',
     contentType: 'url',
     payload: 'https://example.com/',
     fields: {},
     design: resolveDesign(undefined),
+    dynamic,
   });
   await db.close();
   return { accountId, itemId: item.id, code: item.code };
@@ -71,13 +99,22 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
   try {
     for (const t of targets) {
       const seeded = await seedItem(t.database);
+      const routed = await seedItem(t.database, heaviestRouting());
       const port = await freePortNumber();
       const server = await spawnServer(
         [process.execPath, '--import', 'tsx', path.join(ROOT, 'src/server.ts')],
         { DATABASE_URL: t.databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
         `http://127.0.0.1:${port}/healthz`,
       );
-      servers.push({ t, server, seeded, url: `http://127.0.0.1:${port}/r/${seeded.code}`, results: [] as LoadResult[] });
+      servers.push({
+        t,
+        server,
+        seeded,
+        url: `http://127.0.0.1:${port}/r/${seeded.code}`,
+        results: [] as LoadResult[],
+        routedUrl: `http://127.0.0.1:${port}/r/${routed.code}?utm_medium=print&ref=bench`,
+        routedResults: [] as LoadResult[],
+      });
     }
     const bareResults: LoadResult[] = [];
     const load = { connections: o.connections, durationSeconds: o.durationSeconds, headers: { 'user-agent': IPHONE } };
@@ -90,7 +127,10 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
     };
     for (let round = 0; round < o.rounds; round++) {
       bareResults.push(await measureSettled(bare.url));
-      for (const s of servers) s.results.push(await measureSettled(s.url));
+      for (const s of servers) {
+        s.results.push(await measureSettled(s.url));
+        s.routedResults.push(await measureSettled(s.routedUrl));
+      }
     }
     const ceiling = median(bareResults);
     const rows: ResultRow[] = [
@@ -113,6 +153,16 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
         ratio: ours.rps / ceiling.rps,
         baseline: 'bare http 302',
         extra: `p50 ${ours.p50} ms, p99 ${ours.p99} ms, errors ${ours.errors + ours.non2xx3xx}; per-round ratios ${ratios.join(' ')}; ${stored.toLocaleString('en-US')} scans stored`,
+      });
+      const routed = median(s.routedResults);
+      const routedRatios = s.routedResults.map((r, i) => r.rps / (bareResults[i]?.rps ?? Number.NaN)).map((x) => x.toFixed(2));
+      rows.push({
+        name: `${s.t.label} /r/{code} with 25 rules, a split, passthrough and UTM`,
+        value: routed.rps,
+        unit: 'req/s',
+        ratio: routed.rps / ceiling.rps,
+        baseline: 'bare http 302',
+        extra: `p50 ${routed.p50} ms, p99 ${routed.p99} ms, errors ${routed.errors + routed.non2xx3xx}; per-round ratios ${routedRatios.join(' ')}; ${(routed.rps / ours.rps).toFixed(2)} of the plain code's rate`,
       });
     }
     return rows;

@@ -224,4 +224,42 @@ describe('qrtrack commands', { timeout: 180_000 }, () => {
     expect(again.stderr).toContain(`backup: ${file} already exists; give a new file name`);
     expect((await cli('backup')).stderr).toContain('backup: give one FILE to write');
   });
+
+  it('shows a dynamic code with its status, lifecycle and rules', async () => {
+    const key = (await cli('keys', 'create', '--account', 'dynamic', '--scopes', 'qr:write')).stdout.trim().split('\n').at(-1)!;
+    const res = await fetch(`${server.url}/v1/qr`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title: 'Campaign',
+        url: 'https://example.com/c',
+        expiresAt: '2031-01-01T00:00:00Z',
+        maxScans: 500,
+        password: 'poster password',
+        utm: { campaign: 'spring' },
+        rules: [
+          { name: 'Germany', conditions: [{ type: 'country', op: 'in', values: ['DE'] }], destination: 'https://example.de/' },
+          {
+            conditions: [{ type: 'os', op: 'in', values: ['android'] }],
+            split: [
+              { destination: 'https://example.com/a', weight: 70 },
+              { destination: 'https://example.com/b', weight: 30 },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(res.status).toBe(201);
+    const dynamic = ((await res.json()) as { item: { code: string } }).item;
+    const show = await cli('qr', 'show', dynamic.code);
+    expect(show.status, show.stderr).toBe(0);
+    expect(show.stdout).toMatch(/status\s+active\n/);
+    expect(show.stdout).toMatch(/expires\s+2031-01-01T00:00:00\.000Z\n/);
+    expect(show.stdout).toMatch(/scan cap\s+0 of 500 \(human scans\)\n/);
+    expect(show.stdout).toMatch(/password\s+set\n/);
+    expect(show.stdout).toMatch(/utm\s+utm_campaign=spring\n/);
+    expect(show.stdout).toMatch(/\n {2}1\. Germany \[r_\w{8}\] country in DE → https:\/\/example\.de\/\n/);
+    expect(show.stdout).toMatch(/\n {2}2\. \[r_\w{8}\] os in android → 70% https:\/\/example\.com\/a, 30% https:\/\/example\.com\/b\n/);
+    expect(show.stdout).not.toContain('poster password');
+  });
 });

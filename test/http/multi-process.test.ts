@@ -68,6 +68,26 @@ describe.skipIf(!TEST_DATABASE_URL || process.env.QRTRACK_TEST_DB !== 'postgres'
     expect(read.error).toBeDefined();
   });
 
+  it('never lets a scan cap overshoot across processes: 100 parallel scans through both on a cap of 10 get exactly 10 destinations', async () => {
+    const key = runCli(['keys', 'create', '--account', 'mp-cap', '--scopes', 'qr:read,qr:write'], env).stdout.trim().split('\n').at(-1)!;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const created = await fetch(`${a.url}/v1/qr`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: 'capped', url: 'https://example.com/cap', maxScans: 10 }),
+    });
+    const { item } = (await created.json()) as { item: { id: string; code: string } };
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        fetch(`${(i % 2 ? a : b).url}/r/${item.code}`, { redirect: 'manual', headers: { 'user-agent': IPHONE } }).then((r) => r.status),
+      ),
+    );
+    expect(statuses.filter((s) => s === 302)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 410)).toHaveLength(90);
+    const read = (await (await fetch(`${b.url}/v1/qr/${item.id}`, { headers })).json()) as { item: Record<string, unknown> };
+    expect(read.item).toMatchObject({ status: 'capped', capCount: 10, scanCount: 10 });
+  });
+
   it('has at most 5 in 100 paused or deleted codes still redirected by the other process after the answer, each for under a second', async () => {
     // The announcement used to be sent after the answer: the other process kept redirecting
     // (and counting) a paused or deleted code for 4–12 ms, in 5–7 % of tries.

@@ -1,7 +1,8 @@
 import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { DEFAULT_DESIGN } from '../../domain/design/design.ts';
-import { toView } from '../../domain/qr-items/qr-item.ts';
+import { type QrItemView, toView } from '../../domain/qr-items/qr-item.ts';
+import type { Rule } from '../../domain/dynamic/rules-schema.ts';
 import { defineCommand } from '../command.ts';
 import { itemOf } from '../lookups.ts';
 import { table } from '../terminal-charts.ts';
@@ -25,8 +26,9 @@ export const qrShow = defineCommand({
       ['short link', item.shortUrl],
       ['kind', item.contentType],
       ['payload', item.payload.replace(/\r?\n/g, ' ⏎ ')],
-      ['state', item.active ? 'active' : 'paused'],
+      ['status', statusLine(item)],
       ['scans', String(item.scanCount)],
+      ...lifecycleRows(item),
       ['account', where.accountName],
       ['id', item.id],
       ['created', item.createdAt],
@@ -39,5 +41,48 @@ export const qrShow = defineCommand({
       ],
     ];
     for (const line of table(rows)) ctx.out(line);
+    if (item.rules.length > 0) {
+      ctx.out('');
+      ctx.out('rules (first match wins, else the payload):');
+      item.rules.forEach((rule, i) => ctx.out(`  ${i + 1}. ${ruleLine(rule)}`));
+    }
   },
 });
+
+function statusLine(item: QrItemView): string {
+  switch (item.status) {
+    case 'scheduled':
+      return `scheduled: opens ${item.activatesAt}`;
+    case 'expired':
+      return `expired on ${item.expiresAt}`;
+    case 'capped':
+      return `capped: ${item.capCount} of ${item.maxScans} scans`;
+    default:
+      return item.status;
+  }
+}
+
+/** Only what is set: a plain code shows none of these. */
+function lifecycleRows(item: QrItemView): string[][] {
+  const rows: string[][] = [];
+  if (item.activatesAt) rows.push(['opens', item.activatesAt]);
+  if (item.expiresAt) rows.push(['expires', item.expiresAt]);
+  if (item.maxScans !== null) rows.push(['scan cap', `${item.capCount} of ${item.maxScans} (${item.scanCapBasis} scans)`]);
+  for (const [state, url] of Object.entries(item.fallbackUrls)) rows.push([`when ${state}`, String(url)]);
+  if (item.hasPassword) rows.push(['password', 'set']);
+  if (!item.forwardQuery) rows.push(['query', 'not forwarded']);
+  const utm = Object.entries(item.utm);
+  if (utm.length > 0) rows.push(['utm', utm.map(([k, v]) => `utm_${k}=${v}`).join(' ')]);
+  return rows;
+}
+
+function ruleLine(rule: Rule): string {
+  const when =
+    rule.conditions.length === 0
+      ? 'always'
+      : rule.conditions
+          .map((c) => `${c.type}${c.key ? `[${c.key}]` : ''} ${c.op.replace('_', ' ')} ${c.values.join(',') || '(present)'}${c.tz ? ` ${c.tz}` : ''}`)
+          .join(' and ');
+  const to = rule.split ? rule.split.map((v) => `${v.weight}% ${v.destination}`).join(', ') : rule.destination;
+  return `${rule.name ? `${rule.name} ` : ''}[${rule.id}] ${when} → ${to}`;
+}

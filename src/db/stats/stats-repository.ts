@@ -114,6 +114,8 @@ export class StatsRepository {
         .select(['scanned_at', 'device', 'os', 'browser', 'country', 'referrer', 'is_bot'])
         .where('item_id', '=', itemId)
         .where('is_bot', '=', this.db.codec.bool(false))
+        // A scan the code refused (schedule, expiry, cap, password) is no scan of it.
+        .where('outcome', 'in', ['redirect', 'landing'])
         .orderBy('id', 'desc')
         .limit(limit)
         .execute();

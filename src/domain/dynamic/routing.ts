@@ -1,6 +1,8 @@
 // A code's routing as the short link uses it, built once when the code is cached: rules
 // compiled, nothing parsed per scan. `null` when everything is the default (most codes).
+import { LruCache } from '../scans/lru-cache.ts';
 import { type CompiledRules, compileRules } from './compile-rules.ts';
+import { withQuery } from './passthrough.ts';
 import type { Routing } from './dynamic-settings.ts';
 import type { FallbackUrls, Utm } from './rules-schema.ts';
 
@@ -10,15 +12,42 @@ export interface CompiledRouting {
   forwardQuery: boolean;
   /** null when no utm field is set. */
   utm: Utm | null;
+  /** The destination with the visitor's query and UTM applied, remembered: a printed code's query repeats. */
+  location(destination: string, query: string): string;
 }
 
+/** Locations remembered per code: a few destinations times the queries its posters carry. */
+const LOCATIONS_PER_CODE = 64;
+
 export function compileRouting(r: Routing): CompiledRouting {
+  const utm = Object.keys(r.utm).length > 0 ? r.utm : null;
   return {
     rules: r.rules.length > 0 ? compileRules(r.rules) : null,
     fallbackUrls: r.fallbackUrls,
     forwardQuery: r.forwardQuery,
-    utm: Object.keys(r.utm).length > 0 ? r.utm : null,
+    utm,
+    location: locator(r.forwardQuery, utm),
   };
 }
 
-export const DEFAULT_COMPILED_ROUTING: CompiledRouting = Object.freeze({ rules: null, fallbackUrls: {}, forwardQuery: true, utm: null });
+function locator(forwardQuery: boolean, utm: Utm | null): CompiledRouting['location'] {
+  const remembered = new LruCache<string, string>(LOCATIONS_PER_CODE);
+  return (destination, query) => {
+    if ((!forwardQuery || query === '') && utm === null) return destination;
+    const key = `${query}\n${destination}`;
+    let location = remembered.get(key);
+    if (location === undefined) {
+      location = withQuery(destination, query, forwardQuery, utm);
+      remembered.set(key, location);
+    }
+    return location;
+  };
+}
+
+export const DEFAULT_COMPILED_ROUTING: CompiledRouting = Object.freeze({
+  rules: null,
+  fallbackUrls: {},
+  forwardQuery: true,
+  utm: null,
+  location: locator(true, null),
+});

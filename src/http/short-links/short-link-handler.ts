@@ -35,7 +35,6 @@ import {
 } from '../../domain/dynamic/code-password.ts';
 import { NO_MATCH, type RuleMatch } from '../../domain/dynamic/compile-rules.ts';
 import { ROUTED_KINDS } from '../../domain/dynamic/dynamic-settings.ts';
-import { withQuery } from '../../domain/dynamic/passthrough.ts';
 import { DEFAULT_COMPILED_ROUTING } from '../../domain/dynamic/routing.ts';
 import { visitorContext } from '../../domain/dynamic/visitor-context.ts';
 import type { Scan } from '../../domain/scans/scan.ts';
@@ -237,9 +236,7 @@ async function answer(
 ): Promise<ShortLinkResponse> {
   if (REDIRECTED.has(target.contentType)) {
     const destination = match?.destination ?? target.payload;
-    const { forwardQuery, utm } = target.routing;
-    const location =
-      (forwardQuery && req.query !== '') || utm !== null ? withQuery(destination, req.query, forwardQuery, utm) : destination;
+    const location = target.routing.location(destination, req.query);
     await record(
       target,
       scan,
