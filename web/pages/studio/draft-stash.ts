@@ -1,7 +1,8 @@
 // Unsaved studio edits kept when the session ends mid-edit (expired, or signed out in another
 // window): the app goes to the sign-in page, and the same page offers them back once the user
 // has signed in again. Kept in sessionStorage: this tab only, gone when it closes; one at a time.
-import type { Draft } from './draft-model.ts';
+import { completeDraft, type Draft } from './draft-model.ts';
+import { NO_PASSWORD_CHANGE } from './lifecycle-model.ts';
 
 export interface StashedDraft {
   /** The studio's path: /codes/new or /codes/:id/edit. */
@@ -15,8 +16,10 @@ export interface StashedDraft {
 const KEY = 'qrtrack.unsaved-draft';
 
 export function stashDraft(stash: Omit<StashedDraft, 'savedAt'>): void {
+  // A password being typed is a secret: it is not written to storage, and is asked for again.
+  const draft = { ...stash.draft, password: { ...NO_PASSWORD_CHANGE, remove: stash.draft.password.remove } };
   try {
-    sessionStorage.setItem(KEY, JSON.stringify({ ...stash, savedAt: new Date().toISOString() }));
+    sessionStorage.setItem(KEY, JSON.stringify({ ...stash, draft, savedAt: new Date().toISOString() }));
   } catch {
     // storage blocked or full (a large logo): nothing more can be kept
   }
@@ -26,7 +29,7 @@ function read(): StashedDraft | null {
   try {
     const raw = sessionStorage.getItem(KEY);
     const value: unknown = raw === null ? null : JSON.parse(raw);
-    return isStash(value) ? value : null;
+    return isStash(value) ? { ...value, draft: completeDraft(value.draft) } : null;
   } catch {
     return null;
   }

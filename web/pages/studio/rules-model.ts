@@ -1,0 +1,309 @@
+// Smart-redirect rules as the studio edits them: an ordered list, each rule with conditions
+// and either one destination or a split of weighted variants. Values are kept as the inputs
+// show them (a time window as from/to, a date as local text) and turned into the API's
+// shape (product-decisions §11) only when saved; the checks mirror the API's limits, so a
+// rule the server would refuse is marked before it is sent.
+import { countryCode } from '../../../src/domain/scans/country-codes.ts';
+import { browserZone, isoOf, localInput, urlError } from './lifecycle-model.ts';
+import { normalizeHttpUrl } from '../../../src/domain/payload/index.ts';
+
+export const RULES_MAX = 25;
+export const CONDITIONS_MAX = 10;
+export const VARIANTS_MIN = 2;
+export const VARIANTS_MAX = 10;
+
+export const CONDITION_TYPES = ['os', 'device', 'browser', 'country', 'language', 'query', 'date', 'time', 'weekday'] as const;
+export type ConditionType = (typeof CONDITION_TYPES)[number];
+export type ConditionOp = 'in' | 'not_in' | 'before' | 'after';
+
+export const CONDITION_LABELS: Record<ConditionType, string> = {
+  os: 'Operating system',
+  device: 'Device',
+  browser: 'Browser',
+  country: 'Country',
+  language: 'Language',
+  query: 'Query parameter',
+  date: 'Date',
+  time: 'Time of day',
+  weekday: 'Day of the week',
+};
+
+/** The values a checkbox condition offers, with their labels. */
+export const CHOICES: Partial<Record<ConditionType, ReadonlyArray<{ value: string; label: string }>>> = {
+  os: [
+    { value: 'ios', label: 'iOS' },
+    { value: 'android', label: 'Android' },
+    { value: 'windows', label: 'Windows' },
+    { value: 'macos', label: 'macOS' },
+    { value: 'linux', label: 'Linux' },
+    { value: 'chromeos', label: 'ChromeOS' },
+  ],
+  device: [
+    { value: 'mobile', label: 'Phone' },
+    { value: 'tablet', label: 'Tablet' },
+    { value: 'desktop', label: 'Computer' },
+  ],
+  weekday: [
+    { value: 'mon', label: 'Monday' },
+    { value: 'tue', label: 'Tuesday' },
+    { value: 'wed', label: 'Wednesday' },
+    { value: 'thu', label: 'Thursday' },
+    { value: 'fri', label: 'Friday' },
+    { value: 'sat', label: 'Saturday' },
+    { value: 'sun', label: 'Sunday' },
+  ],
+};
+
+/** Types whose values are typed as a comma-separated list. */
+const LISTED: ReadonlySet<ConditionType> = new Set(['browser', 'language', 'query']);
+/** Types read in a time zone. */
+export const ZONED: ReadonlySet<ConditionType> = new Set(['time', 'weekday']);
+
+/** A condition and a rule as the API reads and writes them. */
+export interface ConditionBody {
+  type: ConditionType;
+  op: ConditionOp;
+  values: string[];
+  key?: string;
+  tz?: string;
+}
+export interface RuleBody {
+  id?: string;
+  name?: string;
+  conditions: ConditionBody[];
+  destination?: string;
+  split?: Array<{ destination: string; weight: number }>;
+}
+
+export interface ConditionDraft {
+  /** The editor's own id: stable across reordering, for element ids and keys. */
+  uid: string;
+  type: ConditionType;
+  op: ConditionOp;
+  /** Checked values (os, device, weekday), countries (codes), or [date as datetime-local]. */
+  values: string[];
+  /** browser, language and query values as typed: "de, en-US". */
+  text: string;
+  /** The query parameter's name. */
+  key: string;
+  /** time: "HH:MM". */
+  from: string;
+  to: string;
+  tz: string;
+}
+
+export interface VariantDraft {
+  destination: string;
+  weight: string;
+}
+
+export interface RuleDraft {
+  uid: string;
+  /** The server's id, kept so the stats of a saved rule stay its own. */
+  id: string | undefined;
+  name: string;
+  conditions: ConditionDraft[];
+  mode: 'destination' | 'split';
+  destination: string;
+  split: VariantDraft[];
+}
+
+let counter = 0;
+const uid = (prefix: string) => `${prefix}${++counter}`;
+
+export function newCondition(type: ConditionType = 'os'): ConditionDraft {
+  return {
+    uid: uid('c'),
+    type,
+    op: type === 'date' ? 'after' : 'in',
+    values: [],
+    text: '',
+    key: '',
+    from: '09:00',
+    to: '17:00',
+    tz: browserZone(),
+  };
+}
+
+export function newRule(): RuleDraft {
+  return { uid: uid('r'), id: undefined, name: '', conditions: [newCondition()], mode: 'destination', destination: '', split: [] };
+}
+
+/** Two even variants to start a split, the first sending where the rule did. */
+export function startSplit(rule: RuleDraft): VariantDraft[] {
+  return rule.split.length >= VARIANTS_MIN
+    ? rule.split
+    : [
+        { destination: rule.destination, weight: '50' },
+        { destination: '', weight: '50' },
+      ];
+}
+
+export function rulesOf(bodies: readonly RuleBody[] | undefined): RuleDraft[] {
+  return (bodies ?? []).map((b) => ({
+    uid: uid('r'),
+    id: b.id,
+    name: b.name ?? '',
+    conditions: b.conditions.map(conditionOf),
+    mode: b.split ? 'split' : 'destination',
+    destination: b.destination ?? '',
+    split: (b.split ?? []).map((v) => ({ destination: v.destination, weight: String(v.weight) })),
+  }));
+}
+
+function conditionOf(c: ConditionBody): ConditionDraft {
+  const base = newCondition(c.type);
+  const [from, to] = c.type === 'time' ? (c.values[0] ?? '').split('-') : [];
+  return {
+    ...base,
+    op: c.op,
+    values: c.type === 'date' ? [localInput(c.values[0] ?? null)] : LISTED.has(c.type) ? [] : c.values,
+    text: LISTED.has(c.type) ? c.values.join(', ') : '',
+    key: c.key ?? '',
+    from: from ?? base.from,
+    to: to ?? base.to,
+    tz: c.tz ?? base.tz,
+  };
+}
+
+export function ruleBodies(rules: readonly RuleDraft[]): RuleBody[] {
+  return rules.map((r) => ({
+    ...(r.id ? { id: r.id } : {}),
+    ...(r.name.trim() ? { name: r.name.trim() } : {}),
+    conditions: r.conditions.map(conditionBody),
+    ...(r.mode === 'split'
+      ? { split: r.split.map((v) => ({ destination: normalized(v.destination), weight: Number(v.weight) })) }
+      : { destination: normalized(r.destination) }),
+  }));
+}
+
+function conditionBody(c: ConditionDraft): ConditionBody {
+  const values =
+    c.type === 'date'
+      ? [isoOf(c.values[0] ?? '') ?? '']
+      : c.type === 'time'
+        ? [`${c.from}-${c.to}`]
+        : LISTED.has(c.type)
+          ? listed(c.text)
+          : c.values;
+  return {
+    type: c.type,
+    op: c.op,
+    values,
+    ...(c.type === 'query' ? { key: c.key.trim() } : {}),
+    ...(ZONED.has(c.type) ? { tz: c.tz } : {}),
+  };
+}
+
+/** "de, en-US" → ['de', 'en-US']; browser names lower-case, as the API compares them. */
+export function listed(text: string): string[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function normalized(url: string): string {
+  try {
+    return normalizeHttpUrl(url, 'url');
+  } catch {
+    return url.trim();
+  }
+}
+
+/** The sum of a split's weights, blank weights counting 0. */
+export function weightSum(split: readonly VariantDraft[]): number {
+  return split.reduce((n, v) => n + (Number(v.weight) || 0), 0);
+}
+
+/**
+ * Problems keyed by where the form shows them: `<rule uid>-destination`, `<rule uid>-split`
+ * (the sum), `<rule uid>-v<i>` and `<rule uid>-w<i>` (a variant's address and weight),
+ * `<condition uid>` (its values), `<rule uid>-rules` (too many, only when restored from elsewhere).
+ */
+export function checkRules(rules: readonly RuleDraft[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (rules.length > RULES_MAX) errors.rules = `At most ${RULES_MAX} rules: remove ${rules.length - RULES_MAX}`;
+  for (const r of rules) {
+    if (r.conditions.length > CONDITIONS_MAX) errors[`${r.uid}-conditions`] = `At most ${CONDITIONS_MAX} conditions a rule`;
+    if (r.conditions.length === 0) errors[`${r.uid}-conditions`] = 'Add a condition: a rule without one would send every visitor';
+    for (const c of r.conditions) {
+      const e = conditionError(c);
+      if (e) errors[c.uid] = e;
+    }
+    if (r.mode === 'destination') {
+      const e = r.destination.trim() === '' ? 'Enter where this rule sends visitors' : urlError(r.destination);
+      if (e) errors[`${r.uid}-destination`] = e;
+      continue;
+    }
+    r.split.forEach((v, i) => {
+      const e = v.destination.trim() === '' ? 'Enter where this variant sends visitors' : urlError(v.destination);
+      if (e) errors[`${r.uid}-v${i}`] = e;
+      if (!/^\d+$/.test(v.weight.trim()) || Number(v.weight) < 1 || Number(v.weight) > 100) {
+        errors[`${r.uid}-w${i}`] = 'A whole number from 1 to 100';
+      }
+    });
+    if (r.split.length < VARIANTS_MIN || r.split.length > VARIANTS_MAX) {
+      errors[`${r.uid}-split`] = `A split has ${VARIANTS_MIN} to ${VARIANTS_MAX} variants`;
+    } else if (weightSum(r.split) !== 100) {
+      errors[`${r.uid}-split`] = `The weights must add up to 100 (now ${weightSum(r.split)})`;
+    }
+  }
+  return errors;
+}
+
+function conditionError(c: ConditionDraft): string | undefined {
+  switch (c.type) {
+    case 'os':
+    case 'device':
+    case 'weekday':
+      return c.values.length === 0 ? 'Choose at least one' : undefined;
+    case 'country':
+      return c.values.length === 0
+        ? 'Add at least one country'
+        : c.values.find((v) => countryCode(v) === null)
+          ? 'Not a country'
+          : undefined;
+    case 'browser':
+      return listed(c.text).length === 0 ? 'Enter at least one browser, e.g. safari' : undefined;
+    case 'language':
+      return listed(c.text).length === 0
+        ? 'Enter at least one language, e.g. de or en-US'
+        : listed(c.text).some((t) => !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(t))
+          ? 'Languages are tags such as de, en or en-US'
+          : undefined;
+    case 'query':
+      return c.key.trim() === '' ? 'Enter the parameter’s name' : undefined;
+    case 'date':
+      return isoOf(c.values[0] ?? '') === null ? 'Choose a date and a time' : undefined;
+    case 'time':
+      return !/^\d\d:\d\d$/.test(c.from) || !/^\d\d:\d\d$/.test(c.to)
+        ? 'Choose both times'
+        : c.from === c.to
+          ? 'The window needs two different times'
+          : undefined;
+  }
+}
+
+/** Every ISO 3166-1 code the API takes, with its name in the browser's language, sorted by name. */
+let countries: Array<{ code: string; name: string }> | null = null;
+export function countryList(): Array<{ code: string; name: string }> {
+  if (countries) return countries;
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const names = new Intl.DisplayNames(undefined, { type: 'region' });
+  // The API's own list (country-codes.ts) exports only its check: every pair of letters is asked.
+  const codes = [...letters].flatMap((a) => [...letters].map((b) => a + b)).filter((c) => countryCode(c) !== null);
+  countries = codes.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name));
+  return countries;
+}
+
+export function countryName(code: string): string {
+  return countryList().find((c) => c.code === code)?.name ?? code;
+}
+
+/** Every IANA zone the browser knows, the browser's own among them. */
+export function timeZones(): string[] {
+  const own = browserZone();
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return all.includes(own) ? all : [own, ...all];
+}
