@@ -47,11 +47,16 @@ export function ConditionEditor({ condition: c, index, error, onChange, onRemove
         ];
   return (
     <div class={`condition${error ? ' condition--invalid' : ''}`} role="group" aria-labelledby={`${id}-label`}>
-      <p class="condition__label" id={`${id}-label`}>
-        Condition {index + 1}
-      </p>
+      <div class="condition__top">
+        <p class="condition__label" id={`${id}-label`}>
+          Condition {index + 1}
+        </p>
+        <Button variant="secondary" aria-label={`Remove condition ${index + 1}`} onClick={onRemove}>
+          Remove
+        </Button>
+      </div>
       <div class="condition__head">
-        <div class="field">
+        <div class="field condition__type">
           <label for={`${id}-type`}>What is checked</label>
           <select
             id={`${id}-type`}
@@ -68,7 +73,7 @@ export function ConditionEditor({ condition: c, index, error, onChange, onRemove
             ))}
           </select>
         </div>
-        <div class="field">
+        <div class="field condition__op">
           <label for={`${id}-op`}>Match</label>
           <select id={`${id}-op`} value={c.op} onChange={(e: Select) => set({ op: e.currentTarget.value as ConditionOp })}>
             {ops.map((o) => (
@@ -78,9 +83,6 @@ export function ConditionEditor({ condition: c, index, error, onChange, onRemove
             ))}
           </select>
         </div>
-        <Button variant="secondary" aria-label={`Remove condition ${index + 1}`} onClick={onRemove}>
-          Remove
-        </Button>
       </div>
       <Values condition={c} id={id} error={error} set={set} />
       {ZONED.has(c.type) ? <ZoneSelect id={`${id}-tz`} value={c.tz} onChange={(tz) => set({ tz })} /> : null}
@@ -307,7 +309,11 @@ function CountryPicker({
               type="button"
               class="chip__remove"
               aria-label={`Remove ${countryName(code)}`}
-              onClick={() => onChange(values.filter((v) => v !== code))}
+              onClick={() => {
+                onChange(values.filter((v) => v !== code));
+                // The button goes with its country: the focus goes back to the list to add from.
+                document.getElementById(`${id}-values`)?.focus();
+              }}
             >
               ×
             </button>

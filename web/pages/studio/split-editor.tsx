@@ -69,12 +69,14 @@ export function SplitEditor({ uid, split, errors, shown, onChange }: SplitEditor
                 <Button
                   variant="secondary"
                   aria-label={`Remove variant ${i + 1}`}
-                  onClick={() =>
+                  onClick={() => {
                     onChange(
                       split.filter((_, j) => j !== i),
                       null,
-                    )
-                  }
+                    );
+                    // The button goes with its row: the focus moves to the one that adds a variant.
+                    document.getElementById(`${uid}-add-variant`)?.focus();
+                  }}
                 >
                   Remove
                 </Button>
@@ -83,12 +85,14 @@ export function SplitEditor({ uid, split, errors, shown, onChange }: SplitEditor
           );
         })}
       </ol>
-      <p class={`counter${sum === 100 ? '' : ' counter--over'}`} id={`${uid}-sum`}>
+      {/* The running sum; once its error shows, the error says it. */}
+      <p class={`counter${sumError ? ' visually-hidden' : ''}`} id={`${uid}-sum`}>
         Weights add up to {sum} of 100
       </p>
       <FieldError id={`f-${sumField}`} error={sumError} />
       <div class="button-row">
         <Button
+          id={`${uid}-add-variant`}
           variant="secondary"
           disabled={split.length >= VARIANTS_MAX}
           onClick={() => onChange([...split, { destination: '', weight: '' }], null)}
