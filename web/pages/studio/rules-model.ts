@@ -285,6 +285,27 @@ function conditionError(c: ConditionDraft): string | undefined {
   }
 }
 
+/**
+ * Where the form shows an error the server named by its path: `rules[1].conditions[0].values[0]`
+ * under that condition, `rules[1].split[2].weight` under that weight, anything else of a rule
+ * under the rule (`<uid>-server`); the lifecycle's fields under themselves.
+ */
+export function fieldOfPath(path: string, rules: readonly RuleDraft[]): string {
+  const m = /^rules\[(\d+)\](.*)$/.exec(path);
+  if (!m) return path;
+  const rule = rules[Number(m[1])];
+  if (!rule) return 'rules';
+  const rest = m[2] ?? '';
+  const cond = /^\.conditions\[(\d+)\]/.exec(rest);
+  const condition = cond ? rule.conditions[Number(cond[1])] : undefined;
+  if (condition) return condition.uid;
+  const variant = /^\.split\[(\d+)\]\.(destination|weight)/.exec(rest);
+  if (variant) return `${rule.uid}-${variant[2] === 'weight' ? 'w' : 'v'}${variant[1]}`;
+  if (rest === '.split') return `${rule.uid}-split`;
+  if (rest === '.destination') return `${rule.uid}-destination`;
+  return `${rule.uid}-server`;
+}
+
 /** Every ISO 3166-1 code the API takes, with its name in the browser's language, sorted by name. */
 let countries: Array<{ code: string; name: string }> | null = null;
 export function countryList(): Array<{ code: string; name: string }> {

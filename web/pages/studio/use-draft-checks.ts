@@ -7,7 +7,7 @@ import { checkContent, type ContentCheck, FIELDS } from './content-model.ts';
 import { type DesignErrors, rangeErrors } from './design-file.ts';
 import type { Draft } from './draft-model.ts';
 import { checkLifecycle, REDIRECT_KINDS } from './lifecycle-model.ts';
-import { checkRules, type RuleDraft } from './rules-model.ts';
+import { checkRules, fieldOfPath } from './rules-model.ts';
 import type { loadRenderer } from './preview-panel.tsx';
 
 /** The renderer's design check (the rules only drawing can tell), once its chunk has loaded. */
@@ -92,27 +92,6 @@ const DYNAMIC_FIELDS = new Set([
 
 function isDynamicField(field: string): boolean {
   return DYNAMIC_FIELDS.has(field.split(/[.[]/)[0] ?? '');
-}
-
-/**
- * Where the form shows an error the server named by its path: `rules[1].conditions[0].values[0]`
- * under that condition, `rules[1].split[2].weight` under that weight, anything else of a rule
- * under the rule (`<uid>-server`); the lifecycle's fields under themselves.
- */
-export function fieldOfPath(path: string, rules: readonly RuleDraft[]): string {
-  const m = /^rules\[(\d+)\](.*)$/.exec(path);
-  if (!m) return path;
-  const rule = rules[Number(m[1])];
-  if (!rule) return 'rules';
-  const rest = m[2] ?? '';
-  const cond = /^\.conditions\[(\d+)\]/.exec(rest);
-  const condition = cond ? rule.conditions[Number(cond[1])] : undefined;
-  if (condition) return condition.uid;
-  const variant = /^\.split\[(\d+)\]\.(destination|weight)/.exec(rest);
-  if (variant) return `${rule.uid}-${variant[2] === 'weight' ? 'w' : 'v'}${variant[1]}`;
-  if (rest === '.split') return `${rule.uid}-split`;
-  if (rest === '.destination') return `${rule.uid}-destination`;
-  return `${rule.uid}-server`;
 }
 
 function withServerField(check: ContentCheck, serverField: ServerFieldError | null): ContentCheck {
