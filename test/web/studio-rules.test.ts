@@ -99,6 +99,8 @@ describe.skipIf(!HAVE_CHROMIUM).each([390, 1280])('the studio’s schedule, rule
     await page.getByRole('button', { name: 'Create code' }).first().click();
     await page.waitForURL(/\/app\/codes\/[0-9a-f-]{36}\/edit$/);
 
+    // The code is not open yet, and the panel says so in words.
+    await page.getByText('Not open yet: the short link says when it opens').waitFor();
     const item = await stored(idOf(page));
     // Read in Berlin: 09:00 on 1 March is 08:00 UTC (winter), 18:00 on 31 March 16:00 UTC (summer).
     expect(Date.parse(item.activatesAt ?? '')).toBe(Date.parse('2030-03-01T08:00:00Z'));

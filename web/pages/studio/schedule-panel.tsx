@@ -12,6 +12,7 @@ import {
   type PasswordDraft,
   type ScanCapBasis,
 } from './lifecycle-model.ts';
+import type { DynamicItem } from './draft-model.ts';
 import { PasswordFields } from './password-fields.tsx';
 import { PassthroughFields } from './passthrough-fields.tsx';
 
@@ -20,6 +21,8 @@ export interface SchedulePanelProps {
   password: PasswordDraft;
   /** The stored code has a password (it is never read back). */
   hasPassword: boolean;
+  /** What the stored code does now (computed by the server when read); undefined for a new code. */
+  status: DynamicItem['status'] | undefined;
   /** Scans counted toward the stored cap so far; undefined for a new code. */
   capCount: number | undefined;
   /** The kind redirects, so the query string fields apply. */
@@ -36,6 +39,15 @@ const FALLBACK_LABELS: Record<FallbackState, string> = {
   capped: 'Once the scan limit is reached',
 };
 
+/** The stored code's status in plain words, as of the last load or save. */
+const STATUS_WORDS: Record<DynamicItem['status'], string> = {
+  active: 'Working: the short link opens',
+  paused: 'Paused: the short link answers “not found”',
+  scheduled: 'Not open yet: the short link says when it opens',
+  expired: 'Expired: the short link says so',
+  capped: 'Scan limit reached: the short link says so',
+};
+
 const BASES: ReadonlyArray<{ value: ScanCapBasis; label: string; hint: string }> = [
   { value: 'human', label: 'Every scan by a person', hint: 'Bots, link previews and prefetches never count.' },
   { value: 'unique', label: 'Each person once a day', hint: 'The same phone scanning again that day does not count again.' },
@@ -49,6 +61,11 @@ export function SchedulePanel(props: SchedulePanelProps) {
     <section class="card" aria-labelledby="schedule-h">
       <h2 id="schedule-h">Schedule &amp; limits</h2>
       <p class="hint">All optional: without them the code works from now on, for every scan.</p>
+      {props.status ? (
+        <p class={`schedule__status schedule__status--${props.status}`}>
+          <span class="muted">As saved:</span> {STATUS_WORDS[props.status]}
+        </p>
+      ) : null}
       <fieldset class="field schedule__group">
         <legend>When the code works</legend>
         <p class="hint" id="schedule-zone">

@@ -50,6 +50,7 @@ export function StudioForm({ studio, form, designs, saveButton }: StudioFormProp
         lifecycle={draft.lifecycle}
         password={draft.password}
         hasPassword={stored?.hasPassword === true}
+        status={stored?.status}
         capCount={stored?.maxScans != null ? stored.capCount : undefined}
         redirects={redirects}
         errors={checks.dynamic}
