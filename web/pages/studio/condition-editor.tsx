@@ -14,8 +14,8 @@ import {
   type ConditionDraft,
   type ConditionOp,
   type ConditionType,
+  browserList,
   countryList,
-  countryName,
   newCondition,
   timeZones,
   ZONED,
@@ -130,18 +130,19 @@ function Values({ condition: c, id, error, set }: ValuesProps) {
   }
   switch (c.type) {
     case 'country':
-      return <CountryPicker id={id} values={c.values} error={error} onChange={(values) => set({ values })} />;
+      return (
+        <ListPicker id={id} what="country" options={countryList()} values={c.values} error={error} onChange={(values) => set({ values })} />
+      );
     case 'browser':
+      return (
+        <ListPicker id={id} what="browser" options={browserList()} values={c.values} error={error} onChange={(values) => set({ values })} />
+      );
     case 'language':
       return (
         <TextValue
           id={`${id}-values`}
-          label={c.type === 'browser' ? 'Browsers' : 'Languages'}
-          hint={
-            c.type === 'browser'
-              ? 'Separated by commas, e.g. safari, chrome, firefox'
-              : 'As the phone asks for them, separated by commas: de matches every German, en-US only American English'
-          }
+          label="Languages"
+          hint="As the phone asks for them, separated by commas: de matches every German, en-US only American English"
           value={c.text}
           error={error}
           onInput={(text) => set({ text })}
@@ -190,6 +191,7 @@ function Values({ condition: c, id, error, set }: ValuesProps) {
         <div class="condition__pair">
           <TimeValue id={`${id}-from`} label="From" value={c.from} invalid={invalid} errorId={errorId} onInput={(from) => set({ from })} />
           <TimeValue id={`${id}-to`} label="To" value={c.to} invalid={undefined} errorId={undefined} onInput={(to) => set({ to })} />
+          <p class="hint condition__wide">Every day in this window; one past midnight (22:00 to 06:00) works too.</p>
         </div>
       );
     default:
@@ -267,22 +269,27 @@ function ZoneSelect({ id, value, onChange }: { id: string; value: string; onChan
   );
 }
 
-/** Countries by name: a list to add from, and the ones chosen, each with a button that removes it. */
-function CountryPicker({
+/** Values by name (countries, browsers): a list to add from, and the ones chosen, each with a button that removes it. */
+function ListPicker({
   id,
+  what,
+  options,
   values,
   error,
   onChange,
 }: {
   id: string;
+  /** "country": the list's label says "Add a country". */
+  what: string;
+  options: ReadonlyArray<{ code: string; name: string }>;
   values: string[];
   error: string | undefined;
   onChange: (values: string[]) => void;
 }) {
-  const all = useMemo(countryList, []);
+  const name = (code: string) => options.find((o) => o.code === code)?.name ?? code;
   return (
     <div class="field">
-      <label for={`${id}-values`}>Add a country</label>
+      <label for={`${id}-values`}>Add a {what}</label>
       <select
         id={`${id}-values`}
         value=""
@@ -293,25 +300,25 @@ function CountryPicker({
           if (code && !values.includes(code)) onChange([...values, code]);
         }}
       >
-        <option value="">Choose a country…</option>
-        {all.map((c) => (
-          <option key={c.code} value={c.code} disabled={values.includes(c.code)}>
-            {c.name}
+        <option value="">Choose a {what}…</option>
+        {options.map((o) => (
+          <option key={o.code} value={o.code} disabled={values.includes(o.code)}>
+            {o.name}
           </option>
         ))}
       </select>
-      <ul class="chips" id={`${id}-chosen`} aria-label="Countries chosen">
+      <ul class="chips" id={`${id}-chosen`} aria-label={`Chosen: ${what}`}>
         {values.length === 0 ? <li class="muted small">None yet</li> : null}
         {values.map((code) => (
           <li class="chip" key={code}>
-            {countryName(code)}
+            {name(code)}
             <button
               type="button"
               class="chip__remove"
-              aria-label={`Remove ${countryName(code)}`}
+              aria-label={`Remove ${name(code)}`}
               onClick={() => {
                 onChange(values.filter((v) => v !== code));
-                // The button goes with its country: the focus goes back to the list to add from.
+                // The button goes with its value: the focus goes back to the list to add from.
                 document.getElementById(`${id}-values`)?.focus();
               }}
             >

@@ -179,6 +179,7 @@ function RuleCard({ rule, index, count, errors, shown, onChange, onMove, onRemov
             onRemove={() => removeCondition(j)}
           />
         ))}
+        {rule.conditions.length === 0 ? <p class="muted small">No conditions: this rule takes every visitor who reaches it.</p> : null}
         <FieldError id={`${u}-conditions`} error={errors[`${u}-conditions`]} />
         <div class="button-row">
           <Button

@@ -55,7 +55,7 @@ export const CHOICES: Partial<Record<ConditionType, ReadonlyArray<{ value: strin
 };
 
 /** Types whose values are typed as a comma-separated list. */
-const LISTED: ReadonlySet<ConditionType> = new Set(['browser', 'language', 'query']);
+const LISTED: ReadonlySet<ConditionType> = new Set(['language', 'query']);
 /** Types read in a time zone. */
 export const ZONED: ReadonlySet<ConditionType> = new Set(['time', 'weekday']);
 
@@ -80,9 +80,9 @@ export interface ConditionDraft {
   uid: string;
   type: ConditionType;
   op: ConditionOp;
-  /** Checked values (os, device, weekday), countries (codes), or [date as datetime-local]. */
+  /** Checked values (os, device, weekday), countries (codes), browsers, or [date as datetime-local]. */
   values: string[];
-  /** browser, language and query values as typed: "de, en-US". */
+  /** language and query values as typed: "de, en-US". */
   text: string;
   /** The query parameter's name. */
   key: string;
@@ -195,7 +195,7 @@ function conditionBody(c: ConditionDraft): ConditionBody {
   };
 }
 
-/** "de, en-US" → ['de', 'en-US']; browser names lower-case, as the API compares them. */
+/** "de, en-US" → ['de', 'en-US']. */
 export function listed(text: string): string[] {
   return text
     .split(',')
@@ -219,14 +219,13 @@ export function weightSum(split: readonly VariantDraft[]): number {
 /**
  * Problems keyed by where the form shows them: `<rule uid>-destination`, `<rule uid>-split`
  * (the sum), `<rule uid>-v<i>` and `<rule uid>-w<i>` (a variant's address and weight),
- * `<condition uid>` (its values), `<rule uid>-rules` (too many, only when restored from elsewhere).
+ * `<condition uid>` (its values), `<rule uid>-conditions` and `rules` (too many: only a draft kept from elsewhere has them).
  */
 export function checkRules(rules: readonly RuleDraft[]): Record<string, string> {
   const errors: Record<string, string> = {};
   if (rules.length > RULES_MAX) errors.rules = `At most ${RULES_MAX} rules: remove ${rules.length - RULES_MAX}`;
   for (const r of rules) {
     if (r.conditions.length > CONDITIONS_MAX) errors[`${r.uid}-conditions`] = `At most ${CONDITIONS_MAX} conditions a rule`;
-    if (r.conditions.length === 0) errors[`${r.uid}-conditions`] = 'Add a condition: a rule without one would send every visitor';
     for (const c of r.conditions) {
       const e = conditionError(c);
       if (e) errors[c.uid] = e;
@@ -239,8 +238,9 @@ export function checkRules(rules: readonly RuleDraft[]): Record<string, string> 
     r.split.forEach((v, i) => {
       const e = v.destination.trim() === '' ? 'Enter where this variant sends visitors' : urlError(v.destination);
       if (e) errors[`${r.uid}-v${i}`] = e;
-      if (!/^\d+$/.test(v.weight.trim()) || Number(v.weight) < 1 || Number(v.weight) > 100) {
-        errors[`${r.uid}-w${i}`] = 'A whole number from 1 to 100';
+      // 0 is allowed: a variant paused without losing its place (the stats name variants by place).
+      if (!/^\d+$/.test(v.weight.trim()) || Number(v.weight) > 100) {
+        errors[`${r.uid}-w${i}`] = 'A whole number from 0 to 100';
       }
     });
     if (r.split.length < VARIANTS_MIN || r.split.length > VARIANTS_MAX) {
@@ -265,11 +265,11 @@ function conditionError(c: ConditionDraft): string | undefined {
           ? 'Not a country'
           : undefined;
     case 'browser':
-      return listed(c.text).length === 0 ? 'Enter at least one browser, e.g. safari' : undefined;
+      return c.values.length === 0 ? 'Add at least one browser' : undefined;
     case 'language':
       return listed(c.text).length === 0
         ? 'Enter at least one language, e.g. de or en-US'
-        : listed(c.text).some((t) => !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(t))
+        : listed(c.text).some((t) => !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(t))
           ? 'Languages are tags such as de, en or en-US'
           : undefined;
     case 'query':
@@ -320,6 +320,20 @@ export function countryList(): Array<{ code: string; name: string }> {
 
 export function countryName(code: string): string {
   return countryList().find((c) => c.code === code)?.name ?? code;
+}
+
+/** Browser families as the API names them (lower-case), with their names as people write them. */
+const BROWSER_VALUES = ['chrome', 'safari', 'firefox', 'edge', 'samsung internet', 'opera', 'brave', 'vivaldi', 'yandex', 'uc browser'];
+const BROWSER_NAMES: Readonly<Record<string, string>> = {
+  ie: 'Internet Explorer',
+  x: 'X (in-app)',
+  'uc browser': 'UC Browser',
+  'miui browser': 'MIUI Browser',
+};
+export function browserList(): Array<{ code: string; name: string }> {
+  return BROWSER_VALUES.map((code) => ({ code, name: BROWSER_NAMES[code] ?? code.replace(/\b\w/g, (ch) => ch.toUpperCase()) })).sort(
+    (a, b) => a.name.localeCompare(b.name),
+  );
 }
 
 /** Every IANA zone the browser knows, the browser's own among them. */

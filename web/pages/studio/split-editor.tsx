@@ -54,7 +54,7 @@ export function SplitEditor({ uid, split, errors, shown, onChange }: SplitEditor
                 <input
                   id={weight}
                   type="number"
-                  min={1}
+                  min={0}
                   max={100}
                   step={1}
                   inputMode="numeric"
