@@ -167,8 +167,8 @@ describe.skipIf(!HAVE_CHROMIUM).each([390, 1280])('the studio’s schedule, rule
     await second.getByLabel('A split between addresses (A/B test)').check();
     await second.getByLabel('Variant 1 address').fill('example.com/de-a');
     await second.getByLabel('Variant 2 address').fill('example.com/de-b');
-    await second.getByLabel('Weight (%)').nth(0).fill('60');
-    await second.getByLabel('Weight (%)').nth(1).fill('30');
+    await second.getByLabel('Weight of variant 1 (%)').fill('60');
+    await second.getByLabel('Weight of variant 2 (%)').fill('30');
     expect(await second.locator('.split .counter').textContent()).toBe('Weights add up to 90 of 100');
 
     // Ten conditions at most: the button stops there and says so.
@@ -183,7 +183,7 @@ describe.skipIf(!HAVE_CHROMIUM).each([390, 1280])('the studio’s schedule, rule
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-invalid'))).toBe('true');
     await shot(page, `rules-weights-error-${width}`, '#rules-h');
     expect((await stored(item.id)).rules).toEqual([]);
-    await second.getByLabel('Weight (%)').nth(1).fill('40');
+    await second.getByLabel('Weight of variant 2 (%)').fill('40');
     await expect.poll(() => second.locator('.split > .error').count()).toBe(0);
 
     // Reordered from the keyboard: the moved rule keeps the focus (on "down", once "up" cannot go further).
@@ -211,7 +211,7 @@ describe.skipIf(!HAVE_CHROMIUM).each([390, 1280])('the studio’s schedule, rule
     await page.locator('.preview__img').waitFor();
     await expect.poll(() => rules.locator('.rule__title').allTextContents()).toEqual(['1. Germany split', '2. iPhones']);
     expect(await rules.nth(0).getByRole('button', { name: 'Remove Germany' }).count()).toBe(1);
-    expect(await rules.nth(0).getByLabel('Weight (%)').nth(1).inputValue()).toBe('40');
+    expect(await rules.nth(0).getByLabel('Weight of variant 2 (%)').inputValue()).toBe('40');
     expect(await rules.nth(1).getByLabel('iOS').isChecked()).toBe(true);
 
     // A visitor from Germany on Android gets the split; one on an iPhone elsewhere the iPhone rule.

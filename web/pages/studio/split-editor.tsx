@@ -50,7 +50,9 @@ export function SplitEditor({ uid, split, errors, shown, onChange }: SplitEditor
                 <FieldError id={dest} error={destError} />
               </div>
               <div class={`field split__weight${weightError ? ' field--invalid' : ''}`}>
-                <label for={weight}>Weight (%)</label>
+                <label for={weight}>
+                  Weight<span class="visually-hidden"> of variant {i + 1}</span> (%)
+                </label>
                 <input
                   id={weight}
                   type="number"
