@@ -21,6 +21,7 @@ import type { TagListResponse } from '../src/http/schemas/tags.ts';
 import type { SavedDesign as SavedDesignSchema } from '../src/http/schemas/designs.ts';
 import type { QrDesign } from '../src/domain/design/design-schema.ts';
 import type { ContentType } from '../src/domain/payload/index.ts';
+import type { RulesTestRequest, RulesTestResult } from '../src/domain/dynamic/rules-schema.ts';
 
 export type { ContentType };
 export type {
@@ -56,19 +57,8 @@ export type RecentScan = CodeStats['recent'][number];
 export type StatsBreakdown = CodeStats['breakdown'];
 
 /** A visitor described to POST /v1/qr/{id}/rules/test, and what the rules would do with them. */
-export interface VisitorTest {
-  userAgent?: string;
-  country?: string;
-  language?: string;
-  at?: string;
-  query?: Record<string, string>;
-}
-export interface RuleTestResult {
-  ruleId: string | null;
-  ruleName?: string | null;
-  variant: number | null;
-  destination: string;
-}
+export type VisitorTest = Static<typeof RulesTestRequest>;
+export type RuleTestResult = Static<typeof RulesTestResult>;
 
 const statsQuery = (days: number, tz: string) => `days=${days}&tz=${encodeURIComponent(tz)}`;
 

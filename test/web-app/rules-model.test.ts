@@ -77,7 +77,7 @@ describe('the studio’s schedule and rules model', () => {
     const l = { ...emptyLifecycle(), activatesAt: '2030-03-02T00:00', expiresAt: '2030-03-01T00:00', maxScans: '0' };
     expect(checkLifecycle(l, { value: 'short', remove: false })).toEqual({
       expiresAt: 'Must be after the time the code starts working',
-      maxScans: 'Enter a whole number of 1 or more, or leave it empty for no limit',
+      maxScans: 'Enter a whole number from 1 to 1,000,000,000, or leave it empty for no limit',
       password: 'Must be 8 to 128 characters (now 5)',
     });
     expect(

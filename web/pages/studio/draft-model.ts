@@ -14,7 +14,7 @@ import {
   type PasswordDraft,
   REDIRECT_KINDS,
 } from './lifecycle-model.ts';
-import { type RuleBody, type RuleDraft, ruleBodies, rulesOf } from './rules-model.ts';
+import { type RuleDraft, ruleBodies, rulesOf } from './rules-model.ts';
 
 /** The studio's form: what a new or edited code will be saved as. */
 export interface Draft {
@@ -26,26 +26,8 @@ export interface Draft {
   rules: RuleDraft[];
 }
 
-/** What a stored code says of its lifecycle, rules and password (issue #26). */
-export type DynamicItem = LifecycleFields & {
-  rules: RuleBody[];
-  hasPassword: boolean;
-  status: 'active' | 'paused' | 'scheduled' | 'expired' | 'capped';
-  capCount: number;
-};
-
 /** The fields of a save request that are not content, design or title. */
-type DynamicRequest = Partial<Omit<LifecycleFields, 'fallbackUrls' | 'utm'>> & {
-  fallbackUrls?: LifecycleFields['fallbackUrls'] | null;
-  utm?: LifecycleFields['utm'] | null;
-  rules?: RuleBody[];
-  password?: string | null;
-};
-
-/** A stored code's lifecycle fields; the API always answers them, an older server does not. */
-export function dynamicOf(item: QrItem): Partial<DynamicItem> {
-  return item as QrItem & Partial<DynamicItem>;
-}
+type DynamicRequest = Pick<UpdateQrRequest, keyof LifecycleFields | 'rules' | 'password'>;
 
 /** A new code's draft: a URL code, in the built-in design the address names (?design=builtin:N), else the default. */
 export function newDraft(): Draft {
@@ -63,14 +45,13 @@ export function newDraft(): Draft {
 }
 
 export function draftOf(item: QrItem): Draft {
-  const dynamic = dynamicOf(item);
   return {
     title: item.title,
     content: contentFromPayload(item.contentType, item.payload),
     design: item.design,
-    lifecycle: lifecycleOf(dynamic),
+    lifecycle: lifecycleOf(item),
     password: NO_PASSWORD_CHANGE,
-    rules: rulesOf(dynamic.rules),
+    rules: rulesOf(item.rules),
   };
 }
 

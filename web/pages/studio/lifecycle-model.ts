@@ -1,30 +1,28 @@
 // When a code works and how: its schedule, scan cap and fallbacks, its password, and what it
 // adds to the destination's query string, as the studio edits them (dates as the browser's
 // datetime-local text, numbers as typed) and as the API takes them (ISO UTC, null clears).
-import { normalizeHttpUrl } from '../../../src/domain/payload/index.ts';
-import type { ContentType } from '../../../src/domain/payload/index.ts';
+import { MAX_SCANS_LIMIT, type ScanCapBasis } from '../../../src/domain/dynamic/lifecycle.ts';
+import { FALLBACK_FIELDS, UTM_FIELDS } from '../../../src/domain/dynamic/rules-schema.ts';
+import { type ContentType, normalizeHttpUrl } from '../../../src/domain/payload/index.ts';
+import type { QrItem } from '../../api.ts';
 
-export const FALLBACK_STATES = ['scheduled', 'expired', 'capped'] as const;
+export type { ScanCapBasis };
+export const FALLBACK_STATES = FALLBACK_FIELDS;
 export type FallbackState = (typeof FALLBACK_STATES)[number];
-export const UTM_PARTS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
+export const UTM_PARTS = UTM_FIELDS;
 export type UtmPart = (typeof UTM_PARTS)[number];
-export type ScanCapBasis = 'human' | 'unique';
+/** As CODE_PASSWORD_MIN and _MAX of src/domain/dynamic/code-password.ts, which uses node:crypto and cannot come into the browser. */
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
 /** The kinds whose short link redirects: only their visitors can be sent elsewhere by rules or given a query string. */
 export const REDIRECT_KINDS: ReadonlySet<ContentType> = new Set<ContentType>(['url', 'whatsapp', 'email']);
 
-/** The lifecycle and passthrough fields as the API reads and writes them (issue #26). */
-export interface LifecycleFields {
-  activatesAt: string | null;
-  expiresAt: string | null;
-  maxScans: number | null;
-  scanCapBasis: ScanCapBasis;
-  fallbackUrls: Partial<Record<FallbackState, string>>;
-  forwardQuery: boolean;
-  utm: Partial<Record<UtmPart, string>>;
-}
+/** The lifecycle and passthrough fields as the API reads and writes them. */
+export type LifecycleFields = Pick<
+  QrItem,
+  'activatesAt' | 'expiresAt' | 'maxScans' | 'scanCapBasis' | 'fallbackUrls' | 'forwardQuery' | 'utm'
+>;
 
 export interface LifecycleDraft {
   /** datetime-local text in the browser's zone; '' for none. */
@@ -57,15 +55,15 @@ export function emptyLifecycle(): LifecycleDraft {
   };
 }
 
-export function lifecycleOf(f: Partial<LifecycleFields>): LifecycleDraft {
+export function lifecycleOf(f: LifecycleFields): LifecycleDraft {
   const empty = emptyLifecycle();
   return {
-    activatesAt: localInput(f.activatesAt ?? null),
-    expiresAt: localInput(f.expiresAt ?? null),
-    maxScans: f.maxScans == null ? '' : String(f.maxScans),
-    scanCapBasis: f.scanCapBasis ?? 'human',
+    activatesAt: localInput(f.activatesAt),
+    expiresAt: localInput(f.expiresAt),
+    maxScans: f.maxScans === null ? '' : String(f.maxScans),
+    scanCapBasis: f.scanCapBasis,
     fallbackUrls: { ...empty.fallbackUrls, ...f.fallbackUrls },
-    forwardQuery: f.forwardQuery ?? true,
+    forwardQuery: f.forwardQuery,
     utm: { ...empty.utm, ...f.utm },
   };
 }
@@ -135,8 +133,8 @@ export function checkLifecycle(d: LifecycleDraft, password: PasswordDraft): Reco
   if (d.expiresAt.trim() !== '' && to === null) errors.expiresAt = 'Enter a date and a time';
   if (from !== null && to !== null && from >= to) errors.expiresAt = 'Must be after the time the code starts working';
   const cap = d.maxScans.trim();
-  if (cap !== '' && !(/^\d+$/.test(cap) && Number(cap) >= 1 && Number.isSafeInteger(Number(cap)))) {
-    errors.maxScans = 'Enter a whole number of 1 or more, or leave it empty for no limit';
+  if (cap !== '' && !(/^\d+$/.test(cap) && Number(cap) >= 1 && Number(cap) <= MAX_SCANS_LIMIT)) {
+    errors.maxScans = `Enter a whole number from 1 to ${MAX_SCANS_LIMIT.toLocaleString('en')}, or leave it empty for no limit`;
   }
   for (const s of FALLBACK_STATES) {
     const e = urlError(d.fallbackUrls[s]);

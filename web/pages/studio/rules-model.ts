@@ -3,18 +3,33 @@
 // show them (a time window as from/to, a date as local text) and turned into the API's
 // shape (product-decisions §11) only when saved; the checks mirror the API's limits, so a
 // rule the server would refuse is marked before it is sent.
+import {
+  BROWSER_VALUES,
+  CONDITION_TYPES,
+  type ConditionType,
+  type DateOp,
+  DEVICE_VALUES,
+  OS_VALUES,
+  RULE_LIMITS,
+  type RuleCondition,
+  type RuleInput,
+  type SetOp,
+  WEEKDAY_VALUES,
+} from '../../../src/domain/dynamic/rules-schema.ts';
 import { countryCode } from '../../../src/domain/scans/country-codes.ts';
 import { browserZone, isoOf, localInput, urlError } from './lifecycle-model.ts';
 import { normalizeHttpUrl } from '../../../src/domain/payload/index.ts';
 
-export const RULES_MAX = 25;
-export const CONDITIONS_MAX = 10;
-export const VARIANTS_MIN = 2;
-export const VARIANTS_MAX = 10;
+export const RULES_MAX = RULE_LIMITS.rules;
+export const CONDITIONS_MAX = RULE_LIMITS.conditions;
+export const VARIANTS_MIN = RULE_LIMITS.variantsMin;
+export const VARIANTS_MAX = RULE_LIMITS.variantsMax;
 
-export const CONDITION_TYPES = ['os', 'device', 'browser', 'country', 'language', 'query', 'date', 'time', 'weekday'] as const;
-export type ConditionType = (typeof CONDITION_TYPES)[number];
-export type ConditionOp = 'in' | 'not_in' | 'before' | 'after';
+export { CONDITION_TYPES, type ConditionType };
+export type ConditionOp = SetOp | DateOp;
+/** A condition and a rule as the API reads and writes them. */
+export type ConditionBody = RuleCondition;
+export type RuleBody = RuleInput;
 
 export const CONDITION_LABELS: Record<ConditionType, string> = {
   os: 'Operating system',
@@ -28,52 +43,38 @@ export const CONDITION_LABELS: Record<ConditionType, string> = {
   weekday: 'Day of the week',
 };
 
-/** The values a checkbox condition offers, with their labels. */
+const OS_LABELS: Record<(typeof OS_VALUES)[number], string> = {
+  ios: 'iOS',
+  android: 'Android',
+  windows: 'Windows',
+  macos: 'macOS',
+  linux: 'Linux',
+  chromeos: 'ChromeOS',
+};
+const DEVICE_LABELS: Record<(typeof DEVICE_VALUES)[number], string> = { mobile: 'Phone', tablet: 'Tablet', desktop: 'Computer' };
+const WEEKDAY_LABELS: Record<(typeof WEEKDAY_VALUES)[number], string> = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+};
+const choices = <V extends string>(labels: Record<V, string>, order: readonly V[]) =>
+  order.map((value) => ({ value, label: labels[value] }));
+
+/** The values a checkbox condition offers, with their labels; the week starts on Monday (the API's list, on Sunday). */
 export const CHOICES: Partial<Record<ConditionType, ReadonlyArray<{ value: string; label: string }>>> = {
-  os: [
-    { value: 'ios', label: 'iOS' },
-    { value: 'android', label: 'Android' },
-    { value: 'windows', label: 'Windows' },
-    { value: 'macos', label: 'macOS' },
-    { value: 'linux', label: 'Linux' },
-    { value: 'chromeos', label: 'ChromeOS' },
-  ],
-  device: [
-    { value: 'mobile', label: 'Phone' },
-    { value: 'tablet', label: 'Tablet' },
-    { value: 'desktop', label: 'Computer' },
-  ],
-  weekday: [
-    { value: 'mon', label: 'Monday' },
-    { value: 'tue', label: 'Tuesday' },
-    { value: 'wed', label: 'Wednesday' },
-    { value: 'thu', label: 'Thursday' },
-    { value: 'fri', label: 'Friday' },
-    { value: 'sat', label: 'Saturday' },
-    { value: 'sun', label: 'Sunday' },
-  ],
+  os: choices(OS_LABELS, OS_VALUES),
+  device: choices(DEVICE_LABELS, DEVICE_VALUES),
+  weekday: choices(WEEKDAY_LABELS, [...WEEKDAY_VALUES.slice(1), WEEKDAY_VALUES[0]]),
 };
 
 /** Types whose values are typed as a comma-separated list. */
 const LISTED: ReadonlySet<ConditionType> = new Set(['language', 'query']);
 /** Types read in a time zone. */
 export const ZONED: ReadonlySet<ConditionType> = new Set(['time', 'weekday']);
-
-/** A condition and a rule as the API reads and writes them. */
-export interface ConditionBody {
-  type: ConditionType;
-  op: ConditionOp;
-  values: string[];
-  key?: string;
-  tz?: string;
-}
-export interface RuleBody {
-  id?: string;
-  name?: string;
-  conditions: ConditionBody[];
-  destination?: string;
-  split?: Array<{ destination: string; weight: number }>;
-}
 
 export interface ConditionDraft {
   /** The editor's own id: stable across reordering, for element ids and keys. */
@@ -152,13 +153,15 @@ export function rulesOf(bodies: readonly RuleBody[] | undefined): RuleDraft[] {
 }
 
 function conditionOf(c: ConditionBody): ConditionDraft {
-  const base = newCondition(c.type);
-  const [from, to] = c.type === 'time' ? (c.values[0] ?? '').split('-') : [];
+  // The API answers only the types and ops it checked: its schema types them as strings.
+  const type = c.type as ConditionType;
+  const base = newCondition(type);
+  const [from, to] = type === 'time' ? (c.values[0] ?? '').split('-') : [];
   return {
     ...base,
-    op: c.op,
-    values: c.type === 'date' ? [localInput(c.values[0] ?? null)] : LISTED.has(c.type) ? [] : c.values,
-    text: LISTED.has(c.type) ? c.values.join(', ') : '',
+    op: c.op as ConditionOp,
+    values: type === 'date' ? [localInput(c.values[0] ?? null)] : LISTED.has(type) ? [] : c.values,
+    text: LISTED.has(type) ? c.values.join(', ') : '',
     key: c.key ?? '',
     from: from ?? base.from,
     to: to ?? base.to,
@@ -322,14 +325,24 @@ export function countryName(code: string): string {
   return countryList().find((c) => c.code === code)?.name ?? code;
 }
 
-/** Browser families as the API names them (lower-case), with their names as people write them. */
-const BROWSER_VALUES = ['chrome', 'safari', 'firefox', 'edge', 'samsung internet', 'opera', 'brave', 'vivaldi', 'yandex', 'uc browser'];
+/** How people write the browser families whose lower-case API name would read wrong title-cased. */
 const BROWSER_NAMES: Readonly<Record<string, string>> = {
   ie: 'Internet Explorer',
-  x: 'X (in-app)',
+  x: 'X (in-app browser)',
   'uc browser': 'UC Browser',
   'miui browser': 'MIUI Browser',
+  qqbrowser: 'QQ Browser',
+  duckduckgo: 'DuckDuckGo',
+  kakaotalk: 'KakaoTalk',
+  linkedin: 'LinkedIn',
+  tiktok: 'TikTok',
+  wechat: 'WeChat',
+  'opera gx': 'Opera GX',
+  'coc coc': 'Cốc Cốc',
+  webkit: 'WebKit',
 };
+
+/** The browser families the API knows (the classifier's, lower-case), by name. */
 export function browserList(): Array<{ code: string; name: string }> {
   return BROWSER_VALUES.map((code) => ({ code, name: BROWSER_NAMES[code] ?? code.replace(/\b\w/g, (ch) => ch.toUpperCase()) })).sort(
     (a, b) => a.name.localeCompare(b.name),

@@ -12,7 +12,7 @@ import {
   type PasswordDraft,
   type ScanCapBasis,
 } from './lifecycle-model.ts';
-import type { DynamicItem } from './draft-model.ts';
+import type { QrItem } from '../../api.ts';
 import { PasswordFields } from './password-fields.tsx';
 import { PassthroughFields } from './passthrough-fields.tsx';
 
@@ -22,7 +22,7 @@ export interface SchedulePanelProps {
   /** The stored code has a password (it is never read back). */
   hasPassword: boolean;
   /** What the stored code does now (computed by the server when read); undefined for a new code. */
-  status: DynamicItem['status'] | undefined;
+  status: QrItem['status'] | undefined;
   /** Scans counted toward the stored cap so far; undefined for a new code. */
   capCount: number | undefined;
   /** The kind redirects, so the query string fields apply. */
@@ -40,7 +40,7 @@ const FALLBACK_LABELS: Record<FallbackState, string> = {
 };
 
 /** The stored code's status in plain words, as of the last load or save. */
-const STATUS_WORDS: Record<DynamicItem['status'], string> = {
+const STATUS_WORDS: Record<QrItem['status'], string> = {
   active: 'Working: the short link opens',
   paused: 'Paused: the short link answers “not found”',
   scheduled: 'Not open yet: the short link says when it opens',

@@ -4,7 +4,6 @@ import { Field } from '../../components/field.tsx';
 import { ContentPanel } from './content-panel.tsx';
 import { DesignPanel } from './design-groups.tsx';
 import { DesignLibrary } from './design-library.tsx';
-import { dynamicOf } from './draft-model.ts';
 import { REDIRECT_KINDS } from './lifecycle-model.ts';
 import { RulesEditor } from './rules-editor.tsx';
 import { SchedulePanel } from './schedule-panel.tsx';
@@ -23,7 +22,7 @@ interface StudioFormProps {
 export function StudioForm({ studio, form, designs, saveButton }: StudioFormProps) {
   const { draft, checks, visibility, update } = form;
   const { shown, touch } = visibility;
-  const stored = studio.item ? dynamicOf(studio.item) : null;
+  const stored = studio.item;
   const redirects = REDIRECT_KINDS.has(draft.content.kind);
   return (
     <>
@@ -51,7 +50,7 @@ export function StudioForm({ studio, form, designs, saveButton }: StudioFormProp
         password={draft.password}
         hasPassword={stored?.hasPassword === true}
         status={stored?.status}
-        capCount={stored?.maxScans != null ? stored.capCount : undefined}
+        capCount={stored && stored.maxScans !== null ? stored.capCount : undefined}
         redirects={redirects}
         errors={checks.dynamic}
         shown={shown}
@@ -61,9 +60,7 @@ export function StudioForm({ studio, form, designs, saveButton }: StudioFormProp
       {redirects ? (
         <RulesEditor rules={draft.rules} errors={checks.dynamic} shown={shown} onChange={(rules, f) => (update({ rules }), touch(f))} />
       ) : null}
-      {redirects && studio.item && stored ? (
-        <VisitorTestBox itemId={studio.item.id} rules={stored.rules ?? []} dirty={studio.dirty} />
-      ) : null}
+      {redirects && stored ? <VisitorTestBox itemId={stored.id} rules={stored.rules} dirty={studio.dirty} /> : null}
       <section class="card" aria-labelledby="design-h">
         <h2 id="design-h">Design</h2>
         <DesignPanel design={draft.design} errors={checks.design} set={(patch) => update({ design: { ...draft.design, ...patch } })} />
