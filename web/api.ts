@@ -21,6 +21,7 @@ import type { TagListResponse } from '../src/http/schemas/tags.ts';
 import type { SavedDesign as SavedDesignSchema } from '../src/http/schemas/designs.ts';
 import type { QrDesign } from '../src/domain/design/design-schema.ts';
 import type { ContentType } from '../src/domain/payload/index.ts';
+import type { RulesTestRequest, RulesTestResult } from '../src/domain/dynamic/rules-schema.ts';
 
 export type { ContentType };
 export type {
@@ -54,6 +55,10 @@ export type SavedQr = Static<typeof ItemWithWarningsResponse>;
 export type SavedDesign = Static<typeof SavedDesignSchema>;
 export type RecentScan = CodeStats['recent'][number];
 export type StatsBreakdown = CodeStats['breakdown'];
+
+/** A visitor described to POST /v1/qr/{id}/rules/test, and what the rules would do with them. */
+export type VisitorTest = Static<typeof RulesTestRequest>;
+export type RuleTestResult = Static<typeof RulesTestResult>;
 
 const statsQuery = (days: number, tz: string) => `days=${days}&tz=${encodeURIComponent(tz)}`;
 
@@ -143,7 +148,8 @@ async function call<T>(
       typeof data === 'object' && data !== null && 'error' in data
         ? String((data as { error: unknown }).error)
         : `Request failed (${res.status})`;
-    const m = /^([A-Za-z][\w.]*): (.+)$/.exec(raw);
+    // A path may index into lists: `rules[3].conditions[1].values[0]: not a country code`.
+    const m = /^([A-Za-z][\w.[\]]*): (.+)$/.exec(raw);
     const retry = res.headers.get('retry-after');
     // Only a session this page held can end: with none (never signed in, or already told),
     // a 401 is just a refusal.
@@ -238,6 +244,8 @@ export const api = {
   /** The server's own image of a code (exactly what image.png / image.svg give); a link, read with the session cookie. */
   codeImageUrl: (id: string, format: 'svg' | 'png', size?: number) =>
     linked(`/v1/qr/${encodeURIComponent(id)}/image.${format}${size === undefined ? '' : `?size=${size}`}`),
+  /** Which rule, variant and destination a described visitor would get (nothing is recorded). */
+  testRules: (id: string, visitor: VisitorTest) => call<RuleTestResult>('POST', `/qr/${encodeURIComponent(id)}/rules/test`, visitor),
   /** Pauses, resumes or deletes up to 200 codes in one request. */
   bulkCodes: (action: BulkAction, ids: string[]) => call<BulkResult>('POST', '/qr/bulk', { action, ids }),
   tags: () => call<{ tags: TagCount[] }>('GET', '/tags').then((r) => r.tags),

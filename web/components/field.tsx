@@ -8,11 +8,14 @@ export interface FieldProps {
   onInput: (value: string) => void;
   error?: string | undefined;
   hint?: string;
-  type?: 'text' | 'email' | 'password' | 'search';
+  type?: 'text' | 'email' | 'password' | 'search' | 'url' | 'number' | 'datetime-local';
   autocomplete?: string;
   required?: boolean;
   autofocus?: boolean;
   maxLength?: number;
+  min?: number;
+  /** Off for fields of several words in one sentence (a UTM campaign). */
+  spellcheck?: boolean;
 }
 
 /** The ids a control's aria-describedby names: its hint (when shown) and its error (when any). */
@@ -41,6 +44,8 @@ export function Field({
   required,
   autofocus,
   maxLength,
+  min,
+  spellcheck,
 }: FieldProps) {
   const id = `f-${name}`;
   return (
@@ -62,6 +67,8 @@ export function Field({
         autoComplete={autocomplete}
         autoFocus={autofocus}
         maxLength={maxLength}
+        min={min}
+        spellcheck={spellcheck}
         aria-invalid={error ? 'true' : undefined}
         aria-describedby={describedBy(id, Boolean(hint), error)}
         aria-required={required ? 'true' : undefined}

@@ -1,6 +1,7 @@
 // Unsaved studio edits kept when the session ends mid-edit (expired, or signed out in another
 // window): the app goes to the sign-in page, and the same page offers them back once the user
 // has signed in again. Kept in sessionStorage: this tab only, gone when it closes; one at a time.
+// Types only: the app's entry imports this file (hasStashedDraft), and the studio's model stays in the studio's chunk.
 import type { Draft } from './draft-model.ts';
 
 export interface StashedDraft {
@@ -15,8 +16,10 @@ export interface StashedDraft {
 const KEY = 'qrtrack.unsaved-draft';
 
 export function stashDraft(stash: Omit<StashedDraft, 'savedAt'>): void {
+  // A password being typed is a secret: it is not written to storage, and is asked for again.
+  const draft = { ...stash.draft, password: { value: '', remove: stash.draft.password.remove } };
   try {
-    sessionStorage.setItem(KEY, JSON.stringify({ ...stash, savedAt: new Date().toISOString() }));
+    sessionStorage.setItem(KEY, JSON.stringify({ ...stash, draft, savedAt: new Date().toISOString() }));
   } catch {
     // storage blocked or full (a large logo): nothing more can be kept
   }
@@ -37,7 +40,7 @@ export function hasStashedDraft(): boolean {
   return read() !== null;
 }
 
-/** The edits kept for this page, user and account, if any. */
+/** The edits kept for this page, user and account, if any (as kept: an older app's draft lacks fields, see completeDraft). */
 export function stashedDraftFor(path: string, userId: string, accountId: string): StashedDraft | null {
   const stash = read();
   return stash && stash.path === path && stash.userId === userId && stash.accountId === accountId ? stash : null;

@@ -4,6 +4,10 @@ import { Field } from '../../components/field.tsx';
 import { ContentPanel } from './content-panel.tsx';
 import { DesignPanel } from './design-groups.tsx';
 import { DesignLibrary } from './design-library.tsx';
+import { REDIRECT_KINDS } from './lifecycle-model.ts';
+import { RulesEditor } from './rules-editor.tsx';
+import { SchedulePanel } from './schedule-panel.tsx';
+import { VisitorTestBox } from './visitor-test.tsx';
 import type { SavedDesigns } from './use-saved-designs.ts';
 import type { DraftForm, StudioDraft } from './use-studio-draft.ts';
 
@@ -14,10 +18,12 @@ interface StudioFormProps {
   saveButton: ComponentChildren;
 }
 
-/** An editor's form: title, content, design and the design library, then the save button that stays in sight. */
+/** An editor's form: title, content, schedule and rules, design and the design library, then the save button that stays in sight. */
 export function StudioForm({ studio, form, designs, saveButton }: StudioFormProps) {
   const { draft, checks, visibility, update } = form;
   const { shown, touch } = visibility;
+  const stored = studio.item;
+  const redirects = REDIRECT_KINDS.has(draft.content.kind);
   return (
     <>
       <div class="card">
@@ -39,6 +45,22 @@ export function StudioForm({ studio, form, designs, saveButton }: StudioFormProp
         readOnly={false}
         onChange={(content, f) => (update({ content }), touch(f))}
       />
+      <SchedulePanel
+        lifecycle={draft.lifecycle}
+        password={draft.password}
+        hasPassword={stored?.hasPassword === true}
+        status={stored?.status}
+        capCount={stored && stored.maxScans !== null ? stored.capCount : undefined}
+        redirects={redirects}
+        errors={checks.dynamic}
+        shown={shown}
+        onLifecycle={(patch, f) => (update({ lifecycle: { ...draft.lifecycle, ...patch } }), touch(f))}
+        onPassword={(password, f) => (update({ password }), touch(f))}
+      />
+      {redirects ? (
+        <RulesEditor rules={draft.rules} errors={checks.dynamic} shown={shown} onChange={(rules, f) => (update({ rules }), touch(f))} />
+      ) : null}
+      {redirects && stored ? <VisitorTestBox itemId={stored.id} rules={stored.rules} dirty={studio.dirty} /> : null}
       <section class="card" aria-labelledby="design-h">
         <h2 id="design-h">Design</h2>
         <DesignPanel design={draft.design} errors={checks.design} set={(patch) => update({ design: { ...draft.design, ...patch } })} />

@@ -6,6 +6,8 @@ import { TITLE_MAX } from '../../../src/domain/qr-items/qr-title.ts';
 import { checkContent, type ContentCheck, FIELDS } from './content-model.ts';
 import { type DesignErrors, rangeErrors } from './design-file.ts';
 import type { Draft } from './draft-model.ts';
+import { checkLifecycle, REDIRECT_KINDS } from './lifecycle-model.ts';
+import { checkRules, fieldOfPath } from './rules-model.ts';
 import type { loadRenderer } from './preview-panel.tsx';
 
 /** The renderer's design check (the rules only drawing can tell), once its chunk has loaded. */
@@ -22,6 +24,8 @@ export interface DraftChecks {
   content: ContentCheck;
   design: DesignErrors;
   designBlocked: boolean;
+  /** The schedule, limits, password and rules: problems keyed by the form's field names (lifecycle-model.ts, rules-model.ts). */
+  dynamic: Record<string, string>;
   title: string | undefined;
   /** Something stops the save. */
   blocked: boolean;
@@ -38,12 +42,17 @@ export function useDraftChecks(
 ): DraftChecks | null {
   const check = useMemo(() => (draft ? checkContent(draft.content) : null), [draft?.content]);
   const design = useMemo(() => (draft ? designErrors(draft.design, checker, serverField) : {}), [draft?.design, checker, serverField]);
+  const dynamic = useMemo(
+    () => (draft ? dynamicErrors(draft, serverField) : {}),
+    [draft?.lifecycle, draft?.password, draft?.rules, draft?.content.kind, serverField],
+  );
   if (!draft || !check) return null;
   const title = titleError(draft.title);
   const designBlocked = Object.keys(design).length > 0;
-  const blocked = Boolean(title) || check.payload === null || designBlocked;
-  const refusal = refused && blocked ? refusalMessage(draft, check, Boolean(title) || designBlocked) : '';
-  return { content: withServerField(check, serverField), design, designBlocked, title, blocked, refusal };
+  const marked = Boolean(title) || designBlocked || Object.keys(dynamic).length > 0;
+  const blocked = marked || check.payload === null;
+  const refusal = refused && blocked ? refusalMessage(draft, check, marked) : '';
+  return { content: withServerField(check, serverField), design, designBlocked, dynamic, title, blocked, refusal };
 }
 
 function titleError(title: string): string | undefined {
@@ -59,8 +68,34 @@ function designErrors(design: QrDesign, checker: Checker | null, serverField: Se
   return errors;
 }
 
+/** The lifecycle's and (for kinds that redirect) the rules' problems, with the server's refusal of one of them. */
+function dynamicErrors(draft: Draft, serverField: ServerFieldError | null): Record<string, string> {
+  const redirects = REDIRECT_KINDS.has(draft.content.kind);
+  const errors = { ...checkLifecycle(draft.lifecycle, draft.password), ...(redirects ? checkRules(draft.rules) : {}) };
+  if (serverField && isDynamicField(serverField.field)) {
+    errors[fieldOfPath(serverField.field, draft.rules)] ??= serverField.message;
+  }
+  return errors;
+}
+
+const DYNAMIC_FIELDS = new Set([
+  'activatesAt',
+  'expiresAt',
+  'maxScans',
+  'scanCapBasis',
+  'fallbackUrls',
+  'forwardQuery',
+  'utm',
+  'password',
+  'rules',
+]);
+
+function isDynamicField(field: string): boolean {
+  return DYNAMIC_FIELDS.has(field.split(/[.[]/)[0] ?? '');
+}
+
 function withServerField(check: ContentCheck, serverField: ServerFieldError | null): ContentCheck {
-  if (!serverField || serverField.field in DEFAULT_DESIGN) return check;
+  if (!serverField || serverField.field in DEFAULT_DESIGN || isDynamicField(serverField.field)) return check;
   return { ...check, errors: { ...check.errors, [serverField.field]: serverField.message } };
 }
 

@@ -2,7 +2,7 @@
 // out (draft-stash.ts), and offered back when this page opens again for the same user.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { onSignedOut, type SessionView } from '../../api.ts';
-import type { Draft } from './draft-model.ts';
+import { completeDraft, type Draft } from './draft-model.ts';
 import { dropStashedDraft, type StashedDraft, stashDraft, stashedDraftFor } from './draft-stash.ts';
 
 export function useDraftStash(
@@ -11,9 +11,10 @@ export function useDraftStash(
   draft: Draft | null,
   dirty: boolean,
 ): { stashed: StashedDraft | null; drop(): void } {
-  const [stashed, setStashed] = useState<StashedDraft | null>(() =>
-    session ? stashedDraftFor(path, session.user.id, session.account.id) : null,
-  );
+  const [stashed, setStashed] = useState<StashedDraft | null>(() => {
+    const kept = session ? stashedDraftFor(path, session.user.id, session.account.id) : null;
+    return kept && { ...kept, draft: completeDraft(kept.draft) };
+  });
   const latest = useRef({ draft, dirty, session });
   latest.current = { draft, dirty, session };
   useEffect(

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type QrItem, type SessionView } from '../../api.ts';
 import { announce } from '../../components/announce.ts';
-import { type Draft, requestOf } from './draft-model.ts';
+import { type Draft, draftOf, requestOf } from './draft-model.ts';
 import type { StashedDraft } from './draft-stash.ts';
 import { loadRenderer } from './preview-panel.tsx';
 import { useCodeDraft } from './use-code-draft.ts';
@@ -59,7 +59,7 @@ export function useStudioDraft(id: string | undefined, session: SessionView | nu
   const save = (d: Draft, blocked: boolean) => {
     visibility.submit();
     return saving.attempt(blocked, async () => {
-      const out = item ? await api.updateCode(item.id, requestOf(d)) : await api.createCode(requestOf(d));
+      const out = item ? await api.updateCode(item.id, requestOf(d, draftOf(item))) : await api.createCode(requestOf(d));
       // What was saved supersedes any edits still kept from an ended session.
       stash.drop();
       if (!item) {
