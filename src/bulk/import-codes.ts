@@ -20,7 +20,7 @@ import { checkCodeQuota } from '../domain/qr-items/code-quota.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { turnTaker } from '../event-loop-turns.ts';
 import { type NewQrItemContent, type PlanSecrets, type QrItemRequest, planCreate } from '../domain/qr-items/qr-item.ts';
-import { passwordOf } from '../domain/dynamic/code-password.ts';
+import { passwordHasher } from '../domain/dynamic/code-password.ts';
 import { TAG_SEPARATOR } from '../domain/qr-items/tags.ts';
 import { CreateQrBody } from '../http/schemas/qr-items.ts';
 import { validatorCompiler } from '../http/request/validation.ts';
@@ -136,6 +136,7 @@ interface Row {
 }
 
 async function* rows(input: Readable, options: ImportOptions): AsyncGenerator<Row> {
+  const hashPasswordOf = passwordHasher();
   let header = false;
   const columns = (names: string[]) => {
     header = true;
@@ -157,7 +158,7 @@ async function* rows(input: Readable, options: ImportOptions): AsyncGenerator<Ro
             const checked = checkRequest(req);
             if (checked.error) throw checked.error;
             logos = await parseLogosOf(req, options.parseLogo);
-            secrets = await passwordOf(req);
+            secrets = await hashPasswordOf(req);
           } catch (err) {
             throw atLine(err);
           }

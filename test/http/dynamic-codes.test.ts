@@ -412,6 +412,15 @@ describe('batch, import and export', () => {
     expect((await scan(item.code, { headers: { 'x-qr-password': 'batch password' } })).statusCode).toBe(302);
   });
 
+  it('hashes a password shared by a batch once, and refuses more than 20 different ones', async () => {
+    const shared = Array.from({ length: 30 }, (_, i) => ({ title: `S${i}`, url: 'https://example.com/s', password: 'one for all' }));
+    expect((await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: shared } })).statusCode).toBe(201);
+    const many = Array.from({ length: 21 }, (_, i) => ({ title: `M${i}`, url: 'https://example.com/m', password: `password ${i}` }));
+    const res = await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: many } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/^items\[20\]\.password: at most 20 different passwords in one request/);
+  });
+
   it('imports lifecycle, rules and utm columns from CSV and exports them again', async () => {
     const own = await t.key('dynamic-import');
     const rules = JSON.stringify([

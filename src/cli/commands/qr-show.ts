@@ -81,7 +81,10 @@ function ruleLine(rule: Rule): string {
     rule.conditions.length === 0
       ? 'always'
       : rule.conditions
-          .map((c) => `${c.type}${c.key ? `[${c.key}]` : ''} ${c.op.replace('_', ' ')} ${c.values.join(',') || '(present)'}${c.tz ? ` ${c.tz}` : ''}`)
+          .map(
+            (c) =>
+              `${c.type}${c.key ? `[${c.key}]` : ''} ${c.op.replace('_', ' ')} ${c.values.join(',') || '(present)'}${c.tz ? ` ${c.tz}` : ''}`,
+          )
           .join(' and ');
   const to = rule.split ? rule.split.map((v) => `${v.weight}% ${v.destination}`).join(', ') : rule.destination;
   return `${rule.name ? `${rule.name} ` : ''}[${rule.id}] ${when} → ${to}`;

@@ -5,9 +5,11 @@
 // password ends every cookie made for the old one.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { hashPassword, verifyPassword } from '../accounts/password.ts';
+import { ValidationError } from '../errors.ts';
 
-export const CODE_PASSWORD_MIN = 8;
-export const CODE_PASSWORD_MAX = 128;
+import { CODE_PASSWORD_MAX } from './lifecycle.ts';
+
+export { CODE_PASSWORD_MAX, CODE_PASSWORD_MIN } from './lifecycle.ts';
 export const PASSWORD_COOKIE_MS = 12 * 3_600_000;
 /** Wrong passwords per code and address in a window, then 429 (docs/dynamic-codes.md). */
 export const CODE_PASSWORD_LIMITS = { perEmail: 10, perAddress: 100, windowMs: 15 * 60_000 };
@@ -20,6 +22,29 @@ export function hashCodePassword(password: string): Promise<string> {
 export async function passwordOf(body: { password?: string | null }): Promise<{ passwordHash?: string | null }> {
   if (body.password === undefined) return {};
   return { passwordHash: body.password === null ? null : await hashCodePassword(body.password) };
+}
+
+/**
+ * Distinct passwords one batch or import may set: each argon2id hash holds a thread of libuv's
+ * pool (shared with file reads and DNS) for tens of milliseconds, so a thousand different ones
+ * would hold it for seconds. Codes of one campaign share a password: it is hashed once.
+ */
+export const DISTINCT_PASSWORDS_PER_REQUEST = 20;
+
+/** passwordOf for the rows of one batch or import: each distinct password hashed once, at most `max` of them. */
+export function passwordHasher(max = DISTINCT_PASSWORDS_PER_REQUEST): (body: { password?: string | null }) => Promise<{ passwordHash?: string | null }> {
+  const hashes = new Map<string, Promise<string>>();
+  return async (body) => {
+    if (body.password === undefined) return {};
+    if (body.password === null) return { passwordHash: null };
+    let hash = hashes.get(body.password);
+    if (hash === undefined) {
+      if (hashes.size >= max) throw new ValidationError(`password: at most ${max} different passwords in one request; codes that share one are hashed once`);
+      hash = hashCodePassword(body.password);
+      hashes.set(body.password, hash);
+    }
+    return { passwordHash: await hash };
+  };
 }
 
 export function checkCodePassword(stored: string, given: string): Promise<boolean> {

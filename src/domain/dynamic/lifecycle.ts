@@ -19,6 +19,10 @@ export const ScanCapBasis = named(
 
 export const MAX_SCANS_LIMIT = 1_000_000_000;
 
+/** A code's password, in characters (here, not in code-password.ts, so the studio can read them). */
+export const CODE_PASSWORD_MIN = 8;
+export const CODE_PASSWORD_MAX = 128;
+
 const Instant = (description: string) =>
   Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     rule: 'must be null or an ISO 8601 date-time with an offset, e.g. 2026-03-01T09:00:00Z',

@@ -1,5 +1,5 @@
 // POST /v1/qr/batch: up to 1,000 creates in one request, all or nothing.
-import { passwordOf } from '../../domain/dynamic/code-password.ts';
+import { passwordHasher } from '../../domain/dynamic/code-password.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
 import { turnTaker } from '../../event-loop-turns.ts';
@@ -69,11 +69,12 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       );
       if (broken.length > 0) throw batchError(broken);
       const turn = turnTaker(20);
+      const hashPasswordOf = passwordHasher();
       const contents = await planBatch(requests, config, async (item) => {
         const logos = await parseLogosOf(item, (field, logo) =>
           services.renderer.parseLogo(field, logo, LIMITS.resolution.max, { account, lane: 'interactive' }),
         );
-        const secrets = await passwordOf(item);
+        const secrets = await hashPasswordOf(item);
         await turn();
         return { logos, secrets };
       });

@@ -1,7 +1,12 @@
 // When a code works and how: its schedule, scan cap and fallbacks, its password, and what it
 // adds to the destination's query string, as the studio edits them (dates as the browser's
 // datetime-local text, numbers as typed) and as the API takes them (ISO UTC, null clears).
-import { MAX_SCANS_LIMIT, type ScanCapBasis } from '../../../src/domain/dynamic/lifecycle.ts';
+import {
+  CODE_PASSWORD_MAX as PASSWORD_MAX,
+  CODE_PASSWORD_MIN as PASSWORD_MIN,
+  MAX_SCANS_LIMIT,
+  type ScanCapBasis,
+} from '../../../src/domain/dynamic/lifecycle.ts';
 import { FALLBACK_FIELDS, UTM_FIELDS } from '../../../src/domain/dynamic/rules-schema.ts';
 import { type ContentType, normalizeHttpUrl } from '../../../src/domain/payload/index.ts';
 import type { QrItem } from '../../api.ts';
@@ -11,9 +16,7 @@ export const FALLBACK_STATES = FALLBACK_FIELDS;
 export type FallbackState = (typeof FALLBACK_STATES)[number];
 export const UTM_PARTS = UTM_FIELDS;
 export type UtmPart = (typeof UTM_PARTS)[number];
-/** As CODE_PASSWORD_MIN and _MAX of src/domain/dynamic/code-password.ts, which uses node:crypto and cannot come into the browser. */
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
+export { CODE_PASSWORD_MAX as PASSWORD_MAX, CODE_PASSWORD_MIN as PASSWORD_MIN } from '../../../src/domain/dynamic/lifecycle.ts';
 
 /** The kinds whose short link redirects: only their visitors can be sent elsewhere by rules or given a query string. */
 export const REDIRECT_KINDS: ReadonlySet<ContentType> = new Set<ContentType>(['url', 'whatsapp', 'email']);
