@@ -59,7 +59,11 @@ function heaviestRouting(): DynamicSettings {
     { type: 'weekday', op: 'in', values: ['mon', 'tue', 'wed'], tz: 'America/New_York' },
     { type: 'query', op: 'in', key: `k${i}`, values: ['a', 'b'] },
   ];
-  const rules = Array.from({ length: 24 }, (_, i) => ({ name: `r${i}`, conditions: conditions(i), destination: `https://example.com/r${i}` }));
+  const rules = Array.from({ length: 24 }, (_, i) => ({
+    name: `r${i}`,
+    conditions: conditions(i),
+    destination: `https://example.com/r${i}`,
+  }));
   const split = {
     name: 'split',
     conditions: [{ type: 'device', op: 'in', values: ['mobile'] }],

@@ -34,7 +34,9 @@ describe.skipIf(process.env.QRTRACK_TEST_DB === 'postgres')('the upgrade to dyna
         design_json, active, scan_count, created_at, updated_at)
         values (${id}, 'acc', ${code}, 'Old', ${kind}, 'https://example.com/', 'old', 'x', '{}', '{}', 1, 3, ${now}, ${now})`.execute(k);
       for (let i = 0; i < 3; i++) {
-        await sql`insert into scans (item_id, scanned_at, is_bot, device, visitor_hash) values (${id}, ${now}, 0, 'mobile', ${`v${i}`})`.execute(k);
+        await sql`insert into scans (item_id, scanned_at, is_bot, device, visitor_hash) values (${id}, ${now}, 0, 'mobile', ${`v${i}`})`.execute(
+          k,
+        );
       }
     }
     await k.destroy();

@@ -44,7 +44,7 @@ export const qrShow = defineCommand({
     if (item.rules.length > 0) {
       ctx.out('');
       ctx.out('rules (first match wins, else the payload):');
-      item.rules.forEach((rule, i) => ctx.out(`  ${i + 1}. ${ruleLine(rule)}`));
+      for (const [i, rule] of item.rules.entries()) ctx.out(`  ${i + 1}. ${ruleLine(rule)}`);
     }
   },
 });

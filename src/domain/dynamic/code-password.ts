@@ -32,14 +32,17 @@ export async function passwordOf(body: { password?: string | null }): Promise<{ 
 export const DISTINCT_PASSWORDS_PER_REQUEST = 20;
 
 /** passwordOf for the rows of one batch or import: each distinct password hashed once, at most `max` of them. */
-export function passwordHasher(max = DISTINCT_PASSWORDS_PER_REQUEST): (body: { password?: string | null }) => Promise<{ passwordHash?: string | null }> {
+export function passwordHasher(
+  max = DISTINCT_PASSWORDS_PER_REQUEST,
+): (body: { password?: string | null }) => Promise<{ passwordHash?: string | null }> {
   const hashes = new Map<string, Promise<string>>();
   return async (body) => {
     if (body.password === undefined) return {};
     if (body.password === null) return { passwordHash: null };
     let hash = hashes.get(body.password);
     if (hash === undefined) {
-      if (hashes.size >= max) throw new ValidationError(`password: at most ${max} different passwords in one request; codes that share one are hashed once`);
+      if (hashes.size >= max)
+        throw new ValidationError(`password: at most ${max} different passwords in one request; codes that share one are hashed once`);
       hash = hashCodePassword(body.password);
       hashes.set(body.password, hash);
     }
