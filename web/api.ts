@@ -22,6 +22,7 @@ import type { SavedDesign as SavedDesignSchema } from '../src/http/schemas/desig
 import type { QrDesign } from '../src/domain/design/design-schema.ts';
 import type { ContentType } from '../src/domain/payload/index.ts';
 import type { RulesTestRequest, RulesTestResult } from '../src/domain/dynamic/rules-schema.ts';
+import type { CodeStatus } from './item-lifecycle.ts';
 
 export type { ContentType };
 export type {
@@ -45,7 +46,7 @@ export type BulkAction = Static<typeof BulkActionBody>['action'];
 export type BulkResult = Static<typeof BulkActionResponse>;
 export type TagCount = Static<typeof TagListResponse>['tags'][number];
 /** The list's filters, as GET /v1/qr takes them. */
-export type CodesFilter = { q?: string; contentType?: ContentType; active?: boolean; tag?: string };
+export type CodesFilter = { q?: string; contentType?: ContentType; status?: CodeStatus; tag?: string };
 export type CodeStats = Static<typeof StatsResponse>;
 export type AccountStats = Static<typeof AccountStatsResponse>;
 export type RecentScans = Static<typeof RecentResponse>;

@@ -1,0 +1,87 @@
+// A code's lifecycle and rules as the web app reads them (issue #26): its status, said the
+// same way on the codes list and the dashboard.
+import type { QrItem } from './api.ts';
+
+// The fields below follow the contract of issue #26 until the server's schemas carry them.
+export type CodeStatus = 'active' | 'paused' | 'scheduled' | 'expired' | 'capped';
+export interface RuleCondition {
+  type: string;
+  op: string;
+  values: string[];
+  key?: string;
+  tz?: string;
+}
+export interface Rule {
+  id: string;
+  name?: string;
+  conditions: RuleCondition[];
+  destination?: string;
+  split?: { destination: string; weight: number }[];
+}
+export type LifecycleItem = QrItem & {
+  status: CodeStatus;
+  activatesAt: string | null;
+  expiresAt: string | null;
+  maxScans: number | null;
+  scanCapBasis: 'human' | 'unique';
+  capCount: number;
+  rules: Rule[];
+  hasPassword: boolean;
+};
+
+export const STATUSES: ReadonlyArray<{ value: CodeStatus; label: string }> = [
+  { value: 'active', label: 'Active' },
+  { value: 'paused', label: 'Paused' },
+  { value: 'scheduled', label: 'Scheduled' },
+  { value: 'expired', label: 'Expired' },
+  { value: 'capped', label: 'Scan limit reached' },
+];
+
+export const isStatus = (v: string): v is CodeStatus => STATUSES.some((s) => s.value === v);
+
+/**
+ * The status the server would give now, for an item changed here (a code resumed in the list)
+ * without reading it again. The precedence is the server's: paused > expired > capped >
+ * scheduled > active.
+ */
+export function statusAt(item: LifecycleItem, now: number): CodeStatus {
+  if (!item.active) return 'paused';
+  if (item.expiresAt !== null && Date.parse(item.expiresAt) <= now) return 'expired';
+  if (item.maxScans !== null && item.capCount >= item.maxScans) return 'capped';
+  if (item.activatesAt !== null && Date.parse(item.activatesAt) > now) return 'scheduled';
+  return 'active';
+}
+
+const counts = new Intl.NumberFormat();
+const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const moment = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** 'Dec 3, 2026' in the browser's language and zone. */
+export const formatDay = (iso: string): string => day.format(new Date(iso));
+/** 'Dec 3, 2026, 9:00 AM' in the browser's language and zone. */
+export const formatMoment = (iso: string): string => moment.format(new Date(iso));
+
+/** What a badge says: the state, and for a waiting or full code the one number that explains it. */
+export function statusText(item: LifecycleItem): { text: string; detail?: string } {
+  switch (item.status) {
+    case 'scheduled':
+      return item.activatesAt
+        ? { text: `Opens ${formatDay(item.activatesAt)}`, detail: `Opens ${formatMoment(item.activatesAt)}` }
+        : { text: 'Scheduled' };
+    case 'expired':
+      return item.expiresAt ? { text: 'Expired', detail: `Expired ${formatMoment(item.expiresAt)}` } : { text: 'Expired' };
+    case 'capped':
+      return item.maxScans !== null
+        ? {
+            text: `Limit reached: ${counts.format(item.capCount)} of ${counts.format(item.maxScans)}`,
+            detail: `Scan limit reached: ${counts.format(item.capCount)} of ${counts.format(item.maxScans)} ${item.scanCapBasis === 'unique' ? 'unique scans' : 'scans'}`,
+          }
+        : { text: 'Limit reached' };
+    case 'paused':
+      return { text: 'Paused' };
+    default:
+      return { text: 'Active' };
+  }
+}
+
+export const hasLifecycle = (item: LifecycleItem): boolean =>
+  item.activatesAt !== null || item.expiresAt !== null || item.maxScans !== null;
