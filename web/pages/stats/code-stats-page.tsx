@@ -1,19 +1,26 @@
-// One code's dashboard: totals (with what "unique" and "bot" mean), a daily chart over
-// 7/14/30/90 days cut at the browser's midnight, breakdowns, a map, recent scans kept
-// live, and CSV downloads. Everything comes from /v1 through api.ts.
+// One code's dashboard: its status, totals (with what "unique" and "bot" mean), its schedule
+// and limit with the scans they turned away, a daily chart over 7/14/30/90 days cut at the
+// browser's midnight, breakdowns, a map, where its rules and splits sent the scans, recent
+// scans kept live, and CSV downloads. Everything comes from /v1 through api.ts.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, type QrItem, api } from '../../api.ts';
+import { ApiError, api } from '../../api.ts';
 import { AppLayout } from '../../components/layout.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
 import { Spinner, When } from '../../components/ui.tsx';
 import { Link } from '../../router.ts';
 import { can, useAppState } from '../../store.ts';
+import { type LifecycleItem, hasLifecycle } from '../../item-lifecycle.ts';
+import type { AttributedStats } from './attribution.ts';
+import { BlockedPanel } from './blocked-panel.tsx';
 import { Breakdowns } from './breakdowns.tsx';
 import { CountryMap } from './country-map.tsx';
 import { CsvLinks } from './csv-links.tsx';
 import { DailyChart } from './daily-chart.tsx';
+import { LifecycleTimeline } from './lifecycle-timeline.tsx';
 import { RangePicker } from './range-picker.tsx';
 import { useRangeInAddress } from './range-query.ts';
 import { RecentScans } from './recent-scans.tsx';
+import { RulePanels } from './rule-panels.tsx';
 import { TotalsPanel } from './totals-panel.tsx';
 import { browserTimeZone, useStats } from './use-stats.ts';
 import './stats.css';
@@ -23,13 +30,17 @@ export default function CodeStatsPage({ id }: { id: string }) {
   const [days, setDays] = useRangeInAddress();
   const [refresh, setRefresh] = useState(0);
   // undefined while it loads; null when it could not be read (the stats may still load).
-  const [item, setItem] = useState<QrItem | null | 'missing' | undefined>(undefined);
+  const [item, setItem] = useState<LifecycleItem | null | 'missing' | undefined>(undefined);
   useEffect(() => {
     // An address whose id is not even a UUID (400 on `id`) names no code either.
     const missing = (err: unknown) => err instanceof ApiError && (err.status === 404 || (err.status === 400 && err.field === 'id'));
-    api.getCode(id).then(setItem, (err: unknown) => setItem(missing(err) ? 'missing' : null));
+    api.getCode(id).then(
+      (it) => setItem(it as LifecycleItem), // CONTRACT-26: until the schemas carry the fields
+      (err: unknown) => setItem(missing(err) ? 'missing' : null),
+    );
   }, [id]);
-  const { data, error, busy } = useStats((d, tz) => api.codeStats(id, d, tz), days, refresh);
+  // CONTRACT-26: until the schemas carry the fields
+  const { data, error, busy } = useStats((d, tz) => api.codeStats(id, d, tz) as Promise<AttributedStats>, days, refresh);
   const tz = browserTimeZone();
 
   // Said as the edit page says it, with nothing that would act on a code that is not there.
@@ -58,7 +69,13 @@ export default function CodeStatsPage({ id }: { id: string }) {
   return (
     <AppLayout title={item ? item.title : 'Code statistics'} actions={actions}>
       <p class="crumbs">
-        <Link href="/codes">Codes</Link> › {item ? <code>{item.shortUrl.replace(/^https?:\/\//, '')}</code> : null}
+        <Link href="/codes">Codes</Link> ›{' '}
+        {item ? (
+          <>
+            <code>{item.shortUrl.replace(/^https?:\/\//, '')}</code>
+            <StatusBadge item={item} />
+          </>
+        ) : null}
       </p>
       {/* A missing code's stats answer 404 too: wait for the code before showing the raw error. */}
       {error && item !== undefined ? (
@@ -110,11 +127,15 @@ export default function CodeStatsPage({ id }: { id: string }) {
               },
             ]}
           />
+          {item ? <LifecyclePanels item={item} data={data} /> : null}
           <DailyChart daily={data.daily} />
           <div class="grid grid--wide">
             <CountryMap rows={data.breakdown.country} />
           </div>
           <Breakdowns breakdown={data.breakdown} />
+          {item && (RULE_KINDS.has(item.contentType) || data.breakdown.rule.some((r) => r.value !== 'none')) ? (
+            <RulePanels rules={item.rules} breakdown={data.breakdown} />
+          ) : null}
           <RecentScans id={id} initial={data.recent} scanCount={data.totals.scans} onChange={() => setRefresh((n) => n + 1)} />
           <CsvLinks
             links={[
@@ -125,5 +146,21 @@ export default function CodeStatsPage({ id }: { id: string }) {
         </div>
       )}
     </AppLayout>
+  );
+}
+
+/** The kinds whose scans rules may send elsewhere (the others show a page of their own). */
+const RULE_KINDS: ReadonlySet<string> = new Set(['url', 'whatsapp', 'email']);
+
+/** The schedule and limit, and the scans they (or a password) refused; only for a code that has any. */
+function LifecyclePanels({ item, data }: { item: LifecycleItem; data: AttributedStats }) {
+  const refused = Object.values(data.blocked).some((n) => n > 0);
+  const timeline = hasLifecycle(item);
+  if (!timeline && !refused && !item.hasPassword) return null;
+  return (
+    <div class={`code-panels${timeline ? '' : ' code-panels--one'}`}>
+      {timeline ? <LifecycleTimeline item={item} /> : null}
+      <BlockedPanel blocked={data.blocked} days={data.days} />
+    </div>
   );
 }
