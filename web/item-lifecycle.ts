@@ -55,24 +55,33 @@ export function statusAt(item: LifecycleItem, now: number): CodeStatus {
 const counts = new Intl.NumberFormat();
 const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const moment = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-/** 'Dec 3, 2026' in the browser's language and zone. */
-export const formatDay = (iso: string): string => day.format(new Date(iso));
+const dayThisYear = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const yearOf = (d: Date): string => new Intl.DateTimeFormat(undefined, { year: 'numeric' }).format(d);
+/** 'Dec 3' within the current year, else 'Dec 3, 2027'. */
+function shortDay(iso: string): string {
+  const d = new Date(iso);
+  return yearOf(d) === yearOf(new Date()) ? dayThisYear.format(d) : day.format(d);
+}
 /** 'Dec 3, 2026, 9:00 AM' in the browser's language and zone. */
 export const formatMoment = (iso: string): string => moment.format(new Date(iso));
 
-/** What a badge says: the state, and for a waiting or full code the one number that explains it. */
-export function statusText(item: LifecycleItem): { text: string; detail?: string } {
+/**
+ * What a badge says: the state, and for a waiting or full code the one number that explains
+ * it (`sub`, which may go to a second line in a narrow column); `detail` is the long form.
+ */
+export function statusText(item: LifecycleItem): { text: string; sub?: string; detail?: string } {
   switch (item.status) {
     case 'scheduled':
       return item.activatesAt
-        ? { text: `Opens ${formatDay(item.activatesAt)}`, detail: `Opens ${formatMoment(item.activatesAt)}` }
+        ? { text: 'Opens', sub: shortDay(item.activatesAt), detail: `Opens ${formatMoment(item.activatesAt)}` }
         : { text: 'Scheduled' };
     case 'expired':
       return item.expiresAt ? { text: 'Expired', detail: `Expired ${formatMoment(item.expiresAt)}` } : { text: 'Expired' };
     case 'capped':
       return item.maxScans !== null
         ? {
-            text: `Limit reached: ${counts.format(item.capCount)} of ${counts.format(item.maxScans)}`,
+            text: 'Limit reached:',
+            sub: `${counts.format(item.capCount)} of ${counts.format(item.maxScans)}`,
             detail: `Scan limit reached: ${counts.format(item.capCount)} of ${counts.format(item.maxScans)} ${item.scanCapBasis === 'unique' ? 'unique scans' : 'scans'}`,
           }
         : { text: 'Limit reached' };

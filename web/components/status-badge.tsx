@@ -3,10 +3,16 @@ import { type LifecycleItem, statusText } from '../item-lifecycle.ts';
 import './status-badge.css';
 
 export function StatusBadge({ item }: { item: LifecycleItem }) {
-  const { text, detail } = statusText(item);
+  const { text, sub, detail } = statusText(item);
   return (
     <span class={`status status--${item.status}`} data-status={item.status} title={detail}>
-      {text}
+      <span class="status__part">{text}</span>
+      {sub ? (
+        <>
+          {' '}
+          <span class="status__part">{sub}</span>
+        </>
+      ) : null}
     </span>
   );
 }

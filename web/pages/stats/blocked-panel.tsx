@@ -1,18 +1,21 @@
 // Scans the code refused in the range: before it opened, after it expired, past its limit,
 // or at its password. They are recorded to be seen here and never counted as scans.
+import type { LifecycleItem } from '../../item-lifecycle.ts';
 import type { Blocked } from './attribution.ts';
 import { formatCount } from './format.ts';
 
-const KINDS: ReadonlyArray<{ key: keyof Blocked; label: string; help: string }> = [
-  { key: 'scheduled', label: 'Before it opened', help: 'Scanned before the code’s start date.' },
-  { key: 'expired', label: 'After it expired', help: 'Scanned after the code’s end date.' },
-  { key: 'capped', label: 'Past its limit', help: 'Scanned once the scan limit was reached.' },
-  { key: 'passwordRequired', label: 'Asked for the password', help: 'Visits shown the password form.' },
-  { key: 'passwordFailed', label: 'Wrong password', help: 'Typed a wrong password.' },
+const KINDS: ReadonlyArray<{ key: keyof Blocked; label: string; help: string; set: (item: LifecycleItem) => boolean }> = [
+  { key: 'scheduled', label: 'Before it opened', help: 'Scanned before the code’s start date.', set: (i) => i.activatesAt !== null },
+  { key: 'expired', label: 'After it expired', help: 'Scanned after the code’s end date.', set: (i) => i.expiresAt !== null },
+  { key: 'capped', label: 'Past its limit', help: 'Scanned once the scan limit was reached.', set: (i) => i.maxScans !== null },
+  { key: 'passwordRequired', label: 'Asked for the password', help: 'Visits shown the password form.', set: (i) => i.hasPassword },
+  { key: 'passwordFailed', label: 'Wrong password', help: 'Typed a wrong password.', set: (i) => i.hasPassword },
 ];
 
-export function BlockedPanel({ blocked, days }: { blocked: Blocked; days: number }) {
-  const total = KINDS.reduce((n, k) => n + blocked[k.key], 0);
+/** Each reason the code has now, and any other that turned scans away in the range (a setting since removed). */
+export function BlockedPanel({ item, blocked, days }: { item: LifecycleItem; blocked: Blocked; days: number }) {
+  const kinds = KINDS.filter((k) => k.set(item) || blocked[k.key] > 0);
+  const total = kinds.reduce((n, k) => n + blocked[k.key], 0);
   return (
     <section class="card panel blocked" aria-labelledby="blocked-title">
       <h2 id="blocked-title">Blocked scans</h2>
@@ -23,7 +26,7 @@ export function BlockedPanel({ blocked, days }: { blocked: Blocked; days: number
         <p class="muted">None in this range.</p>
       ) : (
         <dl class="blocked__list">
-          {KINDS.map((k) => (
+          {kinds.map((k) => (
             <div key={k.key} class="blocked__item" data-blocked={k.key} data-count={blocked[k.key]}>
               <dt>{k.label}</dt>
               <dd>

@@ -160,7 +160,7 @@ function LifecyclePanels({ item, data }: { item: LifecycleItem; data: Attributed
   return (
     <div class={`code-panels${timeline ? '' : ' code-panels--one'}`}>
       {timeline ? <LifecycleTimeline item={item} /> : null}
-      <BlockedPanel blocked={data.blocked} days={data.days} />
+      <BlockedPanel item={item} blocked={data.blocked} days={data.days} />
     </div>
   );
 }
