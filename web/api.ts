@@ -22,7 +22,6 @@ import type { SavedDesign as SavedDesignSchema } from '../src/http/schemas/desig
 import type { QrDesign } from '../src/domain/design/design-schema.ts';
 import type { ContentType } from '../src/domain/payload/index.ts';
 import type { RulesTestRequest, RulesTestResult } from '../src/domain/dynamic/rules-schema.ts';
-import type { CodeStatus } from './item-lifecycle.ts';
 
 export type { ContentType };
 export type {
@@ -41,6 +40,8 @@ export type Role = SessionView['account']['role'];
 export type Scope = SessionView['scopes'][number];
 export type QrList = Static<typeof ListResponse>;
 export type QrItem = QrList['items'][number];
+/** Computed by the server when read: paused > expired > capped > scheduled > active. */
+export type CodeStatus = QrItem['status'];
 export type Sparklines = NonNullable<QrList['sparklines']>;
 export type BulkAction = Static<typeof BulkActionBody>['action'];
 export type BulkResult = Static<typeof BulkActionResponse>;

@@ -1,33 +1,10 @@
 // A code's lifecycle and rules as the web app reads them (issue #26): its status, said the
 // same way on the codes list and the dashboard.
-import type { QrItem } from './api.ts';
+import type { CodeStatus, QrItem } from './api.ts';
 
-// The fields below follow the contract of issue #26 until the server's schemas carry them.
-export type CodeStatus = 'active' | 'paused' | 'scheduled' | 'expired' | 'capped';
-export interface RuleCondition {
-  type: string;
-  op: string;
-  values: string[];
-  key?: string;
-  tz?: string;
-}
-export interface Rule {
-  id: string;
-  name?: string;
-  conditions: RuleCondition[];
-  destination?: string;
-  split?: { destination: string; weight: number }[];
-}
-export type LifecycleItem = QrItem & {
-  status: CodeStatus;
-  activatesAt: string | null;
-  expiresAt: string | null;
-  maxScans: number | null;
-  scanCapBasis: 'human' | 'unique';
-  capCount: number;
-  rules: Rule[];
-  hasPassword: boolean;
-};
+export type { CodeStatus };
+
+export type Rule = QrItem['rules'][number];
 
 export const STATUSES: ReadonlyArray<{ value: CodeStatus; label: string }> = [
   { value: 'active', label: 'Active' },
@@ -44,7 +21,7 @@ export const isStatus = (v: string): v is CodeStatus => STATUSES.some((s) => s.v
  * without reading it again. The precedence is the server's: paused > expired > capped >
  * scheduled > active.
  */
-export function statusAt(item: LifecycleItem, now: number): CodeStatus {
+export function statusAt(item: QrItem, now: number): CodeStatus {
   if (!item.active) return 'paused';
   if (item.expiresAt !== null && Date.parse(item.expiresAt) <= now) return 'expired';
   if (item.maxScans !== null && item.capCount >= item.maxScans) return 'capped';
@@ -69,7 +46,7 @@ export const formatMoment = (iso: string): string => moment.format(new Date(iso)
  * What a badge says: the state, and for a waiting or full code the one number that explains
  * it (`sub`, which may go to a second line in a narrow column); `detail` is the long form.
  */
-export function statusText(item: LifecycleItem): { text: string; sub?: string; detail?: string } {
+export function statusText(item: QrItem): { text: string; sub?: string; detail?: string } {
   switch (item.status) {
     case 'scheduled':
       return item.activatesAt
@@ -92,5 +69,4 @@ export function statusText(item: LifecycleItem): { text: string; sub?: string; d
   }
 }
 
-export const hasLifecycle = (item: LifecycleItem): boolean =>
-  item.activatesAt !== null || item.expiresAt !== null || item.maxScans !== null;
+export const hasLifecycle = (item: QrItem): boolean => item.activatesAt !== null || item.expiresAt !== null || item.maxScans !== null;

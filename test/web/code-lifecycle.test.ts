@@ -238,6 +238,12 @@ describe.skipIf(!HAVE_CHROMIUM)('lifecycle and rules in the codes list and the d
       );
     expect(dests).toEqual(api.breakdown.destination);
     expect(dests.map((d) => d.value)).toContain('https://example.com/android');
+    // The breakdowns' CSV carries the rules, the variants with their unique scans, and the destinations.
+    const csv = page.getByRole('link', { name: /^Breakdowns for the range, with rules, variants and destinations/ });
+    const href = (await csv.getAttribute('href')) ?? '';
+    const text = await (await fetch(new URL(href, suite.url), { headers: { authorization: `Bearer ${suite.account.key}` } })).text();
+    expect(text).toContain(`variant_unique,${iphones.id}#0,`);
+    expect(text).toContain(`rule,${android.id},1`);
     // No schedule, no limit, no password: no timeline and no blocked-scans panel.
     expect(await page.locator('.lifecycle, .blocked').count()).toBe(0);
     await checkPage(page, problems, 'lifecycle-split-stats');

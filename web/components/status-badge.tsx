@@ -1,8 +1,9 @@
 // A code's status as a small coloured label, the same on the codes list and the dashboard.
-import { type LifecycleItem, statusText } from '../item-lifecycle.ts';
+import type { QrItem } from '../api.ts';
+import { statusText } from '../item-lifecycle.ts';
 import './status-badge.css';
 
-export function StatusBadge({ item }: { item: LifecycleItem }) {
+export function StatusBadge({ item }: { item: QrItem }) {
   const { text, sub, detail } = statusText(item);
   return (
     <span class={`status status--${item.status}`} data-status={item.status} title={detail}>
@@ -18,7 +19,7 @@ export function StatusBadge({ item }: { item: LifecycleItem }) {
 }
 
 /** Small marks for what a visitor meets before the destination: a password, rules. */
-export function BehaviourFlags({ item }: { item: LifecycleItem }) {
+export function BehaviourFlags({ item }: { item: QrItem }) {
   const rules = item.rules.length;
   if (!item.hasPassword && rules === 0) return null;
   return (

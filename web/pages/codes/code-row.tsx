@@ -1,8 +1,7 @@
 // One code in the list: a table row on wide screens, a card on narrow ones (codes.css).
 // Edit controls are left out entirely for a role that cannot write.
-import { api } from '../../api.ts';
+import { type QrItem, api } from '../../api.ts';
 import { BehaviourFlags, StatusBadge } from '../../components/status-badge.tsx';
-import type { LifecycleItem } from '../../item-lifecycle.ts';
 import { Link } from '../../router.ts';
 import { formatCount } from '../stats/format.ts';
 import { CopyLink } from './copy-link.tsx';
@@ -23,7 +22,7 @@ export function CodeRow({
   days,
   actions,
 }: {
-  item: LifecycleItem;
+  item: QrItem;
   scans: number[] | undefined;
   days: { from: string; to: string } | null;
   actions: RowActions | null;

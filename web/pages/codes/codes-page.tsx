@@ -2,14 +2,14 @@
 // and 14 days of scans per code; search and filters kept in the address; pause, resume and
 // delete one code or a selection at once. A viewer sees the list without any edit control.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, type BulkAction, type TagCount, api } from '../../api.ts';
+import { ApiError, type BulkAction, type QrItem, type TagCount, api } from '../../api.ts';
 import { announce, useFocusLater } from '../../components/announce.ts';
 import { AppLayout } from '../../components/layout.tsx';
 import { Button, Notice, Spinner } from '../../components/ui.tsx';
 import { Link, useSearch } from '../../router.ts';
 import { can, useAppState } from '../../store.ts';
 import { BulkBar } from './bulk-bar.tsx';
-import { type LifecycleItem, STATUSES, statusAt } from '../../item-lifecycle.ts';
+import { STATUSES, statusAt } from '../../item-lifecycle.ts';
 import { CodeRow } from './code-row.tsx';
 import { CodesFilters } from './codes-filters.tsx';
 import { isFiltered, parseQuery, toFilter } from './codes-query.ts';
@@ -60,13 +60,13 @@ export default function CodesPage() {
 
   // A code paused or resumed here, as the server now sees it: a resumed code may be scheduled,
   // expired or at its limit rather than active.
-  const changed = (it: LifecycleItem, action: BulkAction): LifecycleItem => {
+  const changed = (it: QrItem, action: BulkAction): QrItem => {
     const next = { ...it, active: action === 'resume' };
     return { ...next, status: statusAt(next, Date.now()) };
   };
   // A paused code under "Status: Active" (or a resumed one under "Paused") no longer belongs
   // in the list; it leaves it, as it would on a reload.
-  const leaves = (it: LifecycleItem, action: BulkAction): boolean =>
+  const leaves = (it: QrItem, action: BulkAction): boolean =>
     action === 'delete' || (query.status !== '' && changed(it, action).status !== query.status);
 
   const run = async (action: BulkAction, ids: string[]): Promise<void> => {

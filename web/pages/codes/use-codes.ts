@@ -1,14 +1,13 @@
 // The list's data: pages of codes with their sparklines (one request a page), loaded again
 // when the filters change; an answer to filters no longer shown is dropped.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, type CodesFilter, api } from '../../api.ts';
-import type { LifecycleItem } from '../../item-lifecycle.ts';
+import { ApiError, type CodesFilter, type QrItem, api } from '../../api.ts';
 import { readPastEmptyPages } from './read-pages.ts';
 
 export const PAGE_SIZE = 50;
 
 export interface CodesState {
-  items: LifecycleItem[] | null;
+  items: QrItem[] | null;
   /** 14 days of scans per code id, oldest first. */
   sparks: Map<string, number[]>;
   days: { from: string; to: string } | null;
@@ -41,12 +40,11 @@ export function useCodes(filter: CodesFilter) {
         api.listCodes({ ...filter, limit: PAGE_SIZE, cursor: from ?? undefined, include: 'sparkline', tz: browserZone() });
       const page = await readPastEmptyPages(read, cursor, SEARCH_FOLLOWS, () => mine === generation.current);
       if (page === null) return;
-      const pageItems = page.items as LifecycleItem[]; // CONTRACT-26: until the schemas carry the fields
       setState((s) => {
         const sparks = new Map(cursor === null ? [] : s.sparks);
         for (const line of page.sparklines?.series ?? []) sparks.set(line.id, line.scans);
         return {
-          items: cursor === null || s.items === null ? pageItems : [...s.items, ...pageItems],
+          items: cursor === null || s.items === null ? page.items : [...s.items, ...page.items],
           sparks,
           days: page.sparklines ? { from: page.sparklines.from, to: page.sparklines.to } : s.days,
           cursor: page.nextCursor,
@@ -67,7 +65,6 @@ export function useCodes(filter: CodesFilter) {
     more: () => (state.cursor ? load(state.cursor) : Promise.resolve()),
     reload: () => load(null),
     /** Applies a change the server confirmed, without reading the list again. */
-    patch: (update: (items: LifecycleItem[]) => LifecycleItem[]) =>
-      setState((s) => ({ ...s, items: s.items === null ? null : update(s.items) })),
+    patch: (update: (items: QrItem[]) => QrItem[]) => setState((s) => ({ ...s, items: s.items === null ? null : update(s.items) })),
   };
 }

@@ -4,25 +4,10 @@
 import type { CodeStats } from '../../api.ts';
 import type { Rule } from '../../item-lifecycle.ts';
 
-// The fields below follow the contract of issue #26 until the server's schemas carry them.
-interface Row {
-  value: string;
-  scans: number;
-}
-export interface VariantRow extends Row {
-  uniqueScans: number;
-}
-export interface Blocked {
-  scheduled: number;
-  expired: number;
-  capped: number;
-  passwordRequired: number;
-  passwordFailed: number;
-}
-export type AttributedStats = CodeStats & {
-  breakdown: CodeStats['breakdown'] & { rule: Row[]; variant: VariantRow[]; destination: Row[] };
-  blocked: Blocked;
-};
+/** Present for a code whose scans went through rules (none for a code without rules). */
+export type VariantRow = NonNullable<CodeStats['breakdown']['variant']>[number];
+export type Blocked = NonNullable<CodeStats['blocked']>;
+export const NO_BLOCKED: Blocked = { scheduled: 0, expired: 0, capped: 0, passwordRequired: 0, passwordFailed: 0 };
 
 /** The server's name for the entries past its 49th, summed as one. */
 export const OTHER = '(other)';
@@ -76,12 +61,13 @@ export function splitGroups(rules: readonly Rule[], rows: readonly VariantRow[])
   });
   const groups: SplitGroup[] = [];
   for (const rule of rules) {
-    const seen = byRule.get(rule.id) ?? new Map<number, VariantRow>();
-    byRule.delete(rule.id);
+    const id = rule.id ?? '';
+    const seen = byRule.get(id) ?? new Map<number, VariantRow>();
+    byRule.delete(id);
     if (!rule.split && seen.size === 0) continue;
     const variants = (rule.split ?? []).map((v, i) => line(i, seen.get(i), v));
     for (const [i, row] of [...seen].sort(([a], [b]) => a - b)) if (i >= variants.length) variants.push(line(i, row));
-    groups.push({ ruleId: rule.id, name: ruleName(rules, rule.id), variants });
+    groups.push({ ruleId: id, name: ruleName(rules, id), variants });
   }
   for (const [ruleId, seen] of byRule) {
     groups.push({

@@ -1,10 +1,10 @@
 // Scans the code refused in the range: before it opened, after it expired, past its limit,
 // or at its password. They are recorded to be seen here and never counted as scans.
-import type { LifecycleItem } from '../../item-lifecycle.ts';
+import type { QrItem } from '../../api.ts';
 import type { Blocked } from './attribution.ts';
 import { formatCount } from './format.ts';
 
-const KINDS: ReadonlyArray<{ key: keyof Blocked; label: string; help: string; set: (item: LifecycleItem) => boolean }> = [
+const KINDS: ReadonlyArray<{ key: keyof Blocked; label: string; help: string; set: (item: QrItem) => boolean }> = [
   { key: 'scheduled', label: 'Before it opened', help: 'Scanned before the code’s start date.', set: (i) => i.activatesAt !== null },
   { key: 'expired', label: 'After it expired', help: 'Scanned after the code’s end date.', set: (i) => i.expiresAt !== null },
   { key: 'capped', label: 'Past its limit', help: 'Scanned once the scan limit was reached.', set: (i) => i.maxScans !== null },
@@ -13,7 +13,7 @@ const KINDS: ReadonlyArray<{ key: keyof Blocked; label: string; help: string; se
 ];
 
 /** Each reason the code has now, and any other that turned scans away in the range (a setting since removed). */
-export function BlockedPanel({ item, blocked, days }: { item: LifecycleItem; blocked: Blocked; days: number }) {
+export function BlockedPanel({ item, blocked, days }: { item: QrItem; blocked: Blocked; days: number }) {
   const kinds = KINDS.filter((k) => k.set(item) || blocked[k.key] > 0);
   const total = kinds.reduce((n, k) => n + blocked[k.key], 0);
   return (

@@ -3,14 +3,14 @@
 // browser's midnight, breakdowns, a map, where its rules and splits sent the scans, recent
 // scans kept live, and CSV downloads. Everything comes from /v1 through api.ts.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, api } from '../../api.ts';
+import { ApiError, type CodeStats, type QrItem, api } from '../../api.ts';
 import { AppLayout } from '../../components/layout.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { Spinner, When } from '../../components/ui.tsx';
 import { Link } from '../../router.ts';
 import { can, useAppState } from '../../store.ts';
-import { type LifecycleItem, hasLifecycle } from '../../item-lifecycle.ts';
-import type { AttributedStats } from './attribution.ts';
+import { hasLifecycle } from '../../item-lifecycle.ts';
+import { NO_BLOCKED } from './attribution.ts';
 import { BlockedPanel } from './blocked-panel.tsx';
 import { Breakdowns } from './breakdowns.tsx';
 import { CountryMap } from './country-map.tsx';
@@ -30,17 +30,13 @@ export default function CodeStatsPage({ id }: { id: string }) {
   const [days, setDays] = useRangeInAddress();
   const [refresh, setRefresh] = useState(0);
   // undefined while it loads; null when it could not be read (the stats may still load).
-  const [item, setItem] = useState<LifecycleItem | null | 'missing' | undefined>(undefined);
+  const [item, setItem] = useState<QrItem | null | 'missing' | undefined>(undefined);
   useEffect(() => {
     // An address whose id is not even a UUID (400 on `id`) names no code either.
     const missing = (err: unknown) => err instanceof ApiError && (err.status === 404 || (err.status === 400 && err.field === 'id'));
-    api.getCode(id).then(
-      (it) => setItem(it as LifecycleItem), // CONTRACT-26: until the schemas carry the fields
-      (err: unknown) => setItem(missing(err) ? 'missing' : null),
-    );
+    api.getCode(id).then(setItem, (err: unknown) => setItem(missing(err) ? 'missing' : null));
   }, [id]);
-  // CONTRACT-26: until the schemas carry the fields
-  const { data, error, busy } = useStats((d, tz) => api.codeStats(id, d, tz) as Promise<AttributedStats>, days, refresh);
+  const { data, error, busy } = useStats((d, tz) => api.codeStats(id, d, tz), days, refresh);
   const tz = browserTimeZone();
 
   // Said as the edit page says it, with nothing that would act on a code that is not there.
@@ -133,14 +129,18 @@ export default function CodeStatsPage({ id }: { id: string }) {
             <CountryMap rows={data.breakdown.country} />
           </div>
           <Breakdowns breakdown={data.breakdown} />
-          {item && (RULE_KINDS.has(item.contentType) || data.breakdown.rule.some((r) => r.value !== 'none')) ? (
+          {item && (RULE_KINDS.has(item.contentType) || (data.breakdown.rule ?? []).some((r) => r.value !== 'none')) ? (
             <RulePanels rules={item.rules} breakdown={data.breakdown} />
           ) : null}
           <RecentScans id={id} initial={data.recent} scanCount={data.totals.scans} onChange={() => setRefresh((n) => n + 1)} />
           <CsvLinks
             links={[
               { label: `Daily scans, ${data.from} to ${data.to} (CSV)`, href: api.codeStatsCsvUrl(id, days, tz, 'daily') },
-              { label: 'Breakdowns for the range (CSV)', href: api.codeStatsCsvUrl(id, days, tz, 'breakdown') },
+              {
+                // The server adds the rule, variant (with unique scans) and destination rows to the same file.
+                label: `Breakdowns for the range${item && item.rules.length > 0 ? ', with rules, variants and destinations' : ''} (CSV)`,
+                href: api.codeStatsCsvUrl(id, days, tz, 'breakdown'),
+              },
             ]}
           />
         </div>
@@ -153,14 +153,15 @@ export default function CodeStatsPage({ id }: { id: string }) {
 const RULE_KINDS: ReadonlySet<string> = new Set(['url', 'whatsapp', 'email']);
 
 /** The schedule and limit, and the scans they (or a password) refused; only for a code that has any. */
-function LifecyclePanels({ item, data }: { item: LifecycleItem; data: AttributedStats }) {
-  const refused = Object.values(data.blocked).some((n) => n > 0);
+function LifecyclePanels({ item, data }: { item: QrItem; data: CodeStats }) {
+  const blocked = data.blocked ?? NO_BLOCKED;
+  const refused = Object.values(blocked).some((n) => n > 0);
   const timeline = hasLifecycle(item);
   if (!timeline && !refused && !item.hasPassword) return null;
   return (
     <div class={`code-panels${timeline ? '' : ' code-panels--one'}`}>
       {timeline ? <LifecycleTimeline item={item} /> : null}
-      <BlockedPanel item={item} blocked={data.blocked} days={data.days} />
+      <BlockedPanel item={item} blocked={blocked} days={data.days} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 // A code's life at a glance, for a code with a schedule or a limit: made → opens → expires on
 // one line with "now" marked, and how much of its scan limit is used. The line is a picture
 // (hidden from screen readers); the list under it says the same in words.
-import { type LifecycleItem, formatMoment } from '../../item-lifecycle.ts';
+import type { QrItem } from '../../api.ts';
+import { formatMoment } from '../../item-lifecycle.ts';
 import { formatCount } from './format.ts';
 
 interface Moment {
@@ -25,7 +26,7 @@ function fromNow(at: number, now: number): string {
   return relative.format(0, 'minute');
 }
 
-export function LifecycleTimeline({ item, now = Date.now() }: { item: LifecycleItem; now?: number }) {
+export function LifecycleTimeline({ item, now = Date.now() }: { item: QrItem; now?: number }) {
   const opens = item.activatesAt === null ? null : Date.parse(item.activatesAt);
   const expires = item.expiresAt === null ? null : Date.parse(item.expiresAt);
   const created = Date.parse(item.createdAt);
@@ -79,7 +80,7 @@ export function LifecycleTimeline({ item, now = Date.now() }: { item: LifecycleI
   );
 }
 
-function CapProgress({ item, max }: { item: LifecycleItem; max: number }) {
+function CapProgress({ item, max }: { item: QrItem; max: number }) {
   const used = Math.min(item.capCount / max, 1);
   return (
     <div class="cap" data-cap-count={item.capCount} data-max-scans={max}>

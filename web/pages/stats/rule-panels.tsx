@@ -1,13 +1,16 @@
 // Where the scans went: by rule (named as in the studio), by destination, and each split's
 // variants with scans and unique scans side by side, so a split test can be read off.
+import type { StatsBreakdown } from '../../api.ts';
 import type { Rule } from '../../item-lifecycle.ts';
-import { type AttributedStats, type SplitGroup, ruleName, splitGroups, variantLetter } from './attribution.ts';
+import { OTHER, type SplitGroup, ruleName, splitGroups, variantLetter } from './attribution.ts';
 import { BreakdownList } from './breakdown-list.tsx';
 import { formatCount } from './format.ts';
 
-export function RulePanels({ rules, breakdown }: { rules: readonly Rule[]; breakdown: AttributedStats['breakdown'] }) {
-  const ruled = breakdown.rule.some((r) => r.value !== 'none');
-  const groups = splitGroups(rules, breakdown.variant);
+/** The rule, destination and variant breakdowns come only for a code whose scans went through rules. */
+export function RulePanels({ rules, breakdown }: { rules: readonly Rule[]; breakdown: StatsBreakdown }) {
+  const byRule = breakdown.rule ?? [];
+  const ruled = byRule.some((r) => r.value !== 'none');
+  const groups = splitGroups(rules, breakdown.variant ?? []);
   return (
     <div class="grid">
       {rules.length === 0 && !ruled ? (
@@ -15,9 +18,12 @@ export function RulePanels({ rules, breakdown }: { rules: readonly Rule[]; break
           This code has no rules: every scan goes to its own destination.
         </EmptyPanel>
       ) : (
-        <BreakdownList title="Rules" rows={breakdown.rule} label={(v) => ruleName(rules, v)} />
+        <BreakdownList title="Rules" rows={byRule} label={(v) => ruleName(rules, v)} />
       )}
-      <BreakdownList title="Destinations" rows={breakdown.destination} label={(v) => (v === '(other)' ? 'Other destinations' : v)} />
+      {/* A code without rules goes to its own destination: nothing to break down. */}
+      {rules.length > 0 || breakdown.destination ? (
+        <BreakdownList title="Destinations" rows={breakdown.destination ?? []} label={(v) => (v === OTHER ? 'Other destinations' : v)} />
+      ) : null}
       {groups.length === 0 ? (
         <EmptyPanel id="variants-title" title="Variants" breakdown="variants">
           {rules.length === 0
