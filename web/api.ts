@@ -40,12 +40,14 @@ export type Role = SessionView['account']['role'];
 export type Scope = SessionView['scopes'][number];
 export type QrList = Static<typeof ListResponse>;
 export type QrItem = QrList['items'][number];
+/** Computed by the server when read: paused > expired > capped > scheduled > active. */
+export type CodeStatus = QrItem['status'];
 export type Sparklines = NonNullable<QrList['sparklines']>;
 export type BulkAction = Static<typeof BulkActionBody>['action'];
 export type BulkResult = Static<typeof BulkActionResponse>;
 export type TagCount = Static<typeof TagListResponse>['tags'][number];
 /** The list's filters, as GET /v1/qr takes them. */
-export type CodesFilter = { q?: string; contentType?: ContentType; active?: boolean; tag?: string };
+export type CodesFilter = { q?: string; contentType?: ContentType; status?: CodeStatus; tag?: string };
 export type CodeStats = Static<typeof StatsResponse>;
 export type AccountStats = Static<typeof AccountStatsResponse>;
 export type RecentScans = Static<typeof RecentResponse>;

@@ -1,6 +1,7 @@
 // One code in the list: a table row on wide screens, a card on narrow ones (codes.css).
 // Edit controls are left out entirely for a role that cannot write.
 import { type QrItem, api } from '../../api.ts';
+import { BehaviourFlags, StatusBadge } from '../../components/status-badge.tsx';
 import { Link } from '../../router.ts';
 import { formatCount } from '../stats/format.ts';
 import { CopyLink } from './copy-link.tsx';
@@ -27,7 +28,7 @@ export function CodeRow({
   actions: RowActions | null;
 }) {
   return (
-    <tr class={`code-row${item.active ? '' : ' code-row--paused'}`} data-id={item.id} data-code={item.code}>
+    <tr class={`code-row${item.status === 'active' ? '' : ' code-row--paused'}`} data-id={item.id} data-code={item.code}>
       {actions ? (
         <td class="code-row__sel">
           {/* The label around the box is its finger-sized hit area on a phone (codes.css). */}
@@ -55,13 +56,14 @@ export function CodeRow({
               {t}
             </span>
           ))}
+          <BehaviourFlags item={item} />
         </span>
       </td>
       <td class="code-row__link">
         <CopyLink url={item.shortUrl} title={item.title} id={item.id} />
       </td>
       <td class="code-row__status">
-        <span class={`status status--${item.active ? 'active' : 'paused'}`}>{item.active ? 'Active' : 'Paused'}</span>
+        <StatusBadge item={item} />
       </td>
       <td class="code-row__scans num" data-total={item.scanCount}>
         {formatCount(item.scanCount)}

@@ -1,9 +1,11 @@
 // Search (debounced, so the list is asked once a pause in typing) and the filters: kind,
-// status and tag. Each change goes to the address; the list follows the address.
+// status (active, paused, scheduled, expired, at its scan limit) and tag. Each change goes to
+// the address; the list follows the address.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { TagCount } from '../../api.ts';
-import { type CodesQuery, KINDS, type Status, isFiltered, parseQuery, queryString, showQuery } from './codes-query.ts';
+import { type CodeStatus, STATUSES } from '../../item-lifecycle.ts';
+import { type CodesQuery, KINDS, isFiltered, parseQuery, queryString, showQuery } from './codes-query.ts';
 
 const SEARCH_DELAY_MS = 300;
 /**
@@ -100,10 +102,13 @@ export function CodesFilters({ query, tags }: { query: CodesQuery; tags: TagCoun
       </div>
       <div class="filters__field">
         <label for="codes-status">Status</label>
-        <FilterSelect id="codes-status" value={query.status} choose={(status) => set({ status: status as Status | '' })}>
+        <FilterSelect id="codes-status" value={query.status} choose={(status) => set({ status: status as CodeStatus | '' })}>
           <option value="">Any status</option>
-          <option value="active">Active</option>
-          <option value="paused">Paused</option>
+          {STATUSES.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
         </FilterSelect>
       </div>
       {tags.length > 0 || query.tag ? (

@@ -2,13 +2,14 @@
 // and 14 days of scans per code; search and filters kept in the address; pause, resume and
 // delete one code or a selection at once. A viewer sees the list without any edit control.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, type BulkAction, type TagCount, api } from '../../api.ts';
+import { ApiError, type BulkAction, type QrItem, type TagCount, api } from '../../api.ts';
 import { announce, useFocusLater } from '../../components/announce.ts';
 import { AppLayout } from '../../components/layout.tsx';
 import { Button, Notice, Spinner } from '../../components/ui.tsx';
 import { Link, useSearch } from '../../router.ts';
 import { can, useAppState } from '../../store.ts';
 import { BulkBar } from './bulk-bar.tsx';
+import { STATUSES, statusAt } from '../../item-lifecycle.ts';
 import { CodeRow } from './code-row.tsx';
 import { CodesFilters } from './codes-filters.tsx';
 import { isFiltered, parseQuery, toFilter } from './codes-query.ts';
@@ -57,10 +58,16 @@ export default function CodesPage() {
   const items = codes.items ?? [];
   const titleOf = (id: string) => items.find((i) => i.id === id)?.title ?? id;
 
+  // A code paused or resumed here, as the server now sees it: a resumed code may be scheduled,
+  // expired or at its limit rather than active.
+  const changed = (it: QrItem, action: BulkAction): QrItem => {
+    const next = { ...it, active: action === 'resume' };
+    return { ...next, status: statusAt(next, Date.now()) };
+  };
   // A paused code under "Status: Active" (or a resumed one under "Paused") no longer belongs
   // in the list; it leaves it, as it would on a reload.
-  const leavesFilter = (action: BulkAction): boolean =>
-    (action === 'pause' && query.status === 'active') || (action === 'resume' && query.status === 'paused');
+  const leaves = (it: QrItem, action: BulkAction): boolean =>
+    action === 'delete' || (query.status !== '' && changed(it, action).status !== query.status);
 
   const run = async (action: BulkAction, ids: string[]): Promise<void> => {
     setBusy(true);
@@ -74,21 +81,25 @@ export default function CodesPage() {
         missing += r.notFound.length;
       }
       const n = done.size;
+      const gone = action === 'delete' ? 0 : items.filter((it) => done.has(it.id) && leaves(it, action)).length;
+      const shownAs = `“${STATUSES.find((st) => st.value === query.status)?.label ?? ''}”`;
       const left =
-        leavesFilter(action) && n > 0
-          ? ` ${n === 1 ? 'It is' : 'They are'} no longer shown under “${query.status === 'paused' ? 'Paused' : 'Active'}”.`
-          : '';
+        gone === 0
+          ? ''
+          : gone === n
+            ? ` ${n === 1 ? 'It is' : 'They are'} no longer shown under ${shownAs}.`
+            : ` ${gone} of them are no longer shown under ${shownAs}.`;
       setMessage({
         text: `${DONE[action]} ${n === 1 ? `“${titleOf([...done][0] as string)}”` : `${n} codes`}.${missing ? ` ${missing} were already gone.` : ''}${left}`,
       });
     } catch (err) {
       setMessage({ text: err instanceof ApiError ? err.message : 'That did not work. Try again.', error: true });
     } finally {
-      const gone = action === 'delete' || leavesFilter(action);
+      const left = new Set(items.filter((it) => done.has(it.id) && leaves(it, action)).map((it) => it.id));
       codes.patch((list) =>
-        gone ? list.filter((it) => !done.has(it.id)) : list.map((it) => (done.has(it.id) ? { ...it, active: action === 'resume' } : it)),
+        list.filter((it) => !left.has(it.id)).map((it) => (done.has(it.id) && action !== 'delete' ? changed(it, action) : it)),
       );
-      if (gone) setSelected((s) => new Set([...s].filter((id) => !done.has(id))));
+      if (left.size > 0) setSelected((s) => new Set([...s].filter((id) => !left.has(id))));
       if (action === 'delete') {
         // Deleted codes leave their tags: the tag filter's counts change.
         api.tags().then(setTags, () => undefined);

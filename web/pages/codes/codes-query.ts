@@ -1,6 +1,7 @@
 // The list's search and filters live in the address (?q=&kind=&status=&tag=), so a reload,
 // a shared link and Back show the same list. Values that are not one of ours are ignored.
 import type { CodesFilter, ContentType } from '../../api.ts';
+import { type CodeStatus, isStatus } from '../../item-lifecycle.ts';
 import { navigate } from '../../router.ts';
 
 export const KINDS: ReadonlyArray<{ value: ContentType; label: string }> = [
@@ -14,12 +15,10 @@ export const KINDS: ReadonlyArray<{ value: ContentType; label: string }> = [
 
 export const kindLabel = (kind: ContentType): string => KINDS.find((k) => k.value === kind)?.label ?? kind;
 
-export type Status = 'active' | 'paused';
-
 export interface CodesQuery {
   q: string;
   kind: ContentType | '';
-  status: Status | '';
+  status: CodeStatus | '';
   tag: string;
 }
 
@@ -30,7 +29,7 @@ export function parseQuery(search: string): CodesQuery {
   return {
     q: (p.get('q') ?? '').slice(0, 200),
     kind: KINDS.some((k) => k.value === kind) ? (kind as ContentType) : '',
-    status: status === 'active' || status === 'paused' ? status : '',
+    status: isStatus(status) ? status : '',
     tag: (p.get('tag') ?? '').slice(0, 64),
   };
 }
@@ -50,7 +49,7 @@ export function toFilter(q: CodesQuery): CodesFilter {
   return {
     q: q.q.trim() || undefined,
     contentType: q.kind || undefined,
-    active: q.status === '' ? undefined : q.status === 'active',
+    status: q.status || undefined,
     tag: q.tag || undefined,
   };
 }

@@ -1,19 +1,26 @@
-// One code's dashboard: totals (with what "unique" and "bot" mean), a daily chart over
-// 7/14/30/90 days cut at the browser's midnight, breakdowns, a map, recent scans kept
-// live, and CSV downloads. Everything comes from /v1 through api.ts.
+// One code's dashboard: its status, totals (with what "unique" and "bot" mean), its schedule
+// and limit with the scans they turned away, a daily chart over 7/14/30/90 days cut at the
+// browser's midnight, breakdowns, a map, where its rules and splits sent the scans, recent
+// scans kept live, and CSV downloads. Everything comes from /v1 through api.ts.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, type QrItem, api } from '../../api.ts';
+import { ApiError, type CodeStats, type QrItem, api } from '../../api.ts';
 import { AppLayout } from '../../components/layout.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
 import { Spinner, When } from '../../components/ui.tsx';
 import { Link } from '../../router.ts';
 import { can, useAppState } from '../../store.ts';
+import { hasLifecycle } from '../../item-lifecycle.ts';
+import { NO_BLOCKED } from './attribution.ts';
+import { BlockedPanel } from './blocked-panel.tsx';
 import { Breakdowns } from './breakdowns.tsx';
 import { CountryMap } from './country-map.tsx';
 import { CsvLinks } from './csv-links.tsx';
 import { DailyChart } from './daily-chart.tsx';
+import { LifecycleTimeline } from './lifecycle-timeline.tsx';
 import { RangePicker } from './range-picker.tsx';
 import { useRangeInAddress } from './range-query.ts';
 import { RecentScans } from './recent-scans.tsx';
+import { RulePanels } from './rule-panels.tsx';
 import { TotalsPanel } from './totals-panel.tsx';
 import { browserTimeZone, useStats } from './use-stats.ts';
 import './stats.css';
@@ -58,7 +65,13 @@ export default function CodeStatsPage({ id }: { id: string }) {
   return (
     <AppLayout title={item ? item.title : 'Code statistics'} actions={actions}>
       <p class="crumbs">
-        <Link href="/codes">Codes</Link> › {item ? <code>{item.shortUrl.replace(/^https?:\/\//, '')}</code> : null}
+        <Link href="/codes">Codes</Link> ›{' '}
+        {item ? (
+          <>
+            <code>{item.shortUrl.replace(/^https?:\/\//, '')}</code>
+            <StatusBadge item={item} />
+          </>
+        ) : null}
       </p>
       {/* A missing code's stats answer 404 too: wait for the code before showing the raw error. */}
       {error && item !== undefined ? (
@@ -110,20 +123,45 @@ export default function CodeStatsPage({ id }: { id: string }) {
               },
             ]}
           />
+          {item ? <LifecyclePanels item={item} data={data} /> : null}
           <DailyChart daily={data.daily} />
           <div class="grid grid--wide">
             <CountryMap rows={data.breakdown.country} />
           </div>
           <Breakdowns breakdown={data.breakdown} />
+          {item && (RULE_KINDS.has(item.contentType) || (data.breakdown.rule ?? []).some((r) => r.value !== 'none')) ? (
+            <RulePanels rules={item.rules} breakdown={data.breakdown} />
+          ) : null}
           <RecentScans id={id} initial={data.recent} scanCount={data.totals.scans} onChange={() => setRefresh((n) => n + 1)} />
           <CsvLinks
             links={[
               { label: `Daily scans, ${data.from} to ${data.to} (CSV)`, href: api.codeStatsCsvUrl(id, days, tz, 'daily') },
-              { label: 'Breakdowns for the range (CSV)', href: api.codeStatsCsvUrl(id, days, tz, 'breakdown') },
+              {
+                // The server adds the rule, variant (with unique scans) and destination rows to the same file.
+                label: `Breakdowns for the range${item && item.rules.length > 0 ? ', with rules, variants and destinations' : ''} (CSV)`,
+                href: api.codeStatsCsvUrl(id, days, tz, 'breakdown'),
+              },
             ]}
           />
         </div>
       )}
     </AppLayout>
+  );
+}
+
+/** The kinds whose scans rules may send elsewhere (the others show a page of their own). */
+const RULE_KINDS: ReadonlySet<string> = new Set(['url', 'whatsapp', 'email']);
+
+/** The schedule and limit, and the scans they (or a password) refused; only for a code that has any. */
+function LifecyclePanels({ item, data }: { item: QrItem; data: CodeStats }) {
+  const blocked = data.blocked ?? NO_BLOCKED;
+  const refused = Object.values(blocked).some((n) => n > 0);
+  const timeline = hasLifecycle(item);
+  if (!timeline && !refused && !item.hasPassword) return null;
+  return (
+    <div class={`code-panels${timeline ? '' : ' code-panels--one'}`}>
+      {timeline ? <LifecycleTimeline item={item} /> : null}
+      <BlockedPanel item={item} blocked={blocked} days={data.days} />
+    </div>
   );
 }
