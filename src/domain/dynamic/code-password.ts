@@ -3,7 +3,8 @@
 // who gave it carries a cookie for this one code for 12 hours. The cookie is an HMAC keyed by
 // the stored hash itself: no secret to configure or share between processes, and a new
 // password ends every cookie made for the old one.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { LruCache } from '../scans/lru-cache.ts';
 import { hashPassword, verifyPassword } from '../accounts/password.ts';
 import { ValidationError } from '../errors.ts';
 
@@ -50,10 +51,23 @@ export function passwordHasher(
   };
 }
 
-export function checkCodePassword(stored: string, given: string): Promise<boolean> {
+/**
+ * Right answers remembered for a while, by the stored hash and a SHA-256 of the password: an API
+ * client sending X-QR-Password on every request would otherwise cost an argon2id verification
+ * each, and hold libuv's thread pool. Wrong ones are never remembered (the limiter counts them).
+ */
+const RIGHT_ANSWERS = new LruCache<string, number>(2_000);
+const REMEMBER_MS = 10 * 60_000;
+
+export async function checkCodePassword(stored: string, given: string, nowMs = Date.now()): Promise<boolean> {
   // The schema bounds stored passwords; a longer guess cannot be right and is not hashed.
-  if (given.length > CODE_PASSWORD_MAX * 4) return Promise.resolve(false);
-  return verifyPassword(stored, given);
+  if (given.length > CODE_PASSWORD_MAX * 4) return false;
+  const key = `${stored}\n${createHash('sha256').update(given).digest('base64')}`;
+  const until = RIGHT_ANSWERS.get(key);
+  if (until !== undefined && until > nowMs) return true;
+  const right = await verifyPassword(stored, given);
+  if (right) RIGHT_ANSWERS.set(key, nowMs + REMEMBER_MS);
+  return right;
 }
 
 /** The cookie's name: one a code, so a visitor's cookies for two codes never mix. */
