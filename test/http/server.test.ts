@@ -50,7 +50,8 @@ describe('the CLI and a real server', () => {
     const iphone = { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile/15E148 Safari/604.1' };
     const redirect = await fetch(`${server.url}/r/${code}?utm_source=poster`, { redirect: 'manual', headers: iphone });
     expect(redirect.status).toBe(302);
-    expect(redirect.headers.get('location')).toBe('https://example.com/');
+    // The visitor's query string goes on to the destination (forwardQuery, on by default).
+    expect(redirect.headers.get('location')).toBe('https://example.com/?utm_source=poster');
     expect(redirect.headers.get('cache-control')).toBe('no-store');
     expect(redirect.headers.get('x-robots-tag')).toBe('noindex');
     const head = await fetch(`${server.url}/r/${code}`, { method: 'HEAD', redirect: 'manual', headers: iphone });
