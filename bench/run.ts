@@ -1,9 +1,10 @@
-// npm run bench [-- --db postgres] [-- --quick] [-- --big] [-- --only redirect,stats,overview,lists,batch,render,mixed,studio,neighbours]
+// npm run bench [-- --db postgres] [-- --quick] [-- --big] [-- --only redirect,stats,overview,lists,batch,render,mixed,reads,studio,neighbours]
 // One run measures every hot path against a baseline taken in the same run:
 // the redirect against a bare http server, stats at 10k against 1M scans, the account
 // overview at 10k codes / 1M scans against 100 codes / 10k scans, rendering against
 // the plain qrcode package, the redirect while images
-// render against the redirect alone, lists at 10k against 1M codes, and bulk
+// render against the redirect alone, the redirect while stats, sparkline pages and exports
+// loop (read workers, and reads on the main thread) against the redirect alone, lists at 10k against 1M codes, and bulk
 // create against one-at-a-time create, and the studio's in-browser preview against the
 // server's preview route, and the short links of one account while another account's
 // requests run beside them (neighbours: 200k codes, 1M with --big) against the idle probe.
@@ -13,7 +14,7 @@ import { type ResultRow, printResults } from './result-row.ts';
 import { runStatsBench, tempSqlite } from './stats-bench.ts';
 import { freshPostgres } from './postgres.ts';
 
-const BENCHES = ['redirect', 'stats', 'overview', 'lists', 'batch', 'render', 'mixed', 'studio', 'neighbours'];
+const BENCHES = ['redirect', 'stats', 'overview', 'lists', 'batch', 'render', 'mixed', 'reads', 'studio', 'neighbours'];
 const USAGE = `usage: npm run bench [-- --db sqlite|postgres|both] [--quick] [--big] [--only ${BENCHES.join(',')}]
 PostgreSQL runs use BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); each run makes a throw-away database there.`;
 
@@ -119,6 +120,12 @@ if (only.includes('render')) {
 if (only.includes('mixed')) {
   const { runMixedBench } = await import('./mixed-bench.ts');
   rows.push(...(await runMixedBench({ ...load, rounds: quick ? 1 : 3, renderConnections: 4 })));
+}
+
+if (only.includes('reads')) {
+  // SQLite only: on PostgreSQL the reads run in the database server already.
+  const { runReadsBench } = await import('./reads-bench.ts');
+  rows.push(...(await runReadsBench({ ...load, rounds: quick ? 1 : 3, codes: 20_000 })));
 }
 
 if (only.includes('studio')) {

@@ -1,4 +1,4 @@
-// The one build: esbuild bundles the server, the CLI and the render worker into dist/ (npm
+// The one build: esbuild bundles the server, the CLI and the worker threads (render, read) into dist/ (npm
 // packages stay external: native addons, wasm and data files load from node_modules as they
 // do from the sources), and Vite builds the web app into dist/web. Plain JavaScript, so the
 // freshness check `npm start` and the bin run first costs no compiler.
@@ -19,7 +19,7 @@ const COMMON_INPUTS = ['package.json', 'package-lock.json', 'scripts/build.mjs']
 
 const PARTS = {
   server: {
-    outputs: ['server.js', 'cli.js', 'render-worker.js'].map((f) => path.join(DIST, f)),
+    outputs: ['server.js', 'cli.js', 'render-worker.js', 'read-worker.js'].map((f) => path.join(DIST, f)),
     build: buildServer,
   },
   web: {
@@ -98,13 +98,18 @@ function foldersUnder(/** @type {string} */ dir) {
 
 /** @param {Log} log */
 async function buildServer(log) {
-  log('qrtrack: building the server, the CLI and the render worker (dist/)…');
+  log('qrtrack: building the server, the CLI and the workers (dist/)…');
   const esbuild = await loadBuildTool('esbuild');
   // Chunk names change with their content: the last build's would pile up.
   fs.rmSync(path.join(DIST, 'chunks'), { recursive: true, force: true });
   const result = await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: { server: 'src/server.ts', cli: 'src/cli.ts', 'render-worker': 'src/render-pool/render-worker.ts' },
+    entryPoints: {
+      server: 'src/server.ts',
+      cli: 'src/cli.ts',
+      'render-worker': 'src/render-pool/render-worker.ts',
+      'read-worker': 'src/read-pool/read-worker.ts',
+    },
     outdir: DIST,
     bundle: true,
     platform: 'node',

@@ -31,6 +31,7 @@ export interface Config {
   /** Which X-Forwarded-For entries to believe: none, the last N hops, or those of the listed proxies. */
   trustProxy: TrustProxy;
   render: RenderConfig;
+  reads: ReadConfig;
   /** Who may create an account in the web app: only people with an invite, or anyone. */
   signup: 'invite' | 'open';
   /** After SIGTERM/SIGINT, how long requests in flight may take before their connections are cut. */
@@ -59,6 +60,18 @@ export interface RenderConfig {
   timeoutMs: number;
   /** Renders waiting for a worker beyond which new ones are answered 503. */
   queue: number;
+}
+
+/**
+ * The read workers (SQLite only; src/read-pool/): stats, sparklines, the overview and exports
+ * read there, off the thread that answers short links. 0 workers: they read on that thread.
+ */
+export interface ReadConfig {
+  workers: number;
+  /** Reads waiting for a worker (per lane) beyond which new ones are answered 503. */
+  queue: number;
+  /** A read waiting longer than this for a worker is answered 503. */
+  waitMs: number;
 }
 
 /**
@@ -177,6 +190,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       workers: parseIntRange('RENDER_WORKERS', env.RENDER_WORKERS, defaultRenderWorkers(), 1, 64),
       timeoutMs: parseIntRange('RENDER_TIMEOUT_MS', env.RENDER_TIMEOUT_MS, 2000, 10, 60_000),
       queue: parseIntRange('RENDER_QUEUE', env.RENDER_QUEUE, 16, 0, 10_000),
+    },
+    reads: {
+      workers: parseIntRange('READ_WORKERS', env.READ_WORKERS, 2, 0, 16),
+      queue: parseIntRange('READ_QUEUE', env.READ_QUEUE, 64, 1, 10_000),
+      waitMs: parseIntRange('READ_WAIT_MS', env.READ_WAIT_MS, 5_000, 100, 600_000),
     },
     signup,
     // Under the 10 s a container runtime waits before its SIGKILL.

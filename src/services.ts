@@ -26,6 +26,7 @@ import type { QrDesign } from './domain/design/design.ts';
 import { createCountryLookup } from './domain/scans/country.ts';
 import { ScanTracker } from './domain/scans/scan-tracker.ts';
 import { designWarnings, warmFontsFor } from './render/index.ts';
+import { type HeavyReads, heavyReadsFor } from './read-pool/heavy-reads.ts';
 import { RenderPool } from './render-pool/render-pool.ts';
 import { RunningJobs } from './bulk/running-jobs.ts';
 
@@ -36,6 +37,8 @@ export interface AppServices {
   items: QrItemsRepository;
   stats: StatsRepository;
   accountStats: AccountStatsRepository;
+  /** Stats, the overview, sparklines and exports: on SQLite in read workers, off the short links' thread. */
+  reads: HeavyReads;
   links: ShortLinkResolver;
   tracker: ScanTracker;
   /** The scan cap's atomic admission (db/short-links/scan-cap.ts). */
@@ -89,6 +92,7 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     items,
     stats: new StatsRepository(db),
     accountStats: new AccountStatsRepository(db),
+    reads: heavyReadsFor(config, db),
     links,
     tracker: new ScanTracker(writer, salts, countries),
     scanCap: scanCapFor(db),

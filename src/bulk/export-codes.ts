@@ -5,9 +5,10 @@
 import { stringify } from 'csv-stringify/sync';
 import { guardFormula } from './csv-formulas.ts';
 import type { Db } from '../db/database.ts';
-import type { ListQuery } from '../db/qr-items/qr-items-repository.ts';
+import { type ListQuery, QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
+import type { ListCursor } from '../domain/qr-items/list-cursor.ts';
 import { turnTaker } from '../event-loop-turns.ts';
-import { PAGE_TARGET_MS, readPages } from './paged-read.ts';
+import { PAGE_TARGET_MS, readPage, readPages } from './paged-read.ts';
 import { type QrItemRecord, toView } from '../domain/qr-items/qr-item.ts';
 import { TAG_SEPARATOR } from '../domain/qr-items/tags.ts';
 
@@ -52,8 +53,7 @@ export async function* exportCodes(
   publicBaseUrl: string,
   onProgress?: (exported: number) => void,
 ): AsyncGenerator<string> {
-  if (format === 'csv') yield stringify([[...EXPORT_COLUMNS]]);
-  else yield '{"items":[';
+  yield fileHead(format);
   let first = true;
   let exported = 0;
   // Writing a page out costs about what reading it did: it is cut into pieces too.
@@ -61,8 +61,7 @@ export async function* exportCodes(
   for await (const items of readPages(db, accountId, filter)) {
     let piece: string[] = [];
     for (const item of items) {
-      if (format === 'csv') piece.push(stringify([csvRow(item, publicBaseUrl)]));
-      else piece.push((first ? '' : ',') + JSON.stringify(toView(item, publicBaseUrl)));
+      piece.push(formatItem(item, format, publicBaseUrl, first));
       first = false;
       // A piece is handed on at each turn, so memory holds a piece, not the page.
       if (await turn()) {
@@ -74,11 +73,71 @@ export async function* exportCodes(
     exported += items.length;
     onProgress?.(exported);
   }
-  if (format === 'json') yield ']}\n';
+  if (format === 'json') yield JSON_TAIL;
 }
 
-function csvRow(item: QrItemRecord, publicBaseUrl: string): string[] {
-  const v = toView(item, publicBaseUrl);
+/** Which page of an export to read: up to `size` codes after `after` (null: from the newest). */
+export interface ExportPageQuery {
+  accountId: string;
+  filter: ExportFilter;
+  format: ExportFormat;
+  publicBaseUrl: string;
+  after: ListCursor | null;
+  size: number;
+  /** No code has been written before this page (JSON separates codes by commas). */
+  first: boolean;
+  /** The time codes' statuses are computed for (default: now). */
+  now?: number;
+}
+
+/** A page of the file, formatted, and where the next one starts (null: this was the last). */
+export interface ExportPage {
+  text: string;
+  count: number;
+  after: ListCursor | null;
+}
+
+/** One page of an export, read and formatted in one go: the read workers' share of an export (src/read-pool/). */
+export async function exportPage(db: Db, q: ExportPageQuery): Promise<ExportPage> {
+  const { items, after } = await readPage(new QrItemsRepository(db), q.accountId, q.filter, q.after, q.size);
+  const text = items.map((item, i) => formatItem(item, q.format, q.publicBaseUrl, q.first && i === 0, q.now)).join('');
+  return { text, count: items.length, after };
+}
+
+/**
+ * The file from pages read elsewhere (a read worker): `first` already read, `next` reads the
+ * one after a cursor. The thread answering short links only passes the text on.
+ */
+export async function* exportCodesByPage(
+  format: ExportFormat,
+  first: ExportPage,
+  next: (after: ListCursor, first: boolean) => Promise<ExportPage>,
+): AsyncGenerator<string> {
+  yield fileHead(format);
+  let page = first;
+  let written = 0;
+  for (;;) {
+    if (page.text !== '') yield page.text;
+    written += page.count;
+    if (page.after === null) break;
+    page = await next(page.after, written === 0);
+  }
+  if (format === 'json') yield JSON_TAIL;
+}
+
+function fileHead(format: ExportFormat): string {
+  return format === 'csv' ? stringify([[...EXPORT_COLUMNS]]) : '{"items":[';
+}
+
+const JSON_TAIL = ']}\n';
+
+function formatItem(item: QrItemRecord, format: ExportFormat, publicBaseUrl: string, first: boolean, now = Date.now()): string {
+  if (format === 'csv') return stringify([csvRow(item, publicBaseUrl, now)]);
+  return (first ? '' : ',') + JSON.stringify(toView(item, publicBaseUrl, now));
+}
+
+function csvRow(item: QrItemRecord, publicBaseUrl: string, now: number): string[] {
+  const v = toView(item, publicBaseUrl, now);
   const cells = [
     v.id,
     v.code,

@@ -4,7 +4,8 @@
 // of the event loop between pages; fixed pages held it far too long
 // (docs/decisions/bulk-work-and-quotas.md).
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { type ListQuery, QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
+import { QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
+import type { ListCursor } from '../domain/qr-items/list-cursor.ts';
 import type { Db } from '../db/database.ts';
 import type { QrItemRecord } from '../domain/qr-items/qr-item.ts';
 import type { ExportFilter } from './export-codes.ts';
@@ -26,17 +27,29 @@ export async function* readPages(
 ): AsyncGenerator<QrItemRecord[]> {
   const repo = new QrItemsRepository(db);
   let size: number = Math.min(PAGE_SIZES.first, maxPage);
-  let cursor: ListQuery['cursor'];
+  let cursor: ListCursor | null = null;
   for (;;) {
     const started = performance.now();
-    const page = await repo.list(accountId, { ...filter, limit: size, cursor });
+    const page = await readPage(repo, accountId, filter, cursor, size);
     const tookMs = Math.max(performance.now() - started, 0.1);
     if (page.items.length > 0) yield page.items;
-    const last = page.items.at(-1);
-    const after = page.resumeAfter ?? (last ? { createdAt: last.createdAt, id: last.id } : undefined);
-    if (!page.more || !after) return;
-    cursor = after;
+    if (page.after === null) return;
+    cursor = page.after;
     size = Math.round(Math.min(maxPage, size * 2, Math.max(PAGE_SIZES.min, (size * PAGE_TARGET_MS) / tookMs)));
     await nextTurn();
   }
+}
+
+/** Up to `size` of the filter's codes after `cursor` (newest first), and the cursor after them (null: none left). */
+export async function readPage(
+  repo: QrItemsRepository,
+  accountId: string,
+  filter: ExportFilter,
+  cursor: ListCursor | null,
+  size: number,
+): Promise<{ items: QrItemRecord[]; after: ListCursor | null }> {
+  const page = await repo.list(accountId, { ...filter, limit: size, cursor: cursor ?? undefined });
+  const last = page.items.at(-1);
+  const after = page.resumeAfter ?? (last ? { createdAt: last.createdAt, id: last.id } : undefined);
+  return { items: page.items, after: page.more && after ? after : null };
 }

@@ -19,7 +19,7 @@ import { DomainError, ServiceBusyError, ValidationError } from '../domain/errors
 import type { ParsedLogo } from '../domain/design/logo.ts';
 import { type RenderJob, type RenderOutcome, type RenderTask, SIGNAL, threadCpuNs } from './render-worker.ts';
 import { FairQueue } from './fair-queue.ts';
-import { renderWorkerFile } from './worker-bundle.ts';
+import { workerFile } from '../worker-bundle.ts';
 
 export type { RenderJob } from './render-worker.ts';
 
@@ -91,8 +91,8 @@ export class RenderPool {
 
   constructor(private readonly config: RenderConfig) {
     this.pool = new Piscina({
-      // Plain JavaScript bundled from the TypeScript (see worker-bundle.ts), on every Node.
-      filename: renderWorkerFile(),
+      // Plain JavaScript bundled from the TypeScript (see src/worker-bundle.ts), on every Node.
+      filename: workerFile('render-worker'),
       execArgv: [],
       minThreads: 0,
       maxThreads: config.workers,

@@ -113,7 +113,7 @@ describe('a production install (npm install --omit=dev) of a build', () => {
     expect(installed).toContain('fastify');
   });
 
-  it('starts the built server, which answers /healthz, makes a code whose short link redirects, and draws its PNG in a render worker', {
+  it('starts the built server, which answers /healthz, makes a code whose short link redirects, and draws its PNG in a render worker and reads its stats in a read worker', {
     timeout: 120_000,
   }, async () => {
     const port = await freePort();
@@ -173,6 +173,12 @@ describe('a production install (npm install --omit=dev) of a build', () => {
         .subarray(1, 4)
         .toString('latin1'),
     ).toBe('PNG');
+
+    // Read in a read worker (dist/read-worker.js), the redirect above already counted (as a bot: no browser asked).
+    const stats = await fetch(`${url}/v1/qr/${item.id}/stats`, { headers });
+    expect(stats.status, await stats.clone().text()).toBe(200);
+    const { totals } = (await stats.json()) as { totals: { scans: number; botScans: number } };
+    expect(totals.scans + totals.botScans).toBe(1);
 
     expect((await fetch(`${url}/app/`)).status).toBe(200);
     server.kill('SIGTERM');

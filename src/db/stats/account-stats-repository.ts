@@ -91,53 +91,65 @@ export class AccountStatsRepository implements AccountStatsSource {
    * roll-up: one more short index range per code, and still never more than its total.
    */
   async topCodes(accountId: string, fromDay: string, limit: number, head: BucketSpan | null = null): Promise<TopCode[]> {
+    // Already inside one (a read worker's snapshot, src/read-pool/): the walk shares it.
+    if (this.db.kysely.isTransaction) return this.walkAndName(this.db.kysely, accountId, fromDay, limit, head);
     // A SQLite transaction is a snapshot already; PostgreSQL's default takes one per statement.
     const transaction = this.db.kysely.transaction();
-    return (this.db.codec.dialect === 'postgres' ? transaction.setIsolationLevel('repeatable read') : transaction).execute(async (trx) => {
-      // Deleting a code drops its total, but a scan batch committed just after can write it
-      // again: such a code is left out and the walk done again without it.
-      const skipped = new Set<string>();
-      for (;;) {
-        const best = await walkTop(trx, accountId, fromDay, head, limit, skipped);
-        if (best.length === 0) return [];
-        // Names and unique scans only for the few codes shown.
-        const shown = await trx
-          .selectFrom('qr_items as q')
-          .select([
-            'q.id',
-            'q.code',
-            'q.title',
-            'q.active',
-            sql<number>`q.unique_scan_count - ${before('q.id', fromDay, 'unique_scans')} - ${inHead('q.id', head, 'unique_scans')}`.as(
-              'unique_scans',
-            ),
-          ])
-          .where(
-            'q.id',
-            'in',
-            best.map((b) => b.id),
-          )
-          .where('q.deleted_at', 'is', null)
-          .execute();
-        const byId = new Map(shown.map((r) => [r.id, r]));
-        const gone = best.filter((b) => !byId.has(b.id));
-        if (gone.length > 0) {
-          for (const b of gone) skipped.add(b.id);
-          continue;
-        }
-        return best.map((t) => {
-          const r = byId.get(t.id)!;
-          return {
-            id: r.id,
-            code: r.code,
-            title: r.title,
-            active: readBool(r.active),
-            scans: t.scans,
-            uniqueScans: Number(r.unique_scans),
-          };
-        });
+    return (this.db.codec.dialect === 'postgres' ? transaction.setIsolationLevel('repeatable read') : transaction).execute((trx) =>
+      this.walkAndName(trx, accountId, fromDay, limit, head),
+    );
+  }
+
+  private async walkAndName(
+    trx: Kysely<Database>,
+    accountId: string,
+    fromDay: string,
+    limit: number,
+    head: BucketSpan | null,
+  ): Promise<TopCode[]> {
+    // Deleting a code drops its total, but a scan batch committed just after can write it
+    // again: such a code is left out and the walk done again without it.
+    const skipped = new Set<string>();
+    for (;;) {
+      const best = await walkTop(trx, accountId, fromDay, head, limit, skipped);
+      if (best.length === 0) return [];
+      // Names and unique scans only for the few codes shown.
+      const shown = await trx
+        .selectFrom('qr_items as q')
+        .select([
+          'q.id',
+          'q.code',
+          'q.title',
+          'q.active',
+          sql<number>`q.unique_scan_count - ${before('q.id', fromDay, 'unique_scans')} - ${inHead('q.id', head, 'unique_scans')}`.as(
+            'unique_scans',
+          ),
+        ])
+        .where(
+          'q.id',
+          'in',
+          best.map((b) => b.id),
+        )
+        .where('q.deleted_at', 'is', null)
+        .execute();
+      const byId = new Map(shown.map((r) => [r.id, r]));
+      const gone = best.filter((b) => !byId.has(b.id));
+      if (gone.length > 0) {
+        for (const b of gone) skipped.add(b.id);
+        continue;
       }
-    });
+      return best.map((t) => {
+        const r = byId.get(t.id)!;
+        return {
+          id: r.id,
+          code: r.code,
+          title: r.title,
+          active: readBool(r.active),
+          scans: t.scans,
+          uniqueScans: Number(r.unique_scans),
+        };
+      });
+    }
   }
 }
 

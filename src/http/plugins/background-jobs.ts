@@ -26,5 +26,6 @@ export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing:
     await services.tracker.drain();
     await services.links.close?.();
     await services.renderer.close();
+    await services.reads.close();
   });
 });

@@ -4,7 +4,6 @@ import { LIMITS } from '../../domain/design/design.ts';
 import { type ParseLogo, parseLogosOf } from '../../domain/design/request-logos.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/qr-items/list-cursor.ts';
-import { sparklines } from '../../domain/stats/sparklines.ts';
 import { checkTimeZone } from '../../domain/stats/time-zones.ts';
 import { normalizeTag } from '../../domain/qr-items/tags.ts';
 import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-items/qr-item.ts';
@@ -102,7 +101,7 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         items: page.items.map(view),
         nextCursor: page.more && after ? encodeCursor(after) : null,
         ...(include === 'sparkline'
-          ? { sparklines: await sparklines(services.stats, { itemIds: page.items.map((i) => i.id), tz: zone }) }
+          ? { sparklines: await services.reads.sparklines(accountOf(req), { itemIds: page.items.map((i) => i.id), tz: zone }) }
           : {}),
       };
     },

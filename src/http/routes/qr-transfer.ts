@@ -4,7 +4,6 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { exportCodes } from '../../bulk/export-codes.ts';
 import { exportImagesZip } from '../../bulk/export-images.ts';
 import { LIMITS } from '../../domain/design/design.ts';
 import { importCodes } from '../../bulk/import-codes.ts';
@@ -76,8 +75,9 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const { format = 'csv', active, contentType, q, tag } = req.query;
       const filter = { active, contentType, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
       const account = accountOf(req);
-      const stream = whileRunning(services, account, 'export', `a ${format.toUpperCase()} export`, () =>
-        exportCodes(services.db, account, filter, format, services.config.publicBaseUrl),
+      // Its first page is read before the answer begins: a busy read pool answers 503 here.
+      const stream = await whileRunning(services, account, 'export', `a ${format.toUpperCase()} export`, () =>
+        services.reads.exportCodes(account, filter, format, services.config.publicBaseUrl),
       );
       // The answer is a stream, not the string the schema documents: the untyped reply sends it as is.
       const raw: FastifyReply = reply;
@@ -106,7 +106,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const { format = 'png', size, active, contentType, q, tag } = req.query;
       const filter = { active, contentType, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
       const account = accountOf(req);
-      const zip = whileRunning(services, account, 'export', `a ZIP export of ${format.toUpperCase()} images`, () =>
+      const zip = await whileRunning(services, account, 'export', `a ZIP export of ${format.toUpperCase()} images`, () =>
         exportImagesZip(services.db, services.renderer, account, services.config.publicBaseUrl, { filter, format, size }),
       );
       const raw: FastifyReply = reply;
@@ -159,25 +159,33 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
 };
 
 /**
- * An export's stream, counted as the account's running export until its last piece is read or
- * the stream is destroyed (the client went away): the generator's `finally` runs either way.
+ * An export's stream, counted as the account's running export from before its first piece is
+ * made until its last piece is read or the stream is closed (the client went away).
  */
-function whileRunning<T>(
+async function whileRunning<T>(
   services: AppServices,
   account: string,
   kind: BulkJobKind,
   what: string,
-  pieces: () => AsyncGenerator<T>,
-): Readable {
+  pieces: () => AsyncGenerator<T> | Promise<AsyncGenerator<T>>,
+): Promise<Readable> {
   const done = services.bulkJobs.start(account, kind, what);
+  let source: AsyncGenerator<T>;
+  try {
+    source = await pieces();
+  } catch (err) {
+    done();
+    throw err;
+  }
   async function* held(): AsyncGenerator<T> {
     try {
-      yield* pieces();
+      yield* source;
     } finally {
       done();
     }
   }
-  return Readable.from(held());
+  // A stream closed before its first read never runs the generator's `finally`.
+  return Readable.from(held()).once('close', done);
 }
 
 /**

@@ -1,8 +1,7 @@
 // The stats routes: per item (JSON, CSV, and a cheap poll of recent scans) and for the
 // whole account (JSON, CSV). All read roll-ups only; all need qr:read.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { accountStats } from '../../domain/stats/account-stats.ts';
-import { RECENT_LIMIT, itemStats, recentScans } from '../../domain/stats/item-stats.ts';
+import { RECENT_LIMIT, recentScans } from '../../domain/stats/item-stats.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { IdParams, authErrors, notFoundAnswer } from '../schemas/common.ts';
@@ -38,7 +37,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     },
     async (req) => {
       const { days = 14, tz = 'UTC' } = req.query;
-      return itemStats(services.stats, { accountId: accountOf(req), id: req.params.id, days, tz });
+      return services.reads.itemStats({ accountId: accountOf(req), id: req.params.id, days, tz });
     },
   );
 
@@ -57,7 +56,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     },
     async (req, reply) => {
       const { days = 14, tz = 'UTC', part = 'daily' } = req.query as { days?: number; tz?: string; part?: 'daily' | 'breakdown' };
-      const stats = await itemStats(services.stats, { accountId: accountOf(req), id: req.params.id, days, tz });
+      const stats = await services.reads.itemStats({ accountId: accountOf(req), id: req.params.id, days, tz });
       const body = part === 'breakdown' ? breakdownCsv(stats.breakdown) : dailyCsv(stats.daily);
       return reply
         .type(CSV_TYPE)
@@ -102,7 +101,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
     },
     async (req) => {
       const { days = 14, tz = 'UTC', top } = req.query;
-      return accountStats(services.accountStats, { accountId: accountOf(req), days, tz, top });
+      return services.reads.accountStats({ accountId: accountOf(req), days, tz, top });
     },
   );
 
@@ -125,7 +124,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
         part = 'daily',
         top = CSV_TOP,
       } = req.query as { days?: number; tz?: string; part?: 'daily' | 'breakdown' | 'top'; top?: number };
-      const stats = await accountStats(services.accountStats, { accountId: accountOf(req), days, tz, top });
+      const stats = await services.reads.accountStats({ accountId: accountOf(req), days, tz, top });
       const body =
         part === 'breakdown' ? breakdownCsv(stats.breakdown) : part === 'top' ? topCodesCsv(stats.topCodes) : dailyCsv(stats.daily);
       return reply

@@ -1,0 +1,79 @@
+// The reads that can take more than a few milliseconds (item stats, the account overview, a
+// page of sparklines, exports), as the routes ask for them. On a SQLite file they run in the
+// read workers (read-pool.ts); on PostgreSQL, whose driver is asynchronous and whose queries
+// run in the database server, and on an in-memory SQLite database, which no other connection
+// can open, they run here, through the same operations (read-operations.ts).
+import { type ExportFilter, type ExportFormat, type ExportPageQuery, exportCodes, exportCodesByPage } from '../bulk/export-codes.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { ListCursor } from '../domain/qr-items/list-cursor.ts';
+import type { AccountStats } from '../domain/stats/account-stats.ts';
+import type { Stats } from '../domain/stats/build-stats.ts';
+import type { Sparklines } from '../domain/stats/sparklines.ts';
+import { type ReadOps, readOperations } from './read-operations.ts';
+import { ReadPool } from './read-pool.ts';
+
+/** Codes a worker reads and formats per export page: some tens of milliseconds of the worker, none of the main thread. */
+const WORKER_EXPORT_PAGE = 500;
+
+export interface HeavyReads {
+  itemStats(args: ReadOps['itemStats']['args']): Promise<Stats>;
+  accountStats(args: ReadOps['accountStats']['args']): Promise<AccountStats>;
+  sparklines(accountId: string, args: ReadOps['sparklines']['args']): Promise<Sparklines>;
+  /**
+   * The export file in pieces. In the workers its first page is read before this resolves, so a
+   * busy pool answers 503 before the answer begins; later pages wait their turn instead.
+   */
+  exportCodes(accountId: string, filter: ExportFilter, format: ExportFormat, publicBaseUrl: string): Promise<AsyncGenerator<string>>;
+  /** The read workers, or null where reads run on this thread. */
+  readonly pool: ReadPool | null;
+  close(): Promise<void>;
+}
+
+export function heavyReadsFor(config: Config, db: Db): HeavyReads {
+  const { database, reads } = config;
+  if (database.kind === 'sqlite' && database.file !== ':memory:' && db.codec.dialect === 'sqlite' && reads.workers > 0)
+    return pooledReads(new ReadPool(database.file, reads));
+  return inProcessReads(db);
+}
+
+/** Reads on this thread: PostgreSQL's queries wait in its server; SQLite's slice themselves (READ_WORKERS=0). */
+function inProcessReads(db: Db): HeavyReads {
+  const ops = readOperations(db);
+  return {
+    itemStats: ops.itemStats,
+    accountStats: ops.accountStats,
+    sparklines: (_accountId, args) => ops.sparklines(args),
+    exportCodes: async (accountId, filter, format, publicBaseUrl) => exportCodes(db, accountId, filter, format, publicBaseUrl),
+    pool: null,
+    close: async () => {},
+  };
+}
+
+function pooledReads(pool: ReadPool): HeavyReads {
+  return {
+    itemStats: (args) => pool.run({ account: args.accountId, lane: 'interactive' }, 'itemStats', { now: Date.now(), ...args }),
+    accountStats: (args) => pool.run({ account: args.accountId, lane: 'interactive' }, 'accountStats', { now: Date.now(), ...args }),
+    sparklines: (accountId, args) => pool.run({ account: accountId, lane: 'interactive' }, 'sparklines', { now: Date.now(), ...args }),
+    exportCodes: async (accountId, filter, format, publicBaseUrl) => {
+      // Every code's status as of the export's start.
+      const now = Date.now();
+      const page = (after: ListCursor | null, first: boolean): ExportPageQuery => ({
+        accountId,
+        filter,
+        format,
+        publicBaseUrl,
+        after,
+        size: WORKER_EXPORT_PAGE,
+        first,
+        now,
+      });
+      const first = await pool.run({ account: accountId, lane: 'bulk' }, 'exportPage', page(null, true));
+      return exportCodesByPage(format, first, (after, isFirst) =>
+        pool.run({ account: accountId, lane: 'bulk', bounded: false }, 'exportPage', page(after, isFirst)),
+      );
+    },
+    pool,
+    close: () => pool.close(),
+  };
+}
