@@ -1,10 +1,12 @@
-// The redirect while heavy reads run (issue #27): /r/{code} under the redirect bench's load,
-// once alone and once while three clients loop over a 200-code list page with sparklines (each
-// code scanned in every quarter hour of the 14 days shown), a 90-day stats read of a code scanned
-// in every quarter hour of the 90 days, and a CSV export of the account's codes. On SQLite, with
-// the read workers (the default) and, for comparison in the same run, with the reads on the
-// thread that answers short links (READ_WORKERS=0). The ratio of the two p99s says what the
-// reads cost the short links.
+// The redirect while heavy reads run (issue #27): on SQLite, with the read workers (the default)
+// and, for comparison in the same run, with the reads on the thread that answers short links
+// (READ_WORKERS=0). Two measures, each against the same redirect alone:
+// - load: /r/{code} under the redirect bench's load (autocannon, 50 connections) while three
+//   clients loop over a 200-code list page with sparklines (each code scanned in every quarter
+//   hour of the 14 days shown), a 90-day stats read of a code scanned in every quarter hour of
+//   90 days, and a CSV export of the account's codes;
+// - probe: one /r/{code} every 20 ms (as the neighbours bench does) beside each of those reads
+//   looping alone: what a visitor waits while the read runs, without the load generator's noise.
 // Run alone: npx tsx bench/reads-bench.ts [--quick]
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,7 +19,7 @@ import { resolveDesign } from '../src/domain/design/design.ts';
 import { type LoadResult, measure, spawnServer } from './http-load.ts';
 import { seedBusyBuckets, seedCodes } from './list-seed.ts';
 import { freePortNumber } from './ports.ts';
-import { type ResultRow, printResults } from './result-row.ts';
+import { type ResultRow, percentile, printResults } from './result-row.ts';
 import { settle } from './settle.ts';
 import { tempSqlite } from './stats-bench.ts';
 
@@ -87,26 +89,28 @@ interface ReadTally {
   statuses: Map<number, number>;
 }
 
+const READS = {
+  sparklines: (_s: Seeded) => '/v1/qr?limit=200&include=sparkline',
+  'stats 90 days': (s: Seeded) => `/v1/qr/${s.statsId}/stats?days=90`,
+  'CSV export': (_s: Seeded) => '/v1/qr/export?format=csv',
+} as const;
+type ReadName = keyof typeof READS;
+
 /** One client per read, each sending its request again as soon as the last is answered, until stopped. */
-function readLoops(base: string, s: Seeded): { stop(): Promise<ReadTally> } {
+function readLoops(base: string, s: Seeded, names: readonly ReadName[]): { stop(): Promise<ReadTally> } {
   let running = true;
   const done: Record<string, number> = {};
   const statuses = new Map<number, number>();
-  const routes: Record<string, string> = {
-    sparklines: '/v1/qr?limit=200&include=sparkline',
-    stats90: `/v1/qr/${s.statsId}/stats?days=90`,
-    csv: '/v1/qr/export?format=csv',
-  };
-  const loop = async (name: string, route: string) => {
+  const loop = async (name: ReadName) => {
     while (running) {
-      const res = await fetch(`${base}${route}`, { headers: { authorization: `Bearer ${s.key}` } });
+      const res = await fetch(`${base}${READS[name](s)}`, { headers: { authorization: `Bearer ${s.key}` } });
       await res.arrayBuffer();
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       done[name] = (done[name] ?? 0) + 1;
       if (res.status === 503) await new Promise((resolve) => setTimeout(resolve, Number(res.headers.get('retry-after') ?? 1) * 1000));
     }
   };
-  const loops = Object.entries(routes).map(([name, route]) => loop(name, route));
+  const loops = names.map(loop);
   return {
     async stop() {
       running = false;
@@ -115,6 +119,29 @@ function readLoops(base: string, s: Seeded): { stop(): Promise<ReadTally> } {
     },
   };
 }
+
+/** /r/{code} once every 20 ms for `ms`, each probe on its own; the latencies, sorted. */
+async function probe(url: string, durationMs: number): Promise<number[]> {
+  const times: number[] = [];
+  const pending = new Set<Promise<void>>();
+  const one = async () => {
+    const t0 = performance.now();
+    const res = await fetch(url, { redirect: 'manual', headers: { 'user-agent': IPHONE } });
+    await res.arrayBuffer();
+    times.push(performance.now() - t0);
+  };
+  const timer = setInterval(() => {
+    const p = one();
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  }, 20);
+  await new Promise((resolve) => setTimeout(resolve, durationMs));
+  clearInterval(timer);
+  await Promise.all(pending);
+  return times.sort((a, b) => a - b);
+}
+
+const ms = (sorted: readonly number[], p: number) => percentile(sorted, p).toFixed(1);
 
 function median(values: number[]): number {
   const v = [...values].sort((a, b) => a - b);
@@ -132,7 +159,7 @@ function medianResult(results: LoadResult[]): LoadResult {
   };
 }
 
-async function measureWith(file: string, seeded: Seeded, readWorkers: number, o: ReadsBenchOptions): Promise<ResultRow> {
+async function measureWith(file: string, seeded: Seeded, readWorkers: number, o: ReadsBenchOptions): Promise<ResultRow[]> {
   const port = await freePortNumber();
   const base = `http://127.0.0.1:${port}`;
   const server = await spawnServer(
@@ -159,7 +186,7 @@ async function measureWith(file: string, seeded: Seeded, readWorkers: number, o:
       await settle();
       alone.push(await measure(url, load));
       await settle();
-      const loops = readLoops(base, seeded);
+      const loops = readLoops(base, seeded, Object.keys(READS) as ReadName[]);
       beside.push(await measure(url, load));
       const tally = await loops.stop();
       for (const [name, n] of Object.entries(tally.done)) reads[name] = (reads[name] ?? 0) + n;
@@ -169,18 +196,40 @@ async function measureWith(file: string, seeded: Seeded, readWorkers: number, o:
     const m = medianResult(beside);
     const where = readWorkers > 0 ? `in ${readWorkers} read workers` : 'on the main thread (READ_WORKERS=0)';
     const others = [...statuses].filter(([s]) => s !== 200).map(([s, n]) => `${n}× ${s}`);
-    return {
-      name: `SQLite /r/{code} p99 while sparkline pages, 90-day stats and CSV exports loop, reads ${where}`,
-      value: m.p99,
-      unit: 'ms',
-      ratio: m.p99 / a.p99,
-      baseline: `/r/{code} alone: p50 ${a.p50} ms, p99 ${a.p99} ms, ${Math.round(a.rps)} req/s`,
-      extra:
-        `p50 ${m.p50} ms, ${Math.round(m.rps)} req/s, errors ${m.errors + m.non2xx3xx}; ` +
-        `reads done: ${Object.entries(reads)
-          .map(([k, n]) => `${n} ${k}`)
-          .join(', ')}${others.length ? ` (${others.join(', ')})` : ''}; median of ${o.rounds}`,
-    };
+    const done = (tally: Record<string, number>) =>
+      Object.entries(tally)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ');
+    const rows: ResultRow[] = [
+      {
+        name: `SQLite /r/{code} p99 under load while sparkline pages, 90-day stats and CSV exports loop, reads ${where}`,
+        value: m.p99,
+        unit: 'ms',
+        ratio: m.p99 / a.p99,
+        baseline: `/r/{code} alone: p50 ${a.p50} ms, p99 ${a.p99} ms, ${Math.round(a.rps)} req/s`,
+        extra:
+          `p50 ${m.p50} ms, ${Math.round(m.rps)} req/s, errors ${m.errors + m.non2xx3xx}; ` +
+          `reads answered: ${done(reads)}${others.length ? ` (${others.join(', ')})` : ''}; median of ${o.rounds}`,
+      },
+    ];
+    await settle();
+    const idle = await probe(url, o.durationSeconds * 1000);
+    const idleNote = `probe alone: p50 ${ms(idle, 50)}, p99 ${ms(idle, 99)}, max ${ms(idle, 100)} ms`;
+    for (const name of Object.keys(READS) as ReadName[]) {
+      await settle();
+      const loops = readLoops(base, seeded, [name]);
+      const times = await probe(url, o.durationSeconds * 1000);
+      const tally = await loops.stop();
+      rows.push({
+        name: `SQLite /r/{code} probe p99 beside ${name} in a loop, reads ${where}`,
+        value: Number(ms(times, 99)),
+        unit: 'ms',
+        ratio: percentile(times, 99) / percentile(idle, 99),
+        baseline: idleNote,
+        extra: `p50 ${ms(times, 50)}, max ${ms(times, 100)} ms; ${times.length} probes; reads answered: ${done(tally.done)}`,
+      });
+    }
+    return rows;
   } finally {
     await server.close();
   }
@@ -190,7 +239,7 @@ export async function runReadsBench(o: ReadsBenchOptions): Promise<ResultRow[]> 
   const sqlite = tempSqlite();
   try {
     const seeded = await seed(sqlite.file, o.codes);
-    return [await measureWith(sqlite.file, seeded, 2, o), await measureWith(sqlite.file, seeded, 0, o)];
+    return [...(await measureWith(sqlite.file, seeded, 2, o)), ...(await measureWith(sqlite.file, seeded, 0, o))];
   } finally {
     sqlite.dispose();
   }

@@ -2,6 +2,8 @@
 // as the list (pages sized to a few milliseconds: paged-read.ts; fewer codes when their designs
 // carry large logos: see LIST_PAGE_DESIGN_BYTES), so memory stays flat at a million codes, the
 // first bytes leave before the last page is read, and the short links get a turn every few ms.
+// On a SQLite file the server reads and formats the pages in its read workers instead
+// (exportPage, exportCodesByPage; src/read-pool/), and this thread only passes the text on.
 import { stringify } from 'csv-stringify/sync';
 import { guardFormula } from './csv-formulas.ts';
 import type { Db } from '../db/database.ts';
