@@ -19,7 +19,6 @@ import { v1Api } from './http/plugins/v1-api.ts';
 import { webAppRoutes } from './http/plugins/web-app.ts';
 import { trustFunction } from './http/request/client-address.ts';
 import { ConnectionLimiter, bodyDeadline } from './http/request/connection-limits.ts';
-import { isHttps } from './http/auth/session-auth.ts';
 import { parseQueryString } from './http/request/query-string.ts';
 import { FailureWatch, type ShortLinkHealth } from './http/short-links/failure-watch.ts';
 import { type AppServices, createServices } from './services.ts';
@@ -40,6 +39,8 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   // Several processes share one count per key through Redis; one process counts in memory.
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const services = createServices(config, db, redis);
+  // The stored public address and the domains, before anything builds a link or answers a Host.
+  await services.addresses.refresh();
   // Set once the app exists: the listening server answers /r/* before Fastify sees it.
   let fastPath: FastPath | null = null;
   // Once closing, every answer ends its connection: kept-alive scans would hold the server past
@@ -48,7 +49,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
   const trust = trustFunction(config.trustProxy);
   const connections = new ConnectionLimiter(config.connections.maxPerAddress, trust);
   // A browser that once reached us over https keeps to https (every answer, /r/* too).
-  const hsts = isHttps(config);
+  const hsts = () => services.addresses.isHttps();
   const app = Fastify({
     serverFactory: (handler) => {
       const server = http.createServer(
@@ -62,7 +63,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
         (req, res) => {
           connections.requestBegan(req, res);
           if (closing) res.setHeader('connection', 'close');
-          if (hsts) res.setHeader('strict-transport-security', HSTS);
+          if (hsts()) res.setHeader('strict-transport-security', HSTS);
           if (!fastPath?.(req, res)) handler(req, res);
         },
       );
@@ -98,7 +99,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
     reply.header('x-content-type-options', 'nosniff');
     done();
   });
-  await app.register(openApiDocs, { publicBaseUrl: config.publicBaseUrl });
+  await app.register(openApiDocs, { publicBaseUrl: services.addresses.publicUrl() });
   await app.register(backgroundJobs, { services, onClosing: () => void (closing = true) });
   await app.register(shortLinks, { services, health, trust, setFastPath: (answer) => void (fastPath = answer) });
   await app.register(healthRoutes, { services, health });

@@ -4,6 +4,7 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { ApiKeysRepository } from './db/accounts/api-keys-repository.ts';
 import { openDatabase } from './db/database.ts';
+import { addressesOf } from './db/domains/addresses.ts';
 import { DomainError } from './domain/errors.ts';
 import { normaliseEmail } from './domain/accounts/identity.ts';
 import { RESET_TTL_MS } from './domain/accounts/session-policy.ts';
@@ -77,7 +78,7 @@ async function runAccounts(group: 'setup-link' | 'users', email: string | undefi
     const users = new UsersRepository(db);
     const links = new OneTimeLinksRepository(db);
     if (group === 'setup-link') {
-      const url = await makeSetupLink(users, links, config.publicBaseUrl);
+      const url = await makeSetupLink(users, links, (await addressesOf(db, config)).publicUrl());
       if (url === null)
         throw new UsageError('setup-link: this instance already has users; sign in, or use: qrtrack users reset-link EMAIL');
       process.stderr.write('open this link to create the owner account; it works once:\n');
@@ -85,7 +86,7 @@ async function runAccounts(group: 'setup-link' | 'users', email: string | undefi
     }
     const user = await users.findByEmail(normaliseEmail(email ?? ''));
     if (!user) throw new UsageError(`users reset-link: no user with email ${email}`);
-    const link = await makeResetLink(links, user.id, config.publicBaseUrl, RESET_TTL_MS);
+    const link = await makeResetLink(links, user.id, (await addressesOf(db, config)).publicUrl(), RESET_TTL_MS);
     process.stderr.write(`open this link to set a new password for ${user.email}; it works once, until ${link.expiresAt}:\n`);
     out(link.url);
   } finally {

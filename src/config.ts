@@ -1,5 +1,6 @@
 // The only reader of process.env. Validates everything once at start-up and
 // fails with one clear line, so a typo in deployment never becomes a 5xx later.
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
@@ -19,7 +20,15 @@ export interface Config {
   port: number;
   host: string;
   database: DatabaseConfig;
+  /**
+   * PUBLIC_BASE_URL, or http://localhost:<PORT> when unset. The address in force is the
+   * services' publicAddress (the one stored at first run unless PUBLIC_BASE_URL is set).
+   */
   publicBaseUrl: string;
+  /** Whether PUBLIC_BASE_URL was set: then it overrides the stored address. */
+  publicBaseUrlFromEnv: boolean;
+  /** DNS servers for domain verification (host or host:port); null: the system's. */
+  dnsResolvers: string[] | null;
   logLevel: LogLevel;
   logFormat: LogFormat;
   rateLimitPerMinute: number;
@@ -179,6 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     host,
     database: parseDatabaseUrl(env.DATABASE_URL, cwd),
     publicBaseUrl,
+    publicBaseUrlFromEnv: Boolean(env.PUBLIC_BASE_URL),
+    dnsResolvers: parseDnsResolvers(env.DNS_RESOLVERS),
     logLevel,
     logFormat,
     rateLimitPerMinute: parseIntRange('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600, 1, 1_000_000),
@@ -203,6 +214,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     // Generous: a million codes is some 1.4 GB of database. The quota keeps one key from filling the disk.
     maxCodesPerAccount: parseIntRange('MAX_CODES_PER_ACCOUNT', env.MAX_CODES_PER_ACCOUNT, 1_000_000, 1, 1_000_000_000),
   };
+}
+
+/** DNS_RESOLVERS: comma-separated IPv4/IPv6 addresses, each with an optional port (127.0.0.1:5353, [::1]:53). */
+function parseDnsResolvers(raw: string | undefined): string[] | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const list = raw.split(',').map((v) => v.trim());
+  for (const entry of list) {
+    const m = /^(?:\[([0-9a-fA-F:.]+)\]|(\d+\.\d+\.\d+\.\d+)|([0-9a-fA-F:]+))(?::(\d{1,5}))?$/.exec(entry);
+    const ip = m?.[1] ?? m?.[2] ?? m?.[3];
+    const port = m?.[4] === undefined ? 53 : Number(m[4]);
+    if (!ip || isIP(ip) === 0 || port < 1 || port > 65535 || (m?.[3] !== undefined && m[4] !== undefined))
+      throw new ConfigError(
+        `DNS_RESOLVERS: must be a comma-separated list of IP addresses with optional ports (127.0.0.1:5353), got "${raw}"`,
+      );
+  }
+  return list;
 }
 
 function parseConnections(env: NodeJS.ProcessEnv): ConnectionConfig {

@@ -59,8 +59,11 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {
     throw new Error(`HOST/PORT: cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
   });
+  // The commonest first mistake: codes that encode an address no phone can open.
+  const address = services.addresses.publicAddress();
+  if (address.warning !== null) app.log.warn({ publicBaseUrl: address.url, source: address.source }, address.warning);
   // First run: one line with the link that lets the owner in (it works once, for 24 hours; each start makes a new one and ends the earlier).
-  const setupLink = await makeSetupLink(services.users, services.oneTimeLinks, config.publicBaseUrl, { replaceEarlier: true });
+  const setupLink = await makeSetupLink(services.users, services.oneTimeLinks, services.addresses.publicUrl(), { replaceEarlier: true });
   if (setupLink !== null)
     process.stdout.write(`qrtrack: first run: open ${setupLink} to create the owner account (the link works once, within 24 hours)\n`);
 }

@@ -29,6 +29,11 @@ import { designWarnings, warmFontsFor } from './render/index.ts';
 import { type HeavyReads, heavyReadsFor } from './read-pool/heavy-reads.ts';
 import { RenderPool } from './render-pool/render-pool.ts';
 import { RunningJobs } from './bulk/running-jobs.ts';
+import { Addresses } from './db/domains/addresses.ts';
+import { DomainChecker } from './db/domains/domain-checker.ts';
+import { DomainsRepository } from './db/domains/domains-repository.ts';
+import { InstanceSettingsRepository } from './db/domains/instance-settings-repository.ts';
+import { createTxtLookup } from './domain/domains/txt-lookup.ts';
 
 export interface AppServices {
   config: Config;
@@ -73,6 +78,15 @@ export interface AppServices {
    * the short links first, so call it outside transactions.
    */
   warningsFor(design: QrDesign, data: string): Promise<string[]>;
+  /**
+   * The public address and the accounts' domains, in memory: what short links are built on and
+   * which Host answers which codes. Read at start (buildApp awaits its refresh).
+   */
+  addresses: Addresses;
+  domains: DomainsRepository;
+  instanceSettings: InstanceSettingsRepository;
+  /** Verifies domains by their TXT record (DNS_RESOLVERS, else the system's resolver). */
+  domainChecker: DomainChecker;
 }
 
 export function createServices(config: Config, db: Db, redis: Redis | null = null): AppServices {
@@ -85,6 +99,9 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
   const writer: ScanWriter = createScanWriter(db);
   const salts = new SaltsRepository(db);
   const countries = createCountryLookup({ trustedHeader: config.countryHeader, database: 'bundled' });
+  const domains = new DomainsRepository(db);
+  const instanceSettings = new InstanceSettingsRepository(db);
+  const addresses = new Addresses(instanceSettings, domains, { url: config.publicBaseUrl, fromEnv: config.publicBaseUrlFromEnv });
   return {
     config,
     db,
@@ -117,5 +134,9 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
       if (design.frameStyle !== 'none') await warmFontsFor(design.frameText);
       return designWarnings(design, data);
     },
+    addresses,
+    domains,
+    instanceSettings,
+    domainChecker: new DomainChecker(domains, createTxtLookup(config.dnsResolvers), addresses),
   };
 }

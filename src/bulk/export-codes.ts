@@ -13,6 +13,7 @@ import { turnTaker } from '../event-loop-turns.ts';
 import { PAGE_TARGET_MS, readPage, readPages } from './paged-read.ts';
 import { type QrItemRecord, toView } from '../domain/qr-items/qr-item.ts';
 import { TAG_SEPARATOR } from '../domain/qr-items/tags.ts';
+import { type LinkAddressTable, type LinkAddresses, linkAddressesFrom } from '../domain/qr-items/short-code.ts';
 
 export type ExportFormat = 'csv' | 'json';
 export type ExportFilter = Omit<ListQuery, 'limit' | 'cursor'>;
@@ -52,9 +53,11 @@ export async function* exportCodes(
   accountId: string,
   filter: ExportFilter,
   format: ExportFormat,
-  publicBaseUrl: string,
+  /** Where the codes' short links live (Addresses.table()). */
+  links: LinkAddressTable,
   onProgress?: (exported: number) => void,
 ): AsyncGenerator<string> {
+  const addresses = linkAddressesFrom(links);
   yield fileHead(format);
   let first = true;
   let exported = 0;
@@ -63,7 +66,7 @@ export async function* exportCodes(
   for await (const items of readPages(db, accountId, filter)) {
     let piece: string[] = [];
     for (const item of items) {
-      piece.push(formatItem(item, format, publicBaseUrl, first));
+      piece.push(formatItem(item, format, addresses, first));
       first = false;
       // A piece is handed on at each turn, so memory holds a piece, not the page.
       if (await turn()) {
@@ -83,7 +86,7 @@ export interface ExportPageQuery {
   accountId: string;
   filter: ExportFilter;
   format: ExportFormat;
-  publicBaseUrl: string;
+  links: LinkAddressTable;
   after: ListCursor | null;
   size: number;
   /** No code has been written before this page (JSON separates codes by commas). */
@@ -102,7 +105,8 @@ export interface ExportPage {
 /** One page of an export, read and formatted in one go: the read workers' share of an export (src/read-pool/). */
 export async function exportPage(db: Db, q: ExportPageQuery): Promise<ExportPage> {
   const { items, after } = await readPage(new QrItemsRepository(db), q.accountId, q.filter, q.after, q.size);
-  const text = items.map((item, i) => formatItem(item, q.format, q.publicBaseUrl, q.first && i === 0, q.now)).join('');
+  const addresses = linkAddressesFrom(q.links);
+  const text = items.map((item, i) => formatItem(item, q.format, addresses, q.first && i === 0, q.now)).join('');
   return { text, count: items.length, after };
 }
 
@@ -133,13 +137,13 @@ function fileHead(format: ExportFormat): string {
 
 const JSON_TAIL = ']}\n';
 
-function formatItem(item: QrItemRecord, format: ExportFormat, publicBaseUrl: string, first: boolean, now = Date.now()): string {
-  if (format === 'csv') return stringify([csvRow(item, publicBaseUrl, now)]);
-  return (first ? '' : ',') + JSON.stringify(toView(item, publicBaseUrl, now));
+function formatItem(item: QrItemRecord, format: ExportFormat, addresses: LinkAddresses, first: boolean, now = Date.now()): string {
+  if (format === 'csv') return stringify([csvRow(item, addresses, now)]);
+  return (first ? '' : ',') + JSON.stringify(toView(item, addresses, now));
 }
 
-function csvRow(item: QrItemRecord, publicBaseUrl: string, now: number): string[] {
-  const v = toView(item, publicBaseUrl, now);
+function csvRow(item: QrItemRecord, addresses: LinkAddresses, now: number): string[] {
+  const v = toView(item, addresses, now);
   const cells = [
     v.id,
     v.code,

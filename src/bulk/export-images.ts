@@ -8,7 +8,7 @@ import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import type { Db } from '../db/database.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { QrItemRecord } from '../domain/qr-items/qr-item.ts';
-import { shortUrlFor } from '../domain/qr-items/short-code.ts';
+import { type LinkAddresses, shortUrlOf } from '../domain/qr-items/short-code.ts';
 import { titleSlug } from '../domain/qr-items/title-slug.ts';
 import type { RenderPool } from '../render-pool/render-pool.ts';
 import type { ExportFilter } from './export-codes.ts';
@@ -35,7 +35,7 @@ export async function* exportImagesZip(
   db: Db,
   renderer: RenderPool,
   accountId: string,
-  publicBaseUrl: string,
+  addresses: LinkAddresses,
   opts: ImageExport,
 ): AsyncGenerator<Uint8Array> {
   const chunks: Uint8Array[] = [];
@@ -53,7 +53,7 @@ export async function* exportImagesZip(
   const names = new Set<string>();
   for await (const items of readPages(db, accountId, opts.filter, PAGE)) {
     for (const item of items) {
-      const image = await draw(renderer, item, publicBaseUrl, opts);
+      const image = await draw(renderer, item, addresses, opts);
       opts.onProgress?.(++done);
       if (!image.ok) {
         failed.push(`${item.code}\t${item.title}\t${image.reason}`);
@@ -78,10 +78,10 @@ export async function* exportImagesZip(
 
 type Drawn = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
 
-async function draw(renderer: RenderPool, item: QrItemRecord, publicBaseUrl: string, opts: ImageExport): Promise<Drawn> {
+async function draw(renderer: RenderPool, item: QrItemRecord, addresses: LinkAddresses, opts: ImageExport): Promise<Drawn> {
   const job = {
     kind: opts.format,
-    data: shortUrlFor(publicBaseUrl, item.code),
+    data: shortUrlOf(item, addresses),
     design: item.design,
     width: opts.size ?? item.design.resolution,
   };

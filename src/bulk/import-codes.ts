@@ -29,6 +29,8 @@ import { EXPORT_COLUMNS } from './export-codes.ts';
 
 export interface ImportOptions {
   publicBaseUrl: string;
+  /** The domain every imported code's short link lives on (the account's default); null or absent: the instance's address. */
+  domainId?: string | null;
   /**
    * Parses a custom logo in the render pool (and draws it once at the largest size a code
    * gives it, the cost trial of POST /v1/qr); each row's logos go through it before the row
@@ -166,7 +168,7 @@ async function* rows(input: Readable, options: ImportOptions): AsyncGenerator<Ro
         plan: () => {
           if (req === null) throw new Error('import: a row was planned before it was prepared');
           try {
-            return planCreate(req, { publicBaseUrl: options.publicBaseUrl }, logos, secrets);
+            return { ...planCreate(req, { publicBaseUrl: options.publicBaseUrl }, logos, secrets), domainId: options.domainId ?? null };
           } catch (err) {
             throw atLine(err);
           }

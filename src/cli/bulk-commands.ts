@@ -11,6 +11,8 @@ import { designFromJson, importCodes } from '../bulk/import-codes.ts';
 import type { Config } from '../config.ts';
 import { ApiKeysRepository } from '../db/accounts/api-keys-repository.ts';
 import { type Db, openDatabase } from '../db/database.ts';
+import { addressesOf } from '../db/domains/addresses.ts';
+import { DomainsRepository } from '../db/domains/domains-repository.ts';
 import { LIMITS } from '../domain/design/design.ts';
 import { CONTENT_TYPES, type ContentType } from '../domain/payload/index.ts';
 import { normalizeTag } from '../domain/qr-items/tags.ts';
@@ -42,7 +44,8 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
       // Logos are parsed and trialled as the server does, so the CLI stores none the server would refuse.
       const renderer = new RenderPool(config.render);
       const summary = await importCodes(db, accountId, () => fs.createReadStream(file), {
-        publicBaseUrl: config.publicBaseUrl,
+        publicBaseUrl: (await addressesOf(db, config)).publicUrl(),
+        domainId: (await new DomainsRepository(db).activeDefault(accountId))?.id ?? null,
         defaultDesign,
         maxCodes: config.maxCodesPerAccount,
         parseLogo: (field, logo) => renderer.parseLogo(field, logo, LIMITS.resolution.max),
@@ -72,7 +75,7 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
     const chunks =
       format === 'png' || format === 'svg'
         ? imagesZip(db, config, accountId, { filter, format, onProgress })
-        : exportCodes(db, accountId, filter, format, config.publicBaseUrl, onProgress);
+        : exportCodes(db, accountId, filter, format, (await addressesOf(db, config)).table(), onProgress);
     if (values.out) await writeOutputFile('export', values.out, chunks);
     else {
       for await (const chunk of chunks) {
@@ -97,7 +100,7 @@ function parseBulkArgs(command: 'import' | 'export', args: string[]): ParsedArgs
 async function* imagesZip(db: Db, config: Config, accountId: string, opts: ImageExport): AsyncGenerator<Uint8Array> {
   const renderer = new RenderPool(config.render);
   try {
-    yield* exportImagesZip(db, renderer, accountId, config.publicBaseUrl, opts);
+    yield* exportImagesZip(db, renderer, accountId, await addressesOf(db, config), opts);
   } finally {
     await renderer.close();
   }

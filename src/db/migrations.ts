@@ -12,6 +12,7 @@ import { trustedDevices } from './migrations/0009-trusted-devices.ts';
 import { accountSearch } from './migrations/0010-account-search.ts';
 import { liveCodeCounts } from './migrations/0011-live-code-counts.ts';
 import { dynamicCodes } from './migrations/0012-dynamic-codes.ts';
+import { domains } from './migrations/0013-domains.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -188,6 +189,7 @@ export class InCodeMigrations implements MigrationProvider {
       '0010_account_search': accountSearch(this.dialect),
       '0011_live_code_counts': liveCodeCounts(this.dialect),
       '0012_dynamic_codes': dynamicCodes(this.dialect),
+      '0013_domains': domains(this.dialect),
     };
   }
 }

@@ -112,6 +112,36 @@ export interface QrItemsTable {
   routing_json: string | null;
   /** argon2id; the password itself is never stored. */
   password_hash: string | null;
+  /** The custom domain its short link lives on; null: the instance's own address. */
+  domain_id: string | null;
+}
+
+/** Instance-wide settings (migrations/0013-domains.ts): the public address and the addresses it had. */
+export interface InstanceSettingsTable {
+  key: string;
+  value: string;
+  updated_at: DbTime;
+}
+
+/** A hostname an account claims for its short links, verified by a DNS TXT record. */
+export interface DomainsTable {
+  id: string;
+  account_id: string;
+  /** Lower-case, without a trailing dot. */
+  hostname: string;
+  /** The value the TXT record at _qrtrack.<hostname> must hold. */
+  token: string;
+  /** 'pending', 'active' or 'failed' (domain/domains/domain.ts). */
+  status: string;
+  is_default: DbBool;
+  fallback_url: string | null;
+  root_redirect: string | null;
+  last_error: string | null;
+  /** Checks in a row that found no record, while active. */
+  misses: Generated<number>;
+  created_at: DbTime;
+  verified_at: DbTime | null;
+  checked_at: DbTime | null;
 }
 
 /** Visitors a `unique` scan cap admitted, per item and UTC day. */
@@ -291,4 +321,6 @@ export interface Database {
   designs: DesignsTable;
   item_scan_totals: ItemScanTotalsTable;
   search_accounts: SearchAccountsTable;
+  instance_settings: InstanceSettingsTable;
+  domains: DomainsTable;
 }

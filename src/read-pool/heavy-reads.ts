@@ -7,6 +7,7 @@ import { type ExportFilter, type ExportFormat, type ExportPageQuery, exportCodes
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { ListCursor } from '../domain/qr-items/list-cursor.ts';
+import type { LinkAddressTable } from '../domain/qr-items/short-code.ts';
 import type { AccountStats } from '../domain/stats/account-stats.ts';
 import type { Stats } from '../domain/stats/build-stats.ts';
 import type { Sparklines } from '../domain/stats/sparklines.ts';
@@ -24,7 +25,7 @@ export interface HeavyReads {
    * The export file in pieces. In the workers its first page is read before this resolves, so a
    * busy pool answers 503 before the answer begins; later pages wait their turn instead.
    */
-  exportCodes(accountId: string, filter: ExportFilter, format: ExportFormat, publicBaseUrl: string): Promise<AsyncGenerator<string>>;
+  exportCodes(accountId: string, filter: ExportFilter, format: ExportFormat, links: LinkAddressTable): Promise<AsyncGenerator<string>>;
   /** The read workers, or null where reads run on this thread. */
   readonly pool: ReadPool | null;
   close(): Promise<void>;
@@ -44,7 +45,7 @@ function inProcessReads(db: Db): HeavyReads {
     itemStats: ops.itemStats,
     accountStats: ops.accountStats,
     sparklines: (_accountId, args) => ops.sparklines(args),
-    exportCodes: async (accountId, filter, format, publicBaseUrl) => exportCodes(db, accountId, filter, format, publicBaseUrl),
+    exportCodes: async (accountId, filter, format, links) => exportCodes(db, accountId, filter, format, links),
     pool: null,
     close: async () => {},
   };
@@ -55,14 +56,14 @@ function pooledReads(pool: ReadPool): HeavyReads {
     itemStats: (args) => pool.run({ account: args.accountId, lane: 'interactive' }, 'itemStats', { now: Date.now(), ...args }),
     accountStats: (args) => pool.run({ account: args.accountId, lane: 'interactive' }, 'accountStats', { now: Date.now(), ...args }),
     sparklines: (accountId, args) => pool.run({ account: accountId, lane: 'interactive' }, 'sparklines', { now: Date.now(), ...args }),
-    exportCodes: async (accountId, filter, format, publicBaseUrl) => {
+    exportCodes: async (accountId, filter, format, links) => {
       // Every code's status as of the export's start.
       const now = Date.now();
       const page = (after: ListCursor | null, first: boolean): ExportPageQuery => ({
         accountId,
         filter,
         format,
-        publicBaseUrl,
+        links,
         after,
         size: WORKER_EXPORT_PAGE,
         first,

@@ -149,7 +149,7 @@ describe.skipIf(ON_POSTGRES)('read workers (SQLite)', () => {
       const res = await t.request({ method: 'GET', url: `/v1/qr/export?format=${format}`, key: exporter });
       expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
       let here = '';
-      for await (const piece of exportCodes(t.db, accountId, {}, format, t.config.publicBaseUrl)) here += piece;
+      for await (const piece of exportCodes(t.db, accountId, {}, format, t.services.addresses.table())) here += piece;
       expect(res.body === here, `${format} differs`).toBe(true);
       if (format === 'json') expect((JSON.parse(res.body) as { items: unknown[] }).items).toHaveLength(1_200);
     }

@@ -2,6 +2,62 @@
 // Do not edit: change the schemas in src/http and run the script again.
 
 export interface paths {
+    "/tls/ask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a reverse proxy may get a TLS certificate for a hostname (on-demand TLS) */
+        get: {
+            parameters: {
+                query: {
+                    domain: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OkResponse"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/qr": {
         parameters: {
             query?: never;
@@ -2232,6 +2288,581 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's custom domains */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DomainsResponse"];
+                    };
+                };
+                /** @description Invalid input; the message names the field and the rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key lacks the scope this operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a custom domain; create the TXT record it answers with, then verify it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateDomainRequest"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DomainResponse"];
+                    };
+                };
+                /** @description Invalid input; the message names the field and the rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key lacks the scope this operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One custom domain */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DomainResponse"];
+                    };
+                };
+                /** @description Invalid input; the message names the field and the rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key lacks the scope this operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove a domain no live code uses; its host then answers 404 */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OkResponse"];
+                    };
+                };
+                /** @description Invalid input; the message names the field and the rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key lacks the scope this operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a domain's settings: the account's default, its fallback URL and its root redirect */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateDomainRequest"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DomainResponse"];
+                    };
+                };
+                /** @description Invalid input; the message names the field and the rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key lacks the scope this operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/domains/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Look up the domain’s TXT record now (the server also checks on a timer) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DomainResponse"];
+                    };
+                };
+                /** @description Invalid input; the message names the field and the rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key lacks the scope this operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance/public-address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change the instance's public address (an owner of the account made at first run); printed codes keep the old one, which goes on answering */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PublicAddressRequest"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PublicAddressResponse"];
+                    };
+                };
+                /** @description Invalid input; the message names the field and the rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key lacks the scope this operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/qr/batch": {
         parameters: {
             query?: never;
@@ -3055,6 +3686,9 @@ export interface components {
             name: string;
             design: components["schemas"]["QrDesignInput"];
         };
+        CreateDomainRequest: {
+            hostname: string;
+        };
         CreateInviteRequest: {
             /** @enum {unknown} */
             role: "owner" | "editor" | "viewer";
@@ -3164,6 +3798,8 @@ export interface components {
             utm?: components["schemas"]["Utm"] | null;
             /** @description Write-only: visitors must enter it before the code opens; stored as an argon2id hash; null removes it */
             password?: string | null;
+            /** @description An active domain of the account (its hostname, e.g. qr.acme.com) the short link lives on; null: the instance's address. On create the default is the account's default domain, else the instance's address */
+            domain?: string | null;
         };
         CreatedInviteResponse: {
             invite: components["schemas"]["Invite"];
@@ -3174,6 +3810,41 @@ export interface components {
             key: components["schemas"]["ApiKey"];
             /** @description The key itself; it is shown only now */
             secret: string;
+        };
+        Domain: {
+            /** Format: uuid */
+            id: string;
+            /** @description Lower case, e.g. qr.acme.com */
+            hostname: string;
+            /**
+             * @description pending: waiting for its TXT record; active: verified, serves its codes; failed: not verified in 7 days, or its record went away
+             * @enum {unknown}
+             */
+            status: "pending" | "active" | "failed";
+            /** @description The DNS TXT record to create */
+            verification: {
+                /** @description _qrtrack.<hostname> */
+                name: string;
+                value: string;
+            };
+            /** @description New codes go on it unless they name another domain (while it is active) */
+            isDefault: boolean;
+            /** @description Where unknown and deleted codes on this domain send visitors */
+            fallbackUrl: string | null;
+            /** @description Where https://<hostname>/ sends visitors */
+            rootRedirect: string | null;
+            /** @description Why the last check did not verify it */
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            verifiedAt: string | null;
+            checkedAt: string | null;
+        };
+        DomainResponse: {
+            domain: components["schemas"]["Domain"];
+        };
+        DomainsResponse: {
+            domains: components["schemas"]["Domain"][];
         };
         /** @enum {unknown} */
         DotStyle: "square" | "dots" | "rounded" | "extra-rounded" | "classy" | "classy-rounded";
@@ -3204,6 +3875,7 @@ export interface components {
             setupRequired: boolean;
             /** @enum {unknown} */
             signup: "invite" | "open";
+            publicAddress: components["schemas"]["PublicAddress"];
         };
         Invite: {
             id: string;
@@ -3306,6 +3978,25 @@ export interface components {
             errorCorrectionLevel?: components["schemas"]["ErrorCorrectionLevel"];
             /** @description Image width in pixels */
             resolution?: number;
+        };
+        PublicAddress: {
+            /** @description The address short links are built on, e.g. https://qr.example.com */
+            url: string;
+            /**
+             * @description env: PUBLIC_BASE_URL sets it; setup: stored (first run or an owner); default: http://localhost:PORT, nothing set
+             * @enum {unknown}
+             */
+            source: "env" | "setup" | "default";
+            /** @description Set while phones cannot reach the address (loopback or private) */
+            warning: string | null;
+            /** @description Addresses in force before, newest first: their short links keep answering */
+            previous: string[];
+        };
+        PublicAddressRequest: {
+            publicBaseUrl: string;
+        };
+        PublicAddressResponse: {
+            publicAddress: components["schemas"]["PublicAddress"];
         };
         PutRulesRequest: {
             rules: components["schemas"]["Rules"];
@@ -3432,6 +4123,8 @@ export interface components {
             design: components["schemas"]["QrDesign"];
             /** Format: uri */
             shortUrl: string;
+            /** @description The account's domain the short link lives on (hostname); null: the instance's address */
+            domain: string | null;
             scanCount: number;
             /** Format: date-time */
             createdAt: string;
@@ -3625,6 +4318,8 @@ export interface components {
             /** @example ada@example.com */
             email: string;
             password: string;
+            /** @description The address people will scan (short links are built on it); PUBLIC_BASE_URL overrides it */
+            publicBaseUrl?: string;
         };
         SignInRequest: {
             /** @example ada@example.com */
@@ -3723,6 +4418,13 @@ export interface components {
             /** @description Shown in the studio */
             name?: string;
             design?: components["schemas"]["QrDesignInput"];
+        };
+        UpdateDomainRequest: {
+            isDefault?: boolean;
+            /** @description Where unknown and deleted codes on this domain send visitors; null: a 404 or 410 page */
+            fallbackUrl?: string | null;
+            /** @description Where the domain’s root (/) sends visitors; null: 404 */
+            rootRedirect?: string | null;
         };
         UpdateQrRequest: {
             title?: string;
@@ -3826,6 +4528,8 @@ export interface components {
             utm?: components["schemas"]["Utm"] | null;
             /** @description Write-only: visitors must enter it before the code opens; stored as an argon2id hash; null removes it */
             password?: string | null;
+            /** @description An active domain of the account (its hostname, e.g. qr.acme.com) the short link lives on; null: the instance's address. On create the default is the account's default domain, else the instance's address */
+            domain?: string | null;
         };
         /** @description Fixed utm_* parameters added to the destination */
         Utm: {
@@ -3860,11 +4564,15 @@ export type ChangeRoleRequest = components['schemas']['ChangeRoleRequest'];
 export type ContentType = components['schemas']['ContentType'];
 export type CornerStyle = components['schemas']['CornerStyle'];
 export type CreateDesignRequest = components['schemas']['CreateDesignRequest'];
+export type CreateDomainRequest = components['schemas']['CreateDomainRequest'];
 export type CreateInviteRequest = components['schemas']['CreateInviteRequest'];
 export type CreateKeyRequest = components['schemas']['CreateKeyRequest'];
 export type CreateQrRequest = components['schemas']['CreateQrRequest'];
 export type CreatedInviteResponse = components['schemas']['CreatedInviteResponse'];
 export type CreatedKeyResponse = components['schemas']['CreatedKeyResponse'];
+export type Domain = components['schemas']['Domain'];
+export type DomainResponse = components['schemas']['DomainResponse'];
+export type DomainsResponse = components['schemas']['DomainsResponse'];
 export type DotStyle = components['schemas']['DotStyle'];
 export type Error = components['schemas']['Error'];
 export type ErrorCorrectionLevel = components['schemas']['ErrorCorrectionLevel'];
@@ -3883,6 +4591,9 @@ export type MembersResponse = components['schemas']['MembersResponse'];
 export type OkResponse = components['schemas']['OkResponse'];
 export type PresetLogo = components['schemas']['PresetLogo'];
 export type PreviewRequest = components['schemas']['PreviewRequest'];
+export type PublicAddress = components['schemas']['PublicAddress'];
+export type PublicAddressRequest = components['schemas']['PublicAddressRequest'];
+export type PublicAddressResponse = components['schemas']['PublicAddressResponse'];
 export type PutRulesRequest = components['schemas']['PutRulesRequest'];
 export type QrDesign = components['schemas']['QrDesign'];
 export type QrDesignInput = components['schemas']['QrDesignInput'];
@@ -3921,6 +4632,7 @@ export type SwitchAccountRequest = components['schemas']['SwitchAccountRequest']
 export type TagList = components['schemas']['TagList'];
 export type TopCode = components['schemas']['TopCode'];
 export type UpdateDesignRequest = components['schemas']['UpdateDesignRequest'];
+export type UpdateDomainRequest = components['schemas']['UpdateDomainRequest'];
 export type UpdateQrRequest = components['schemas']['UpdateQrRequest'];
 export type Utm = components['schemas']['Utm'];
 export type WifiEncryption = components['schemas']['WifiEncryption'];

@@ -1,3 +1,4 @@
+import { addressesOf } from '../../db/domains/addresses.ts';
 import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
 import { type ContentType, CONTENT_TYPES } from '../../domain/payload/index.ts';
 import { toView } from '../../domain/qr-items/qr-item.ts';
@@ -44,7 +45,8 @@ substring of title or payload. --json prints the items as the API answers them, 
       contentType,
       q: values.search,
     });
-    const items = page.items.map((i) => toView(i, ctx.config.publicBaseUrl));
+    const addresses = await addressesOf(ctx.db, ctx.config);
+    const items = page.items.map((i) => toView(i, addresses));
     if (values.json) return ctx.out(JSON.stringify(items));
     if (items.length === 0 && page.more) {
       // A search without three letters or digits in a row reads a window of codes a request.

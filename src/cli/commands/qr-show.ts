@@ -1,3 +1,4 @@
+import { addressesOf } from '../../db/domains/addresses.ts';
 import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { DEFAULT_DESIGN } from '../../domain/design/design.ts';
@@ -17,7 +18,7 @@ export const qrShow = defineCommand({
     const where = await itemOf(ctx, positionals[0], 'qr show');
     const record = await new QrItemsRepository(ctx.db).find(where.accountId, where.id);
     if (!record) throw new NotFoundError(`qr show: no QR item with code or id "${positionals[0]}"`);
-    const item = toView(record, ctx.config.publicBaseUrl);
+    const item = toView(record, await addressesOf(ctx.db, ctx.config));
     if (values.json) return ctx.out(JSON.stringify({ ...item, account: where.accountName }));
     const changed = Object.entries(item.design).filter(([k, v]) => DEFAULT_DESIGN[k as keyof typeof DEFAULT_DESIGN] !== v);
     const rows = [

@@ -34,6 +34,7 @@ export const ITEM_COLUMNS = [
   'cap_count',
   'routing_json',
   'password_hash',
+  'domain_id',
 ] as const satisfies readonly (keyof QrItemsTable)[];
 export type ItemRow = Pick<Selectable<QrItemsTable>, (typeof ITEM_COLUMNS)[number]>;
 
@@ -59,5 +60,6 @@ export function toRecord(row: ItemRow): QrItemRecord {
     capCount: Number(row.cap_count),
     ...routingFromJson(row.routing_json),
     hasPassword: row.password_hash !== null,
+    domainId: row.domain_id,
   };
 }

@@ -22,7 +22,7 @@ export type { ListQuery } from './list-planner.ts';
 /** What the short link needs to answer, looked up by code (deleted items included: they answer 410). */
 export type ShortLinkTarget = Pick<
   QrItemRecord,
-  'id' | 'title' | 'code' | 'contentType' | 'payload' | 'active' | 'activatesAt' | 'expiresAt' | 'maxScans' | 'scanCapBasis'
+  'id' | 'title' | 'code' | 'contentType' | 'payload' | 'active' | 'activatesAt' | 'expiresAt' | 'maxScans' | 'scanCapBasis' | 'domainId'
 > & {
   deleted: boolean;
   /** Carried into each scan, so the account roll-ups are written without a lookup. */
@@ -187,6 +187,7 @@ export class QrItemsRepository {
       cap_count: 0,
       routing_json: routingToJson(d),
       password_hash: content.passwordHash ?? null,
+      domain_id: content.domainId ?? null,
     };
   }
 
@@ -267,6 +268,7 @@ export class QrItemsRepository {
       // A new cap counts the scans the code already has (on its basis): raising it reopens the code.
     }
     if (changes.passwordHash !== undefined) set.password_hash = changes.passwordHash;
+    if (changes.domainId !== undefined) set.domain_id = changes.domainId;
     const recountFrom = changes.recountCap && d ? (d.scanCapBasis === 'unique' ? 'unique_scan_count' : 'scan_count') : null;
     const res = await this.db.kysely
       .updateTable('qr_items')
@@ -354,6 +356,7 @@ export class QrItemsRepository {
         'cap_basis',
         'routing_json',
         'password_hash',
+        'domain_id',
       ])
       .where('code', '=', code)
       .executeTakeFirst();
@@ -377,6 +380,7 @@ export class QrItemsRepository {
       scanCapBasis: row.cap_basis as ScanCapBasis,
       routing: row.routing_json === null ? DEFAULT_COMPILED_ROUTING : compileRouting(routingFromJson(row.routing_json)),
       passwordHash: row.password_hash,
+      domainId: row.domain_id,
     };
   }
 

@@ -12,6 +12,8 @@ const ERRORS_SHOWN = 20;
 export interface PreparedItem {
   logos: ParsedLogos;
   secrets?: PlanSecrets;
+  /** The domain its short link lives on (looked up by the caller); absent: the instance's address. */
+  domainId?: string | null;
 }
 
 /**
@@ -28,8 +30,8 @@ export async function planBatch(
   const planned: NewQrItemContent[] = [];
   for (const [index, req] of requests.entries()) {
     try {
-      const { logos, secrets } = await prepare(req);
-      planned.push(planCreate(req, ctx, logos, secrets));
+      const { logos, secrets, domainId } = await prepare(req);
+      planned.push({ ...planCreate(req, ctx, logos, secrets), domainId: domainId ?? null });
     } catch (err) {
       if (!(err instanceof DomainError) || err.status !== 400) throw err;
       errors.push(`items[${index}].${err.message}`);

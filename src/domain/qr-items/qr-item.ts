@@ -12,7 +12,7 @@ import {
   foreignFieldWarnings,
   validatePayload,
 } from '../payload/index.ts';
-import { isOwnShortLink, shortUrlFor } from './short-code.ts';
+import { type LinkAddresses, isOwnShortLink, shortUrlOf } from './short-code.ts';
 import { checkTitle } from './qr-title.ts';
 import { normalizeTags } from './tags.ts';
 import { type DynamicRequest, planDynamic } from '../dynamic/plan-dynamic.ts';
@@ -37,6 +37,8 @@ export interface QrItemRecord extends DynamicSettings {
   createdAt: string;
   updatedAt: string;
   tags: string[];
+  /** The custom domain its short link lives on; null: the instance's address. */
+  domainId: string | null;
 }
 
 /** The QrItem of the interface, as clients see it. */
@@ -53,6 +55,8 @@ export interface QrItemView extends DynamicSettings {
   active: boolean;
   design: QrDesign;
   shortUrl: string;
+  /** The hostname of the account's domain its short link lives on; null: the instance's address. */
+  domain: string | null;
   scanCount: number;
   createdAt: string;
   updatedAt: string;
@@ -70,6 +74,8 @@ export type QrItemRequest = TypedFields &
     design?: DesignPatch;
     active?: boolean;
     tags?: string[];
+    /** A verified domain of the account (hostname); null: the instance's address. */
+    domain?: string | null;
   };
 
 /** What to store for a new item (id, code and times are the repository's). */
@@ -85,6 +91,8 @@ export interface NewQrItemContent {
   dynamic?: DynamicSettings;
   /** argon2id of the code's password (hashed before planning: hashing is asynchronous). */
   passwordHash?: string | null;
+  /** The domain its short link lives on, resolved by the caller (a lookup); null or absent: the instance's address. */
+  domainId?: string | null;
 }
 
 export type QrItemChanges = Partial<NewQrItemContent> & {
@@ -98,7 +106,7 @@ export interface PlanSecrets {
   passwordHash?: string | null;
 }
 
-export function toView(item: QrItemRecord, publicBaseUrl: string, now = Date.now()): QrItemView {
+export function toView(item: QrItemRecord, addresses: LinkAddresses, now = Date.now()): QrItemView {
   return {
     status: statusOf(item, now),
     id: item.id,
@@ -108,7 +116,8 @@ export function toView(item: QrItemRecord, publicBaseUrl: string, now = Date.now
     payload: item.payload,
     active: item.active,
     design: item.design,
-    shortUrl: shortUrlFor(publicBaseUrl, item.code),
+    shortUrl: shortUrlOf(item, addresses),
+    domain: addresses.hostnameOf(item.domainId),
     scanCount: item.scanCount,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

@@ -17,6 +17,35 @@ export function shortUrlFor(publicBaseUrl: string, code: string): string {
   return `${publicBaseUrl}/r/${code}`;
 }
 
+/** Where short links live: the instance's public address, or one of an account's domains. */
+export interface LinkAddresses {
+  /** The origin a code's short link is built on; null: the instance's address. */
+  baseFor(domainId: string | null): string;
+  /** The domain's hostname, for the item's `domain`; null: the instance's address. */
+  hostnameOf(domainId: string | null): string | null;
+}
+
+/**
+ * Where short links live as plain data, which crosses to a read worker: the instance's address,
+ * and each domain's origin and hostname by id.
+ */
+export interface LinkAddressTable {
+  publicBaseUrl: string;
+  domains: Record<string, { base: string; hostname: string }>;
+}
+
+export function linkAddressesFrom(table: LinkAddressTable): LinkAddresses {
+  return {
+    baseFor: (domainId) => (domainId === null ? undefined : table.domains[domainId]?.base) ?? table.publicBaseUrl,
+    hostnameOf: (domainId) => (domainId === null ? null : (table.domains[domainId]?.hostname ?? null)),
+  };
+}
+
+/** An item's short link: on its domain when it has one. */
+export function shortUrlOf(item: { code: string; domainId: string | null }, addresses: LinkAddresses): string {
+  return shortUrlFor(addresses.baseFor(item.domainId), item.code);
+}
+
 /**
  * Whether `href` (an http(s) URL) is one of our own short links. Scheme and port are
  * ignored on purpose: `http://` to an https service still lands on /r/ after its upgrade,

@@ -46,14 +46,22 @@ export const CSRF_HEADER = 'x-csrf-token';
 export const ACCOUNT_HEADER = 'x-qrtrack-account';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function cookieName(config: Config): string {
+export function cookieName(config: PublicOrigin): string {
   // __Host- binds the cookie to this exact origin over https (no Domain, Path=/, Secure).
   return isHttps(config) ? '__Host-qrtrack_session' : 'qrtrack_session';
 }
 
-export function isHttps(config: Config): boolean {
+/** The address in force; PUBLIC_BASE_URL's shape, so a config fits too. */
+export type PublicOrigin = Pick<Config, 'publicBaseUrl'>;
+
+export function isHttps(config: PublicOrigin): boolean {
   // Schemes are case-insensitive (HTTPS://… is https); the parsed URL lower-cases it.
   return new URL(config.publicBaseUrl).protocol === 'https:';
+}
+
+/** The public address in force now (stored at first run, or PUBLIC_BASE_URL). */
+export function publicOf(services: AppServices): PublicOrigin {
+  return { publicBaseUrl: services.addresses.publicUrl() };
 }
 
 type HookFn = (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply, done: () => void) => unknown;
@@ -61,7 +69,7 @@ type HookFn = (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply, 
 /** The /v1 onRequest hook: session-only routes, sessions on scoped routes, otherwise the bearer-key hook. */
 export function createAccessHook(bearer: onRequestHookHandler, services: AppServices, throttle: AuthThrottle): onRequestHookHandler {
   const bearerFn = bearer as unknown as HookFn;
-  const name = cookieName(services.config);
+  const name = cookieName(publicOf(services));
   return async function access(this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
     const { session, scope } = req.routeOptions.config;
     if (session !== undefined) {
@@ -105,7 +113,7 @@ async function authenticateSession(
     return null;
   }
   if (token === undefined || idHash === null || secret === undefined) {
-    if (token !== undefined) clearSessionCookie(reply, services.config);
+    if (token !== undefined) clearSessionCookie(reply, publicOf(services));
     void reply.code(401).send({ error: 'not signed in: sign in, or send an API key as "Authorization: Bearer <key>"' });
     return null;
   }
@@ -115,14 +123,14 @@ async function authenticateSession(
     // An id we never issued (or already deleted) is a guess; an expired one is a returning member.
     if (record === null) throttle.recordFailure(req.ip);
     else await services.sessions.delete(idHash);
-    clearSessionCookie(reply, services.config);
+    clearSessionCookie(reply, publicOf(services));
     void reply.code(401).send({ error: 'session: has expired or was ended; sign in again' });
     return null;
   }
   throttle.vouch(secret);
   const csrfToken = csrfTokenFor(token);
   if (!SAFE_METHODS.has(req.method)) {
-    const refusal = crossSiteRefusal(req, services.config) ?? csrfRefusal(req.headers[CSRF_HEADER], csrfToken);
+    const refusal = crossSiteRefusal(req, publicOf(services)) ?? csrfRefusal(req.headers[CSRF_HEADER], csrfToken);
     if (refusal !== null) {
       void reply.code(403).send({ error: refusal });
       return null;
@@ -172,7 +180,7 @@ function csrfRefusal(header: string | string[] | undefined, expected: string): s
 }
 
 /** A browser tells us where a request comes from; another site's page is refused. Non-browser clients send neither header. */
-export function crossSiteRefusal(req: FastifyRequest, config: Config): string | null {
+export function crossSiteRefusal(req: FastifyRequest, config: PublicOrigin): string | null {
   const origin = req.headers.origin;
   if (typeof origin === 'string' && origin !== '') {
     const allowed = new Set([new URL(config.publicBaseUrl).origin, `${req.protocol}://${req.host}`]);
@@ -190,17 +198,17 @@ export async function startSession(reply: FastifyReply, services: AppServices, u
   await services.sessions.keepNewest(userId, SESSIONS_PER_USER, idHash);
   // Expired sessions of anyone are dropped now and then; signing in is a fine moment.
   await services.sessions.purgeExpired(new Date(now - SESSION_IDLE_MS).toISOString(), new Date(now - SESSION_ABSOLUTE_MS).toISOString());
-  void reply.setCookie(cookieName(services.config), token, {
+  void reply.setCookie(cookieName(publicOf(services)), token, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: isHttps(services.config),
+    secure: isHttps(publicOf(services)),
     maxAge: SESSION_ABSOLUTE_MS / 1000,
   });
   return token;
 }
 
-export function clearSessionCookie(reply: FastifyReply, config: Config): void {
+export function clearSessionCookie(reply: FastifyReply, config: PublicOrigin): void {
   void reply.clearCookie(cookieName(config), { path: '/', httpOnly: true, sameSite: 'lax', secure: isHttps(config) });
 }
 

@@ -7,12 +7,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecretToken, looksLikeSecretToken, newSecretToken } from '../../domain/accounts/secret-token.ts';
 import type { AppServices } from '../../services.ts';
 import { addressKey } from '../../domain/address-key.ts';
-import { isHttps } from './session-auth.ts';
+import { isHttps, publicOf } from './session-auth.ts';
 
 const DEVICE_MAX_AGE_S = 365 * 24 * 3600;
 
 function deviceCookieName(services: AppServices): string {
-  return isHttps(services.config) ? '__Host-qrtrack_device' : 'qrtrack_device';
+  return isHttps(publicOf(services)) ? '__Host-qrtrack_device' : 'qrtrack_device';
 }
 
 /** The SHA-256 of this browser's device token when it is one we gave `userId`, else null. */
@@ -48,7 +48,7 @@ export async function rememberDevice(req: FastifyRequest, reply: FastifyReply, s
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: isHttps(services.config),
+    secure: isHttps(publicOf(services)),
     maxAge: DEVICE_MAX_AGE_S,
   });
 }

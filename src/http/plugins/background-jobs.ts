@@ -5,11 +5,23 @@ import { startSaltPurge } from '../../db/scans/salts-repository.ts';
 import type { AppServices } from '../../services.ts';
 import { unencapsulated } from './unencapsulated.ts';
 
+/** How stale another process's change to the domains or the address may be here (PostgreSQL). */
+const ADDRESSES_REREAD_MS = 30_000;
+
 export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing: () => void }>(async (app, { services, onClosing }) => {
   const stopSaltPurge = startSaltPurge(services.salts, (err) => app.log.warn({ err }, 'could not purge expired salts'));
   const stopQuarterPrune = startQuarterDimsPrune(services.db, (err) =>
     app.log.warn({ err }, 'could not prune old quarter-hour breakdowns'),
   );
+  const stopDomainChecks = services.domainChecker.start((err) => app.log.warn({ err }, 'could not check domains'));
+  // Other processes (PostgreSQL) may change the address or the domains: read them again now and then.
+  const reread =
+    services.config.database.kind === 'postgres'
+      ? setInterval(
+          () => void services.addresses.refresh().catch((err: unknown) => app.log.warn({ err }, 'could not read the domains')),
+          ADDRESSES_REREAD_MS,
+        ).unref()
+      : undefined;
   let drain: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     onClosing();
@@ -21,6 +33,8 @@ export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing:
   // Scans still queued are committed before the process lets go of the database.
   app.addHook('onClose', async () => {
     clearInterval(drain);
+    clearInterval(reread);
+    await stopDomainChecks();
     await stopSaltPurge();
     await stopQuarterPrune();
     await services.tracker.drain();

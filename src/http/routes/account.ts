@@ -36,7 +36,7 @@ const SELF_RESET_REFUSAL =
   'userId: you cannot make a reset link for yourself; change your password under Account → Profile → Change password (PUT /v1/me/password), which asks for the current one';
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
-  const { keys, members, oneTimeLinks, config } = services;
+  const { keys, members, oneTimeLinks } = services;
 
   app.get(
     '/account',
@@ -141,7 +141,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         now: new Date(now).toISOString(),
         expiresAt,
       });
-      return reply.code(201).send({ url: oneTimeLinkUrl(config.publicBaseUrl, 'reset', token), expiresAt });
+      return reply.code(201).send({ url: oneTimeLinkUrl(services.addresses.publicUrl(), 'reset', token), expiresAt });
     },
   );
 
@@ -189,7 +189,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       });
       return reply
         .code(201)
-        .send({ invite: { id, role, createdAt, expiresAt }, url: oneTimeLinkUrl(config.publicBaseUrl, 'invite', token) });
+        .send({ invite: { id, role, createdAt, expiresAt }, url: oneTimeLinkUrl(services.addresses.publicUrl(), 'invite', token) });
     },
   );
 

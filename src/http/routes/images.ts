@@ -10,7 +10,7 @@ import { NotFoundError } from '../../domain/errors.ts';
 import { designPatchOf } from '../../domain/qr-items/qr-item.ts';
 import { parseLogosOf } from '../../domain/design/request-logos.ts';
 import { LruCache } from '../../domain/scans/lru-cache.ts';
-import { shortUrlFor } from '../../domain/qr-items/short-code.ts';
+import { shortUrlFor, shortUrlOf } from '../../domain/qr-items/short-code.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { attachment } from '../downloads/content-disposition.ts';
@@ -167,7 +167,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
         const query = req.query as { size?: number; download?: number };
         return send(req, reply, {
           format,
-          data: shortUrlFor(services.config.publicBaseUrl, item.code),
+          data: shortUrlOf(item, services.addresses),
           design: item.design,
           size: query.size,
           download: query.download === 1 ? { title: item.title, fallback: `qr-${item.code}` } : null,
@@ -195,7 +195,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
       const who = { account: accountOf(req), lane: 'interactive' } as const;
       const logos = await parseLogosOf(body, (field, logo) => services.renderer.parseLogo(field, logo, null, who));
       const design = resolveDesign(undefined, designPatchOf(body, logos));
-      const data = body.data ?? shortUrlFor(services.config.publicBaseUrl, SAMPLE_CODE);
+      const data = body.data ?? shortUrlFor(services.addresses.publicUrl(), SAMPLE_CODE);
       const download = req.query.download === 1 ? { title: 'QR preview', fallback: 'qr-preview' } : null;
       return send(req, reply, { format: req.query.format ?? 'svg', data, design, size: req.query.size, download });
     },

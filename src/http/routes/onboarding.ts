@@ -7,6 +7,8 @@ import { hashSecretToken } from '../../domain/accounts/secret-token.ts';
 import { SIGNUPS_PER_HOUR } from '../../domain/accounts/attempt-limiter.ts';
 import { addressKey } from '../../domain/address-key.ts';
 import { ForbiddenError } from '../../domain/errors.ts';
+import { parsePublicAddress } from '../../domain/domains/public-address.ts';
+import { SETUP_ACCOUNT_KEY } from '../../db/domains/instance-settings-repository.ts';
 import type { AppServices } from '../../services.ts';
 import {
   AcceptInviteBody,
@@ -49,7 +51,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         response: { 200: InstanceResponse, 429: ErrorResponse },
       },
     },
-    async () => ({ setupRequired: !(await users.any()), signup: config.signup }),
+    async () => ({ setupRequired: !(await users.any()), signup: config.signup, publicAddress: services.addresses.publicAddress() }),
   );
 
   app.get(
@@ -85,6 +87,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const accountName = normaliseAccountName(req.body.accountName);
       const email = normaliseEmail(req.body.email);
       checkPasswordRule(req.body.password);
+      const address = req.body.publicBaseUrl === undefined ? null : parsePublicAddress(req.body.publicBaseUrl);
       const tokenHash = hashSecretToken(req.body.token);
       await oneTimeLinks.usable('setup', tokenHash, now()); // fail fast, before the costly hash
       const joined = await onboarding.completeSetup(tokenHash, {
@@ -93,6 +96,9 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         passwordHash: await hashPassword(req.body.password),
         now: now(),
       });
+      await services.instanceSettings.set(SETUP_ACCOUNT_KEY, joined.accountId);
+      // PUBLIC_BASE_URL wins over what the page sends (the page does not ask then).
+      if (address !== null && !config.publicBaseUrlFromEnv) await services.addresses.changePublicUrl(address);
       return reply.code(201).send(await signInAs(req, reply, services, joined.userId, joined.accountId));
     },
   );

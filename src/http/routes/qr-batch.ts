@@ -11,6 +11,8 @@ import { logosIn, parseLogosOf } from '../../domain/design/request-logos.ts';
 import { BATCH_MAX_ITEMS, batchError, planBatch } from '../../domain/qr-items/qr-batch.ts';
 import { type QrItemRequest, requestWarnings, toView } from '../../domain/qr-items/qr-item.ts';
 import { CODE_LENGTH, shortUrlFor } from '../../domain/qr-items/short-code.ts';
+import { domainForNewCode } from '../../db/domains/item-domains.ts';
+import { planContext } from './qr-items.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { IdempotencyHeaders, answerOnce } from '../request/idempotency.ts';
@@ -70,20 +72,28 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       if (broken.length > 0) throw batchError(broken);
       const turn = turnTaker(20);
       const hashPasswordOf = passwordHasher();
-      const contents = await planBatch(requests, config, async (item) => {
+      // Most items name no domain, or the same few: each is looked up once.
+      const domainOf = new Map<string | null | undefined, Promise<string | null>>();
+      const domainFor = (asked: string | null | undefined) => {
+        let found = domainOf.get(asked);
+        if (found === undefined) domainOf.set(asked, (found = domainForNewCode(services.domains, account, asked)));
+        return found;
+      };
+      const contents = await planBatch(requests, planContext(services), async (item) => {
+        const domainId = await domainFor(item.domain);
         const logos = await parseLogosOf(item, (field, logo) =>
           services.renderer.parseLogo(field, logo, LIMITS.resolution.max, { account, lane: 'interactive' }),
         );
         const secrets = await hashPasswordOf(item);
         await turn();
-        return { logos, secrets };
+        return { logos, secrets, domainId };
       });
       // A design's warnings lay out its frame text, which a thousand would hold the short links'
       // thread for seconds (docs/big-accounts.md), so they are made between turns, before the transaction. They depend on the short link
       // only through its length, which every code shares.
-      const sampleShortUrl = shortUrlFor(config.publicBaseUrl, 'x'.repeat(CODE_LENGTH));
       const designWarnings: string[][] = [];
       for (const content of contents) {
+        const sampleShortUrl = shortUrlFor(services.addresses.baseFor(content.domainId ?? null), 'x'.repeat(CODE_LENGTH));
         designWarnings.push(await warningsFor(content.design, sampleShortUrl));
         await turn();
       }
@@ -91,7 +101,7 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         const records = await new QrItemsRepository(db).createMany(account, contents, config.maxCodesPerAccount);
         return {
           items: records.map((r, i) => ({
-            item: toView(r, config.publicBaseUrl),
+            item: toView(r, services.addresses),
             warnings: [...requestWarnings(requests[i] ?? {}, r.contentType), ...(designWarnings[i] ?? [])],
           })),
         };

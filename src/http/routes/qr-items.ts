@@ -6,11 +6,20 @@ import { NotFoundError } from '../../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../../domain/qr-items/list-cursor.ts';
 import { checkTimeZone } from '../../domain/stats/time-zones.ts';
 import { normalizeTag } from '../../domain/qr-items/tags.ts';
-import { type QrItemRecord, type QrItemRequest, planCreate, planUpdate, requestWarnings, toView } from '../../domain/qr-items/qr-item.ts';
+import {
+  type PlanContext,
+  type QrItemRecord,
+  type QrItemRequest,
+  planCreate,
+  planUpdate,
+  requestWarnings,
+  toView,
+} from '../../domain/qr-items/qr-item.ts';
 import { passwordOf } from '../../domain/dynamic/code-password.ts';
 import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
 import { CODE_LENGTH, shortUrlFor } from '../../domain/qr-items/short-code.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { domainForChange, domainForNewCode } from '../../db/domains/item-domains.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { IdempotencyHeaders, answerOnce } from '../request/idempotency.ts';
@@ -19,9 +28,14 @@ import { ErrorResponse, IdParams, OkResponse, authErrors, bodyErrors, notFoundAn
 
 const DEFAULT_LIMIT = 50;
 
+/** What the item rules know of the service: its address now (a code may not redirect to its own short links). */
+export function planContext(services: AppServices): PlanContext {
+  return { publicBaseUrl: services.addresses.publicUrl() };
+}
+
 export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   const { items, config, onItemsChanged, warningsFor, renderer } = services;
-  const view = (item: QrItemRecord) => toView(item, config.publicBaseUrl);
+  const view = (item: QrItemRecord) => toView(item, services.addresses);
   // A logo is sanitized in the render pool and tried once, when it is given, at the largest
   // size any image draws it: a stored item whose logo costs more than the render budget
   // could stall every image of it later.
@@ -53,10 +67,12 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     async (req, reply) => {
       const account = accountOf(req);
       const body: QrItemRequest = req.body;
-      const content = planCreate(body, services.config, await parseLogosOf(body, parseLogoFor(account)), await passwordOf(body));
+      const domainId = await domainForNewCode(services.domains, account, body.domain);
+      const planned = planCreate(body, planContext(services), await parseLogosOf(body, parseLogoFor(account)), await passwordOf(body));
+      const content = { ...planned, domainId };
       // Laid out before the transaction (fonts are read on first use); a code's warnings depend
-      // on its short link only through the length every code shares.
-      const designWarnings = await warningsFor(content.design, shortUrlFor(config.publicBaseUrl, 'x'.repeat(CODE_LENGTH)));
+      // on its short link only through the length every code on its domain shares.
+      const designWarnings = await warningsFor(content.design, shortUrlFor(services.addresses.baseFor(domainId), 'x'.repeat(CODE_LENGTH)));
       const answer = await answerOnce(services.db, req, reply, 201, async (db) => {
         const item = await new QrItemsRepository(db).create(account, content, config.maxCodesPerAccount);
         const shown = view(item);
@@ -146,13 +162,15 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const body: QrItemRequest = req.body;
       const logos = await parseLogosOf(body, parseLogoFor(account));
       const secrets = await passwordOf(body);
+      const domainId = await domainForChange(services.domains, account, body.domain);
       // The item is read again, locked, after the logo check: changes sent at once to one
       // code each land on what the others wrote (a design merge must not undo another's).
       const updated = await inTransaction(services.db, async (tx) => {
         const repo = new QrItemsRepository(tx);
         const current = await repo.find(account, req.params.id, true);
         if (!current) return null;
-        const changes = planUpdate(current, body, services.config, logos, secrets);
+        const changes = planUpdate(current, body, planContext(services), logos, secrets);
+        if (domainId !== undefined && domainId !== current.domainId) changes.domainId = domainId;
         return Object.keys(changes).length === 0 ? current : await repo.update(account, current.id, changes);
       });
       if (!updated) throw new NotFoundError('QR item not found');

@@ -15,6 +15,7 @@ import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { IdParams, authErrors, bodyErrors, notFoundAnswer } from '../schemas/common.ts';
 import { ItemResponse } from '../schemas/qr-items.ts';
+import { planContext } from './qr-items.ts';
 
 const PutRulesBody = named(
   'PutRulesRequest',
@@ -22,7 +23,7 @@ const PutRulesBody = named(
 );
 
 export const qrRulesRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
-  const { items, config, onItemsChanged } = services;
+  const { items, onItemsChanged } = services;
 
   app.put(
     '/qr/:id/rules',
@@ -43,11 +44,11 @@ export const qrRulesRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         const repo = new QrItemsRepository(tx);
         const current = await repo.find(account, req.params.id, true);
         if (!current) return null;
-        return repo.update(account, current.id, planUpdate(current, { rules: req.body.rules }, config, NO_LOGOS));
+        return repo.update(account, current.id, planUpdate(current, { rules: req.body.rules }, planContext(services), NO_LOGOS));
       });
       if (!updated) throw new NotFoundError('QR item not found');
       await onItemsChanged([updated.code]);
-      return { item: toView(updated, config.publicBaseUrl) };
+      return { item: toView(updated, services.addresses) };
     },
   );
 

@@ -77,7 +77,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const account = accountOf(req);
       // Its first page is read before the answer begins: a busy read pool answers 503 here.
       const stream = await whileRunning(services, account, 'export', `a ${format.toUpperCase()} export`, () =>
-        services.reads.exportCodes(account, filter, format, services.config.publicBaseUrl),
+        services.reads.exportCodes(account, filter, format, services.addresses.table()),
       );
       // The answer is a stream, not the string the schema documents: the untyped reply sends it as is.
       const raw: FastifyReply = reply;
@@ -107,7 +107,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const filter = { active, contentType, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
       const account = accountOf(req);
       const zip = await whileRunning(services, account, 'export', `a ZIP export of ${format.toUpperCase()} images`, () =>
-        exportImagesZip(services.db, services.renderer, account, services.config.publicBaseUrl, { filter, format, size }),
+        exportImagesZip(services.db, services.renderer, account, services.addresses, { filter, format, size }),
       );
       const raw: FastifyReply = reply;
       return raw.type('application/zip').header('content-disposition', `attachment; filename="qr-codes-${format}.zip"`).send(zip);
@@ -146,7 +146,8 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const done = services.bulkJobs.start(account, 'import', 'a CSV import');
       try {
         const summary = await importCodes(services.db, account, () => Readable.from(slices(body)), {
-          publicBaseUrl: services.config.publicBaseUrl,
+          publicBaseUrl: services.addresses.publicUrl(),
+          domainId: (await services.domains.activeDefault(account))?.id ?? null,
           maxCodes: services.config.maxCodesPerAccount,
           parseLogo: (field, logo) => services.renderer.parseLogo(field, logo, LIMITS.resolution.max, { account, lane: 'bulk' }),
         });

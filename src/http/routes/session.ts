@@ -8,13 +8,13 @@ import { ForbiddenError, ValidationError } from '../../domain/errors.ts';
 import type { AppServices } from '../../services.ts';
 import { ChangePasswordBody, SessionResponse, SignInBody, SwitchAccountBody } from '../schemas/account.ts';
 import { ErrorResponse, OkResponse, authErrors } from '../schemas/common.ts';
-import { clearSessionCookie, crossSiteRefusal, memberOf, startSession } from '../auth/session-auth.ts';
+import { clearSessionCookie, crossSiteRefusal, memberOf, publicOf, startSession } from '../auth/session-auth.ts';
 import { attemptKeys, rememberDevice } from '../auth/trusted-device.ts';
 
 const tags = ['session'];
 
 export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
-  const { users, members, sessions, signInLimiter, config } = services;
+  const { users, members, sessions, signInLimiter } = services;
 
   app.get(
     '/session',
@@ -75,7 +75,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req, reply) => {
       await sessions.delete(memberOf(req).sessionHash);
-      clearSessionCookie(reply, config);
+      clearSessionCookie(reply, publicOf(services));
       return { ok: true };
     },
   );
@@ -88,7 +88,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req, reply) => {
       await sessions.deleteAllOf(memberOf(req).userId);
-      clearSessionCookie(reply, config);
+      clearSessionCookie(reply, publicOf(services));
       return { ok: true };
     },
   );
@@ -166,7 +166,7 @@ export async function sessionView(services: AppServices, accountId: string, user
 }
 
 export function refuseCrossSite(req: FastifyRequest, services: AppServices): void {
-  const refusal = crossSiteRefusal(req, services.config);
+  const refusal = crossSiteRefusal(req, publicOf(services));
   if (refusal !== null) throw new ForbiddenError(refusal);
 }
 

@@ -7,6 +7,7 @@ import { PASSWORD_MAX } from '../../domain/accounts/password.ts';
 import { ROLES } from '../../domain/accounts/roles.ts';
 import { SCOPES } from '../../domain/accounts/api-key.ts';
 import { Enum, named } from '../../domain/schema-kit.ts';
+import { PublicAddress } from './domains.ts';
 
 const Email = Type.String({
   minLength: 1,
@@ -43,6 +44,7 @@ export const InviteIdParams = Type.Object({ id: Uuid('The invite id') }, { addit
 export const InstanceResponse = Type.Object({
   setupRequired: Type.Boolean({ description: 'True until the first user was created with the setup link' }),
   signup: Type.Enum(['invite', 'open']),
+  publicAddress: PublicAddress,
 });
 
 const AccountRef = Type.Object({ id: Type.String(), name: Type.String(), role: RoleSchema });
@@ -57,7 +59,20 @@ export const SessionResponse = Type.Object({
 
 export const SignInBody = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
 export const SetupBody = Type.Object(
-  { token: Token, accountName: AccountName, email: Email, password: Password },
+  {
+    token: Token,
+    accountName: AccountName,
+    email: Email,
+    password: Password,
+    publicBaseUrl: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        rule: 'must be an address such as https://qr.example.com',
+        description: 'The address people will scan (short links are built on it); PUBLIC_BASE_URL overrides it',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export const SignUpBody = Type.Object({ accountName: AccountName, email: Email, password: Password }, { additionalProperties: false });

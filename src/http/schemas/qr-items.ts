@@ -69,6 +69,11 @@ const contentProperties = {
     description: 'Tags of the code; on PATCH the list replaces the stored one',
   }),
   ...dynamicProperties,
+  domain: OrNull(
+    Type.String({ minLength: 1, maxLength: 253 }),
+    'must be a hostname or null',
+    "An active domain of the account (its hostname, e.g. qr.acme.com) the short link lives on; null: the instance's address. On create the default is the account's default domain, else the instance's address",
+  ),
 };
 
 export const CreateQrBody = named(
@@ -117,6 +122,9 @@ export const QrItem = named(
     active: Type.Boolean(),
     design: QrDesignSchema,
     shortUrl: Type.String({ format: 'uri' }),
+    domain: Type.Union([Type.String(), Type.Null()], {
+      description: "The account's domain the short link lives on (hostname); null: the instance's address",
+    }),
     scanCount: Type.Integer(),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),

@@ -47,6 +47,8 @@ export interface ShortLinkRequest {
   /** The raw query string after '?' ('' when none): only ever merged into a destination's query. */
   query: string;
   headers: IncomingHttpHeaders;
+  /** The Host header: the instance's own hosts answer its codes, an account's domain only that domain's codes, any other 404. */
+  host: string | undefined;
   ip: string;
   /** The password a visitor posted with the form (POST /r/{code}). */
   password?: string;
@@ -97,6 +99,10 @@ export function createShortLinkHandler(services: AppServices, health: ShortLinkH
   };
 
   return async (req) => {
+    // A Map lookup (memoised per Host header): no query per scan.
+    const route = services.addresses.route(req.host);
+    if (route === null) return page(renderNotFoundPage());
+    const domain = route.kind === 'domain' ? route.domain : null;
     const vcf = req.code.endsWith('.vcf');
     const code = vcf ? req.code.slice(0, -4) : req.code;
     let target: ShortLinkTarget | null;
@@ -106,10 +112,17 @@ export function createShortLinkHandler(services: AppServices, health: ShortLinkH
       health.lookups.failed(err);
       return UNAVAILABLE;
     }
+    // A code answers only on its own domain (or, without one, on the instance's hosts): another
+    // account's domain must not open it.
+    if (target !== null && target.domainId !== (domain?.id ?? null)) target = null;
     // Only a live protected code takes a form; its right password is the scan.
     if (req.method === 'POST' && (vcf || !target?.active || target.deleted || target.passwordHash === null)) return NOT_ALLOWED;
-    if (!target || (!target.active && !target.deleted)) return page(renderNotFoundPage());
-    if (target.deleted) return page(renderGonePage());
+    // A domain's fallback takes unknown and deleted codes (a paused one is still its owner's).
+    if (!target || target.deleted) {
+      if (domain?.fallbackUrl) return redirect(302, domain.fallbackUrl);
+      return page(target?.deleted ? renderGonePage() : renderNotFoundPage());
+    }
+    if (!target.active) return page(renderNotFoundPage());
     if (vcf && target.contentType !== 'vcard') return page(renderNotFoundPage());
     const now = Date.now();
     let scan: Scan | null = null;
@@ -297,11 +310,35 @@ function contactCard(target: ShortLinkTarget): ShortLinkResponse {
   };
 }
 
-/** The listening server's adapter: answers GET/HEAD /r/* on the raw request, or returns false. */
-export function rawShortLinkResponder(handle: ShortLinkHandler, trust: TrustFunction | false, log: FastifyBaseLogger) {
+/** `GET /` on a host: an account's domain answers with its root redirect (or 404); null for the instance's own hosts and unknown ones. */
+export type RootAnswer = (host: string | undefined) => ShortLinkResponse | null;
+
+export function createRootAnswer(services: AppServices): RootAnswer {
+  return (host) => {
+    const route = services.addresses.route(host);
+    if (route?.kind !== 'domain') return null;
+    const to = route.domain.rootRedirect;
+    return to ? redirect(302, to) : page(renderNotFoundPage());
+  };
+}
+
+export function isRootPath(url: string): boolean {
+  return url === '/' || url.startsWith('/?');
+}
+
+/** The listening server's adapter: answers GET/HEAD /r/* (and / on an account's domain) on the raw request, or returns false. */
+export function rawShortLinkResponder(handle: ShortLinkHandler, trust: TrustFunction | false, log: FastifyBaseLogger, root: RootAnswer) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? '';
-    if (!url.startsWith('/r/') || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    if (isRootPath(url)) {
+      const r = root(req.headers.host);
+      if (r === null) return false;
+      res.writeHead(r.status, { ...r.headers, 'content-length': Buffer.byteLength(r.body) });
+      res.end(req.method === 'HEAD' ? undefined : r.body);
+      return true;
+    }
+    if (!url.startsWith('/r/')) return false;
     const end = url.search(/[?#]/);
     const raw = url.slice(3, end === -1 ? undefined : end).replace(/\/$/, '');
     const query = end !== -1 && url[end] === '?' ? (url.slice(end + 1).split('#', 1)[0] ?? '') : '';
@@ -311,7 +348,7 @@ export function rawShortLinkResponder(handle: ShortLinkHandler, trust: TrustFunc
     } catch {
       code = '';
     }
-    handle({ method: req.method, code, query, headers: req.headers, ip: clientAddress(req, trust) }).then(
+    handle({ method: req.method, code, query, headers: req.headers, host: req.headers.host, ip: clientAddress(req, trust) }).then(
       (r) => {
         res.writeHead(r.status, { ...r.headers, 'content-length': Buffer.byteLength(r.body) });
         res.end(r.body);

@@ -16,7 +16,14 @@ function queryOf(url: string): string {
 
 export const shortLinkRoutes: FastifyPluginAsync<{ handle: ShortLinkHandler }> = async (app, { handle }) => {
   app.get('/r/:code', { schema: { hide: true } }, async (req: FastifyRequest<{ Params: { code: string } }>, reply) => {
-    const res = await handle({ method: req.method, code: req.params.code, query: queryOf(req.url), headers: req.headers, ip: req.ip });
+    const res = await handle({
+      method: req.method,
+      code: req.params.code,
+      query: queryOf(req.url),
+      headers: req.headers,
+      host: req.headers.host,
+      ip: req.ip,
+    });
     return reply.code(res.status).headers(res.headers).send(res.body);
   });
 
@@ -35,6 +42,7 @@ export const shortLinkRoutes: FastifyPluginAsync<{ handle: ShortLinkHandler }> =
         code: req.params.code,
         query: queryOf(req.url),
         headers: req.headers,
+        host: req.headers.host,
         ip: req.ip,
         password,
       });
