@@ -20,6 +20,7 @@ import type { AccountStatsResponse, RecentResponse, StatsResponse } from '../src
 import type { TagListResponse } from '../src/http/schemas/tags.ts';
 import type { SavedDesign as SavedDesignSchema } from '../src/http/schemas/designs.ts';
 import type { QrDesign } from '../src/domain/design/design-schema.ts';
+import type { DomainView, PublicAddressView } from '../src/http/schemas/domains.ts';
 import type { ContentType } from '../src/domain/payload/index.ts';
 import type { RulesTestRequest, RulesTestResult } from '../src/domain/dynamic/rules-schema.ts';
 
@@ -36,6 +37,7 @@ export type {
   ResetPreview,
   SessionView,
 };
+export type { DomainView, PublicAddressView };
 export type Role = SessionView['account']['role'];
 export type Scope = SessionView['scopes'][number];
 export type QrList = Static<typeof ListResponse>;
@@ -196,7 +198,7 @@ export const api = {
     call<{ ok: boolean }>('PUT', '/me/password', { currentPassword, newPassword }),
 
   checkSetup: (token: string) => call<{ ok: boolean }>('GET', `/setup/${token}`),
-  setup: (body: { token: string; accountName: string; email: string; password: string }) =>
+  setup: (body: { token: string; accountName: string; email: string; password: string; publicBaseUrl?: string }) =>
     call<SessionView>('POST', '/setup', body).then(remember),
   signUp: (body: { accountName: string; email: string; password: string }) => call<SessionView>('POST', '/signup', body).then(remember),
   invitePreview: (token: string) => call<InvitePreview>('GET', `/invites/${token}`),
@@ -214,6 +216,14 @@ export const api = {
   createInvite: (role: Role) => call<CreatedInvite>('POST', '/account/invites', { role }),
   revokeInvite: (id: string) => call<{ ok: boolean }>('DELETE', `/account/invites/${id}`),
   keys: () => call<{ keys: ApiKeyListItem[] }>('GET', '/account/keys').then((r) => r.keys),
+  domains: () => call<{ domains: DomainView[] }>('GET', '/domains').then((r) => r.domains),
+  addDomain: (hostname: string) => call<{ domain: DomainView }>('POST', '/domains', { hostname }).then((r) => r.domain),
+  verifyDomain: (id: string) => call<{ domain: DomainView }>('POST', `/domains/${id}/verify`).then((r) => r.domain),
+  updateDomain: (id: string, body: { isDefault?: boolean; fallbackUrl?: string | null; rootRedirect?: string | null }) =>
+    call<{ domain: DomainView }>('PATCH', `/domains/${id}`, body).then((r) => r.domain),
+  deleteDomain: (id: string) => call<{ ok: boolean }>('DELETE', `/domains/${id}`),
+  changePublicAddress: (publicBaseUrl: string) =>
+    call<{ publicAddress: PublicAddressView }>('PUT', '/instance/public-address', { publicBaseUrl }).then((r) => r.publicAddress),
   createKey: (name: string, scopes: Scope[]) => call<CreatedKey>('POST', '/account/keys', { name, scopes }),
   revokeKey: (id: string) => call<{ ok: boolean }>('DELETE', `/account/keys/${id}`),
 

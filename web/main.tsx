@@ -36,6 +36,7 @@ const Codes = lazyPage(() => import('./pages/codes/codes-page.tsx'));
 const Studio = lazyPage(() => import('./pages/studio/studio-page.tsx'));
 const Keys = lazyPage(() => import('./pages/account/keys-page.tsx'));
 const Members = lazyPage(() => import('./pages/account/members-page.tsx'));
+const Domains = lazyPage(() => import('./pages/account/domains-page.tsx'));
 const Profile = lazyPage(() => import('./pages/account/profile-page.tsx'));
 const CodeStats = lazyPage(() => import('./pages/stats/code-stats-page.tsx'));
 const Overview = lazyPage(() => import('./pages/stats/overview-page.tsx'));
@@ -50,6 +51,7 @@ const PRIVATE: Array<[string, PageComponent]> = [
   ['/overview', Overview],
   ['/account/keys', Keys],
   ['/account/members', Members],
+  ['/account/domains', Domains],
   ['/account/profile', Profile],
 ];
 

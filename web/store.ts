@@ -47,6 +47,11 @@ export function sessionEnded(): void {
   set({ session: null, sessionEnded: true });
 }
 
+/** The instance as read again (its public address changed). */
+export function setInstance(instance: InstanceView): void {
+  set({ instance });
+}
+
 /** Reads the session and the instance's setup state at start. */
 export async function loadSession(): Promise<void> {
   const [session, instance] = await Promise.all([api.session().catch(() => null), api.instance().catch(() => null)]);

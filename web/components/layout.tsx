@@ -63,9 +63,10 @@ export function AppLayout({
   children: ComponentChildren;
   actions?: ComponentChildren;
 }) {
-  const { session } = useAppState();
+  const { session, instance } = useAppState();
   const path = usePath();
   const h1 = useTitle(title, section);
+  const addressWarning = instance?.publicAddress.warning ?? null;
   const signOut = async () => {
     await api.signOut().catch(() => undefined);
     signedOut();
@@ -106,6 +107,25 @@ export function AppLayout({
           </div>
         </div>
       </header>
+      {addressWarning ? (
+        <div class="address-banner" id="address-banner">
+          <p>
+            <strong>Phones cannot open these codes yet.</strong> They point to {instance?.publicAddress.url}, an address{' '}
+            {reachText(addressWarning)} can reach.{' '}
+            {session?.account.role === 'owner' ? (
+              instance?.publicAddress.source === 'env' ? (
+                <>
+                  Set <code>PUBLIC_BASE_URL</code> to the public address and restart.
+                </>
+              ) : (
+                <Link href="/account/domains">Set the public address</Link>
+              )
+            ) : (
+              'Ask an owner to set the public address.'
+            )}
+          </p>
+        </div>
+      ) : null}
       <main id="main" class="main">
         <div class="page-head">
           <h1 ref={h1} tabIndex={-1}>
@@ -117,6 +137,11 @@ export function AppLayout({
       </main>
     </div>
   );
+}
+
+/** "only this machine" or "only this network", from the server's warning. */
+function reachText(warning: string): string {
+  return /only this machine/.test(warning) ? 'only this machine' : 'only this network';
 }
 
 export function PublicLayout({ title, children, intro }: { title: string; children: ComponentChildren; intro?: ComponentChildren }) {

@@ -1,4 +1,5 @@
 // The form that creates an account and its first user: used by first-run setup and by open sign-up.
+import type { ComponentChildren } from 'preact';
 import type { SessionView } from '../api.ts';
 import { navigate } from '../router.ts';
 import { setSession } from '../store.ts';
@@ -12,8 +13,22 @@ export interface NewAccount {
   password: string;
 }
 
-/** On success the new owner is signed in and lands on the API keys page. */
-export function NewAccountForm({ create }: { create: (v: NewAccount) => Promise<SessionView> }) {
+/**
+ * On success the new owner is signed in and lands on the API keys page, unless `done` says
+ * otherwise. `extra` goes after the person's fields (setup asks for the public address there);
+ * `checkExtra` gives its error, shown at the top of the form.
+ */
+export function NewAccountForm({
+  create,
+  extra,
+  checkExtra,
+  done,
+}: {
+  create: (v: NewAccount) => Promise<SessionView>;
+  extra?: ComponentChildren;
+  checkExtra?: () => string | undefined;
+  done?: (session: SessionView) => void;
+}) {
   const form = useForm({ accountName: '', email: '', password: '' });
   const onSubmit = (e: Event) => {
     e.preventDefault();
@@ -22,10 +37,13 @@ export function NewAccountForm({ create }: { create: (v: NewAccount) => Promise<
         accountName: checks.required('a name for the account')(v.accountName),
         email: checks.email(v.email),
         password: checks.newPassword(v.password),
+        form: checkExtra?.(),
       }),
       async (v) => {
-        setSession(await create(v));
-        navigate('/account/keys', { replace: true });
+        const session = await create(v);
+        setSession(session);
+        if (done) done(session);
+        else navigate('/account/keys', { replace: true });
       },
     );
   };
@@ -50,6 +68,7 @@ export function NewAccountForm({ create }: { create: (v: NewAccount) => Promise<
         required
         {...form.bind('password')}
       />
+      {extra}
       <Button type="submit" busy={form.busy}>
         Create account
       </Button>

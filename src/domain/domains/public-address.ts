@@ -34,7 +34,7 @@ export function addressWarning(origin: string): string | null {
   const reach = reachOf(host);
   if (reach === 'public') return null;
   const what = reach === 'loopback' ? 'only this machine' : 'only this network';
-  return `${origin} is an address ${what} can reach: a phone that scans a code cannot open it. Set the public address people will scan (Account → Instance, or PUBLIC_BASE_URL).`;
+  return `${origin} is an address ${what} can reach: a phone that scans a code cannot open it. Set the public address people will scan (Account → Domains, or PUBLIC_BASE_URL).`;
 }
 
 type Reach = 'loopback' | 'private' | 'public';

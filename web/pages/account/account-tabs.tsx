@@ -1,4 +1,4 @@
-// The account area's sub-navigation: API keys and members for owners, the profile for everyone.
+// The account area's sub-navigation: API keys and domains for owners, members and the profile for everyone.
 import { Link, usePath } from '../../router.ts';
 import { useAppState } from '../../store.ts';
 
@@ -8,6 +8,7 @@ export function AccountTabs() {
   const owner = session?.account.role === 'owner';
   const tabs = [
     ...(owner ? [{ href: '/account/keys', label: 'API keys' }] : []),
+    ...(owner ? [{ href: '/account/domains', label: 'Domains' }] : []),
     { href: '/account/members', label: 'Members' },
     { href: '/account/profile', label: 'Profile' },
   ];

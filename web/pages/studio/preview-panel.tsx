@@ -5,6 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { announce } from '../../components/announce.ts';
 import type { QrDesign } from '../../../src/domain/design/design-schema.ts';
 import type { ScanResult } from './scan-check.ts';
+import { useAppState } from '../../store.ts';
 
 type Renderer = typeof import('./browser-renderer.ts');
 let rendererChunk: Promise<Renderer> | null = null;
@@ -131,14 +132,20 @@ export function PreviewPanel({ data, design, blocked, title }: PreviewProps) {
 }
 
 function ScanStatus({ scan, hidden }: { scan: Scan; hidden: boolean }) {
+  const { instance } = useAppState();
   if (hidden) return null;
+  // It scans, but the address it leads to is one a phone cannot open (loopback or private).
+  const unreachable = instance?.publicAddress.warning
+    ? ' But a phone cannot open it yet: the public address is not reachable from the internet.'
+    : '';
   let cls = 'scan';
   let text: string;
   if (scan.state === 'checking') text = 'Scan check: reading the code at phone size…';
   else if (scan.state === 'failed') text = `Scan check could not run: ${scan.message}`;
   else if (scan.result.ok) {
     cls += ' scan--ok';
-    text = 'Scans: read at phone size, it leads to the short link.';
+    text = `Scans: read at phone size, it leads to the short link.${unreachable}`;
+    if (unreachable) cls += ' scan--warn';
   } else if (scan.result.reason === 'wrong-text') {
     cls += ' scan--bad';
     text = `Does not scan right: it reads “${scan.result.text ?? ''}” instead of the short link.`;
