@@ -267,6 +267,17 @@ describe('custom domains', () => {
     expect(back.json().item.domain).toBeNull();
   });
 
+  it('exports carry each code’s short link on its domain (read in the read workers on a SQLite file)', async () => {
+    const a = await app();
+    const owner = await setupOwner(a);
+    await activeDomain(owner, 'qr.acme.example');
+    const onDomain = await createCode(owner, { domain: 'qr.acme.example' });
+    const key = await a.key('Acme');
+    const res = await a.request({ method: 'GET', url: '/v1/qr/export?format=json', key });
+    const items = (res.json() as { items: { code: string; shortUrl: string; domain: string | null }[] }).items;
+    expect(items.find((i) => i.code === onDomain.code)).toMatchObject({ domain: 'qr.acme.example', shortUrl: onDomain.shortUrl });
+  });
+
   it('keeps accounts apart: another account’s domain never opens a code, nor can it be named', async () => {
     const a = await app();
     const acme = await setupOwner(a);
