@@ -99,6 +99,15 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
     reply.header('x-content-type-options', 'nosniff');
     done();
   });
+  const metrics = services.metrics;
+  if (metrics !== null) {
+    // By route template (never the path: no code or id as a label); /r/* on the fast path is
+    // counted by outcome in the short-link handler instead.
+    app.addHook('onResponse', (req, reply, done) => {
+      metrics.observeRequest(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
   await app.register(openApiDocs, { publicBaseUrl: services.addresses.publicUrl() });
   await app.register(backgroundJobs, { services, onClosing: () => void (closing = true) });
   await app.register(shortLinks, { services, health, trust, setFastPath: (answer) => void (fastPath = answer) });
