@@ -40,6 +40,7 @@ import { visitorContext } from '../../domain/dynamic/visitor-context.ts';
 import type { Scan } from '../../domain/scans/scan.ts';
 import type { ScanAttribution, ScanOutcome } from '../../domain/scans/scan-tracker.ts';
 import type { ShortLinkOutcome, ShortLinkTally } from '../../metrics/short-link-tally.ts';
+import type { AccessLog } from '../logging/access-log.ts';
 
 export interface ShortLinkRequest {
   method: string;
@@ -359,15 +360,25 @@ export function isRootPath(url: string): boolean {
 }
 
 /** The listening server's adapter: answers GET/HEAD /r/* (and / on an account's domain) on the raw request, or returns false. */
-export function rawShortLinkResponder(handle: ShortLinkHandler, trust: TrustFunction | false, log: FastifyBaseLogger, root: RootAnswer) {
+export function rawShortLinkResponder(
+  handle: ShortLinkHandler,
+  trust: TrustFunction | false,
+  log: FastifyBaseLogger,
+  root: RootAnswer,
+  accessLog: AccessLog | null = null,
+) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? '';
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     if (isRootPath(url)) {
+      const began = accessLog === null ? 0 : performance.now();
       const r = root(req.headers.host);
       if (r === null) return false;
-      res.writeHead(r.status, { ...r.headers, 'content-length': Buffer.byteLength(r.body) });
+      const bytes = Buffer.byteLength(r.body);
+      res.writeHead(r.status, { ...r.headers, 'content-length': bytes });
       res.end(req.method === 'HEAD' ? undefined : r.body);
+      const ms = performance.now() - began;
+      accessLog?.({ method: req.method, url, route: undefined, status: r.status, ms, bytes, ip: clientAddress(req, trust) });
       return true;
     }
     if (!url.startsWith('/r/')) return false;
@@ -380,15 +391,23 @@ export function rawShortLinkResponder(handle: ShortLinkHandler, trust: TrustFunc
     } catch {
       code = '';
     }
-    handle({ method: req.method, code, query, headers: req.headers, host: req.headers.host, ip: clientAddress(req, trust) }).then(
+    const ip = clientAddress(req, trust);
+    const started = accessLog === null ? 0 : performance.now();
+    const method = req.method;
+    const logged = (status: number, bytes: number) =>
+      accessLog?.({ method, url, route: undefined, status, ms: performance.now() - started, bytes, ip });
+    handle({ method, code, query, headers: req.headers, host: req.headers.host, ip }).then(
       (r) => {
-        res.writeHead(r.status, { ...r.headers, 'content-length': Buffer.byteLength(r.body) });
+        const bytes = Buffer.byteLength(r.body);
+        res.writeHead(r.status, { ...r.headers, 'content-length': bytes });
         res.end(r.body);
+        logged(r.status, bytes);
       },
       (err: unknown) => {
         log.error({ err }, 'short link failed');
         res.writeHead(500, { 'content-type': 'text/plain', ...SHORT_LINK_HEADERS });
         res.end('internal error');
+        logged(500, 14);
       },
     );
     return true;
