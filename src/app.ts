@@ -2,13 +2,15 @@
 // not-found handlers. It never listens; server.ts and the tests decide that.
 import { type TypeBoxTypeProvider, registerAjvFormats } from '@fastify/type-provider-typebox';
 import http from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { handleClientError } from './http/errors/client-errors.ts';
 import { installErrorHandlers } from './http/errors/error-handlers.ts';
 import { loggerOptions } from './http/logging/log-options.ts';
 import { requestSerializer } from './http/logging/log-redaction.ts';
+import { type AccessLog, createAccessLog } from './http/logging/access-log.ts';
 import { backgroundJobs } from './http/plugins/background-jobs.ts';
 import { healthRoutes } from './http/plugins/health.ts';
 import { openApiDocs } from './http/plugins/openapi-docs.ts';
@@ -35,7 +37,12 @@ export interface BuiltApp {
   services: AppServices;
 }
 
-export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
+export interface BuildOptions {
+  /** Where the JSON log lines go instead of stdout (tests read them). */
+  logStream?: DestinationStream;
+}
+
+export async function buildApp(config: Config, db: Db, options: BuildOptions = {}): Promise<BuiltApp> {
   // Several processes share one count per key through Redis; one process counts in memory.
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : null;
   const services = createServices(config, db, redis);
@@ -70,7 +77,7 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
       connections.attach(server);
       return server;
     },
-    logger: loggerOptions(config, { req: requestSerializer }),
+    logger: loggerOptions(config, { req: requestSerializer }, options.logStream),
     bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: trust,
     // Errors are logged by the error handler; a log line per request would cost the redirect more than its scan.
@@ -99,13 +106,48 @@ export async function buildApp(config: Config, db: Db): Promise<BuiltApp> {
     reply.header('x-content-type-options', 'nosniff');
     done();
   });
+  const metrics = services.metrics;
+  if (metrics !== null) {
+    // By route template (never the path: no code or id as a label); /r/* on the fast path is
+    // counted by outcome in the short-link handler instead.
+    app.addHook('onResponse', (req, reply, done) => {
+      metrics.observeRequest(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
+  const accessLog = config.accessLog ? createAccessLog(app.log) : null;
+  if (accessLog !== null) logEachRequest(app, accessLog);
   await app.register(openApiDocs, { publicBaseUrl: services.addresses.publicUrl() });
   await app.register(backgroundJobs, { services, onClosing: () => void (closing = true) });
-  await app.register(shortLinks, { services, health, trust, setFastPath: (answer) => void (fastPath = answer) });
+  await app.register(shortLinks, { services, health, trust, accessLog, setFastPath: (answer) => void (fastPath = answer) });
   await app.register(healthRoutes, { services, health });
   await app.register(webAppRoutes);
   if (redis) await app.register(rateLimitStore, { redis });
   await app.register(v1Api, { prefix: '/v1', config, services, redis });
 
   return { app, services };
+}
+
+/** ACCESS_LOG: a line for each request answered through Fastify (the fast path logs its own). */
+function logEachRequest(app: FastifyInstance, log: AccessLog): void {
+  // A streamed answer (an export) has no Content-Length: its size is what its connection sent.
+  const sentBefore = new WeakMap<FastifyRequest, number>();
+  app.addHook('onRequest', (req, _reply, done) => {
+    sentBefore.set(req, req.raw.socket?.bytesWritten ?? 0);
+    done();
+  });
+  app.addHook('onResponse', (req, reply, done) => {
+    const declared = reply.getHeader('content-length');
+    const sent = (req.raw.socket?.bytesWritten ?? 0) - (sentBefore.get(req) ?? 0);
+    log({
+      method: req.method,
+      url: req.url,
+      route: req.routeOptions.url,
+      status: reply.statusCode,
+      ms: reply.elapsedTime,
+      bytes: declared !== undefined ? Number(declared) : sent,
+      ip: req.ip,
+    });
+    done();
+  });
 }

@@ -2,7 +2,8 @@
 // module each under src/cli/commands/; keys list and revoke, setup-link, users reset-link and
 // `serve` still run here.
 import { ConfigError, loadConfig } from './config.ts';
-import { ApiKeysRepository } from './db/accounts/api-keys-repository.ts';
+import { type ApiKeyRecord, ApiKeysRepository } from './db/accounts/api-keys-repository.ts';
+import { keyStatus } from './domain/accounts/key-lifecycle.ts';
 import { openDatabase } from './db/database.ts';
 import { addressesOf } from './db/domains/addresses.ts';
 import { DomainError } from './domain/errors.ts';
@@ -105,10 +106,19 @@ async function listKeys(keys: ApiKeysRepository, o: KeyOptions): Promise<void> {
   const list = accountId ? await keys.listKeys(accountId) : [];
   if (o.json) return out(JSON.stringify(list));
   if (list.length === 0) return out(`no keys for account "${o.account}"`);
+  const now = Date.now();
   for (const k of list) {
-    const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
+    const state = keyState(k, now);
     out(`${k.id}  ${k.prefix}…  ${k.scopes.join(',')}  ${k.name}  created ${k.createdAt}  last used ${k.lastUsedAt ?? 'never'}  ${state}`);
   }
+}
+
+function keyState(k: ApiKeyRecord, now: number): string {
+  const status = keyStatus(k, now);
+  if (status === 'revoked') return `revoked ${k.revokedAt}`;
+  if (status === 'expired') return `expired ${k.expiresAt}`;
+  if (status === 'rotated') return `rotated, works until ${k.expiresAt} (successor ${k.replacedBy})`;
+  return k.expiresAt === null ? 'active' : `active, expires ${k.expiresAt}`;
 }
 
 async function revokeKey(keys: ApiKeysRepository, id: string | undefined): Promise<void> {

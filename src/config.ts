@@ -48,6 +48,17 @@ export interface Config {
   connections: ConnectionConfig;
   /** Live codes one account may hold; creates, batches and imports past it are refused (400). */
   maxCodesPerAccount: number;
+  /** GET /metrics on a listener of its own; null: no metrics. */
+  metrics: MetricsConfig | null;
+  /** One log line per request (ACCESS_LOG=true). */
+  accessLog: boolean;
+}
+
+/** Where GET /metrics listens: apart from the public port, for a scraper inside the deployment. */
+export interface MetricsConfig {
+  /** 0: one chosen at start (tests). */
+  port: number;
+  host: string;
 }
 
 /** How many connections a peer may hold open, and how long a request may take to arrive. */
@@ -213,6 +224,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     connections: parseConnections(env),
     // Generous: a million codes is some 1.4 GB of database. The quota keeps one key from filling the disk.
     maxCodesPerAccount: parseIntRange('MAX_CODES_PER_ACCOUNT', env.MAX_CODES_PER_ACCOUNT, 1_000_000, 1, 1_000_000_000),
+    metrics: parseMetrics(env, port, host),
+    accessLog: parseBoolean('ACCESS_LOG', env.ACCESS_LOG, false),
   };
 }
 
@@ -230,6 +243,24 @@ function parseDnsResolvers(raw: string | undefined): string[] | null {
       );
   }
   return list;
+}
+
+function parseMetrics(env: NodeJS.ProcessEnv, port: number, host: string): MetricsConfig | null {
+  if (env.METRICS_PORT === undefined || env.METRICS_PORT === '') {
+    if (env.METRICS_HOST) throw new ConfigError('METRICS_HOST: is set, but METRICS_PORT is not (metrics are off without a port)');
+    return null;
+  }
+  const metricsPort = parseIntRange('METRICS_PORT', env.METRICS_PORT, 0, 0, 65535);
+  if (metricsPort !== 0 && metricsPort === port)
+    throw new ConfigError(`METRICS_PORT: must differ from PORT (${port}); metrics have a listener of their own`);
+  return { port: metricsPort, host: env.METRICS_HOST || host };
+}
+
+function parseBoolean(name: string, raw: string | undefined, def: boolean): boolean {
+  if (raw === undefined || raw === '') return def;
+  if (/^(true|1|yes|on)$/i.test(raw)) return true;
+  if (/^(false|0|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name}: must be true or false, got "${raw}"`);
 }
 
 function parseConnections(env: NodeJS.ProcessEnv): ConnectionConfig {

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { SqliteInUseError, claimSqliteFile } from './db/sqlite/sqlite-server-lock.ts';
 import { makeSetupLink } from './first-run.ts';
+import { type MetricsServer, startMetricsServer } from './metrics/metrics-server.ts';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   // proxy, that reuses an idle connection just as the server drops it gets "other side closed".
   app.server.keepAliveTimeout = app.initialConfig.keepAliveTimeout ?? 72_000;
   let closing = false;
+  let metricsServer: MetricsServer | null = null;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
     cut.unref();
     try {
       await app.close(); // stops accepting, waits for in-flight requests and onClose hooks
+      await metricsServer?.close();
       await db.close();
       process.exit(0);
     } catch (err) {
@@ -62,6 +65,18 @@ async function main(): Promise<void> {
   // The commonest first mistake: codes that encode an address no phone can open.
   const address = services.addresses.publicAddress();
   if (address.warning !== null) app.log.warn({ publicBaseUrl: address.url, source: address.source }, address.warning);
+  if (config.metrics !== null && services.metrics !== null) {
+    const at = config.metrics;
+    const metrics = services.metrics;
+    metricsServer = await startMetricsServer(metrics, at, (err) => app.log.error({ err }, 'metrics could not be collected')).catch(
+      (err: unknown) => {
+        throw new Error(
+          `METRICS_HOST/METRICS_PORT: cannot listen on ${at.host}:${at.port}: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      },
+    );
+    app.log.info({ port: metricsServer.port }, `metrics at http://${at.host}:${metricsServer.port}/metrics`);
+  }
   // First run: one line with the link that lets the owner in (it works once, for 24 hours; each start makes a new one and ends the earlier).
   const setupLink = await makeSetupLink(services.users, services.oneTimeLinks, services.addresses.publicUrl(), { replaceEarlier: true });
   if (setupLink !== null)

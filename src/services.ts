@@ -34,6 +34,8 @@ import { DomainChecker } from './db/domains/domain-checker.ts';
 import { DomainsRepository } from './db/domains/domains-repository.ts';
 import { InstanceSettingsRepository } from './db/domains/instance-settings-repository.ts';
 import { createTxtLookup } from './domain/domains/txt-lookup.ts';
+import { type Metrics, createMetrics } from './metrics/metrics.ts';
+import { type ShortLinkTally, newShortLinkTally } from './metrics/short-link-tally.ts';
 
 export interface AppServices {
   config: Config;
@@ -53,6 +55,10 @@ export interface AppServices {
   salts: SaltsRepository;
   /** Draws images in worker threads, each job within a budget. */
   renderer: RenderPool;
+  /** Short-link answers by outcome, counted whether metrics are served or not (one increment each). */
+  shortLinkTally: ShortLinkTally;
+  /** The Prometheus registry behind GET /metrics; null unless METRICS_PORT is set. */
+  metrics: Metrics | null;
   /** The imports and exports running now: one of each per account. */
   bulkJobs: RunningJobs;
   users: UsersRepository;
@@ -96,7 +102,11 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     config.database.kind === 'postgres' && db.pool
       ? new PostgresShortLinks(items, db.pool, config.database.url)
       : new CachedShortLinks(items);
-  const writer: ScanWriter = createScanWriter(db);
+  const renderer = new RenderPool(config.render);
+  const shortLinkTally = newShortLinkTally();
+  const metrics =
+    config.metrics === null ? null : createMetrics({ shortLinks: shortLinkTally, renderLoad: () => renderer.load, pool: db.pool });
+  const writer: ScanWriter = createScanWriter(db, metrics?.scanWrites ?? null);
   const salts = new SaltsRepository(db);
   const countries = createCountryLookup({ trustedHeader: config.countryHeader, database: 'bundled' });
   const domains = new DomainsRepository(db);
@@ -117,7 +127,9 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
       ? new SharedAttemptLimiter(redis, new AttemptLimiter(CODE_PASSWORD_LIMITS), 'qrtrack-code-password:')
       : localAttempts(new AttemptLimiter(CODE_PASSWORD_LIMITS)),
     salts,
-    renderer: new RenderPool(config.render),
+    renderer,
+    shortLinkTally,
+    metrics,
     bulkJobs: new RunningJobs(),
     users: new UsersRepository(db),
     members: new MembersRepository(db),

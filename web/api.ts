@@ -11,6 +11,7 @@ import type {
   LinkView,
   MemberView,
   ResetPreview,
+  RotatedKey,
   SessionView,
 } from '../src/http/schemas/account.ts';
 import type { Static } from 'typebox';
@@ -35,6 +36,7 @@ export type {
   LinkView,
   MemberView,
   ResetPreview,
+  RotatedKey,
   SessionView,
 };
 export type { DomainView, PublicAddressView };
@@ -224,7 +226,10 @@ export const api = {
   deleteDomain: (id: string) => call<{ ok: boolean }>('DELETE', `/domains/${id}`),
   changePublicAddress: (publicBaseUrl: string) =>
     call<{ publicAddress: PublicAddressView }>('PUT', '/instance/public-address', { publicBaseUrl }).then((r) => r.publicAddress),
-  createKey: (name: string, scopes: Scope[]) => call<CreatedKey>('POST', '/account/keys', { name, scopes }),
+  createKey: (name: string, scopes: Scope[], expiresAt: string | null = null) =>
+    call<CreatedKey>('POST', '/account/keys', { name, scopes, expiresAt }),
+  /** The successor, shown once; the old key keeps working for `graceSeconds` (the server's default: a day). */
+  rotateKey: (id: string, graceSeconds?: number) => call<RotatedKey>('POST', `/account/keys/${id}/rotate`, { graceSeconds }),
   revokeKey: (id: string) => call<{ ok: boolean }>('DELETE', `/account/keys/${id}`),
 
   listCodes: (params: CodesFilter & { limit?: number; cursor?: string; include?: 'sparkline'; tz?: string } = {}) => {

@@ -10,7 +10,7 @@ import { accountsList } from './commands/accounts-list.ts';
 import { backup } from './commands/backup.ts';
 import { exportItems } from './commands/export.ts';
 import { importItems } from './commands/import.ts';
-import { keysCreate, keysList, keysRevoke } from './commands/keys.ts';
+import { keysCreate, keysList, keysRevoke, keysRotate } from './commands/keys.ts';
 import { qrList } from './commands/qr-list.ts';
 import { qrShow } from './commands/qr-show.ts';
 import { serve } from './commands/serve.ts';
@@ -28,6 +28,7 @@ export const COMMANDS: readonly CliCommand[] = [
   keysCreate,
   keysList,
   keysRevoke,
+  keysRotate,
   setupLink,
   usersResetLink,
   qrList,

@@ -13,6 +13,7 @@ import { accountSearch } from './migrations/0010-account-search.ts';
 import { liveCodeCounts } from './migrations/0011-live-code-counts.ts';
 import { dynamicCodes } from './migrations/0012-dynamic-codes.ts';
 import { domains } from './migrations/0013-domains.ts';
+import { keyLifecycle } from './migrations/0014-key-lifecycle.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -190,6 +191,7 @@ export class InCodeMigrations implements MigrationProvider {
       '0011_live_code_counts': liveCodeCounts(this.dialect),
       '0012_dynamic_codes': dynamicCodes(this.dialect),
       '0013_domains': domains(this.dialect),
+      '0014_key_lifecycle': keyLifecycle(this.dialect),
     };
   }
 }

@@ -28,6 +28,12 @@ export interface ApiKeysTable {
   revoked_at: DbTime | null;
   /** The user who made the key in the web app; null for keys made with the CLI. */
   created_by: string | null;
+  /** The key answers 401 from this instant on; a rotated key's is the end of its grace period. */
+  expires_at: DbTime | null;
+  /** The key a rotation made to replace this one. */
+  replaced_by: string | null;
+  /** When it was rotated (the Deprecation header's date during the grace period). */
+  replaced_at: DbTime | null;
 }
 
 export interface UsersTable {

@@ -111,6 +111,16 @@ export class RenderPool {
     this.accountShare = Math.ceil(config.queue / ACCOUNT_SHARE_OF_QUEUE);
   }
 
+  /** For the metrics, read when scraped: jobs waiting for a worker, jobs on a worker, threads of stopped jobs still running. */
+  get load(): { queued: number; busy: number; abandoned: number; workers: number } {
+    return {
+      queued: this.waiting.interactive.size + this.waiting.bulk.size,
+      busy: this.started.interactive + this.started.bulk,
+      abandoned: this.abandoned.size,
+      workers: this.config.workers,
+    };
+  }
+
   /** Renders in a worker; throws a 400 naming the cost, or a 503 when the pool is busy. */
   async render(job: RenderJob, who: RenderFor = NOBODY, budgetMs = this.config.timeoutMs): Promise<Buffer | string> {
     const outcome = await this.run(job, budgetMs, who);

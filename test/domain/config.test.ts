@@ -75,8 +75,25 @@ describe('configuration', () => {
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
     [{ RATE_LIMIT_PER_MINUTE: '0' }, /^RATE_LIMIT_PER_MINUTE: /],
     [{ REDIS_URL: 'http://x' }, /^REDIS_URL: /],
+    [{ METRICS_PORT: 'nine' }, /^METRICS_PORT: must be an integer from 0 to 65535/],
+    [{ METRICS_PORT: '3000' }, /^METRICS_PORT: must differ from PORT \(3000\)/],
+    [{ METRICS_HOST: '127.0.0.1' }, /^METRICS_HOST: is set, but METRICS_PORT is not/],
+    [{ ACCESS_LOG: 'maybe' }, /^ACCESS_LOG: must be true or false, got "maybe"/],
   ])('rejects %o with one clear line', (env, message) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(message);
+  });
+
+  it('serves metrics only when METRICS_PORT is set, on HOST unless METRICS_HOST says; the access log is off by default', () => {
+    expect(loadConfig({}).metrics).toBeNull();
+    expect(loadConfig({ METRICS_PORT: '' }).metrics).toBeNull();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '0.0.0.0' });
+    expect(loadConfig({ METRICS_PORT: '9464', HOST: '10.0.0.5', METRICS_HOST: '127.0.0.1' }).metrics).toEqual({
+      port: 9464,
+      host: '127.0.0.1',
+    });
+    expect(loadConfig({}).accessLog).toBe(false);
+    expect(loadConfig({ ACCESS_LOG: 'true' }).accessLog).toBe(true);
+    expect(loadConfig({ ACCESS_LOG: '0' }).accessLog).toBe(false);
   });
 });

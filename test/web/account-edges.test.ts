@@ -62,6 +62,43 @@ describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
     await context.close();
   });
 
+  it('a key made to expire is listed with its expiry; rotating it shows the successor once and marks the old key rotated', {
+    timeout: 180_000,
+  }, async () => {
+    const name = `Rotating ${String(++tries)}`;
+    const { context, page, problems } = await suite.signIn(OWNER);
+    await page.goto(`${suite.url}/app/account/keys`);
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Expires').selectOption({ label: 'In 90 days' });
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const first = await page.getByLabel('Your new API key').inputValue();
+    await page.getByRole('button', { name: 'Done' }).click();
+    const row = page.getByRole('row', { name: new RegExp(name) });
+    const in90 = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
+    expect(await row.locator('td[data-label="Expires"] time').getAttribute('datetime')).toMatch(new RegExp(`^${in90}`));
+
+    await page.getByRole('button', { name: `Rotate ${name}` }).click();
+    await page.getByRole('button', { name: 'Rotate key' }).click();
+    const secret = page.getByLabel('Your new API key');
+    await secret.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('new-key-secret');
+    expect(await secret.inputValue()).not.toBe(first);
+    expect(await page.locator('#new-key-notice').textContent()).toMatch(
+      /rotated\. Copy the new key now: it is shown only once\. The old key keeps working until/,
+    );
+    // Two rows of that name: the old one (rotated, revocable, no second rotation) and its successor.
+    await expect.poll(() => page.getByRole('row', { name: new RegExp(name) }).count()).toBe(2);
+    await page.getByText('rotated: replaced by a new key').waitFor();
+    expect(await page.getByRole('button', { name: `Rotate ${name}` }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: `Revoke ${name}` }).count()).toBe(2);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      expect(await scrollWidth(page), `${width} px`).toBeLessThanOrEqual(width);
+      await checkPage(page, problems, `keys-rotated-${width}`);
+    }
+    await context.close();
+  });
+
   it('an editor who opens the keys page by its address sees why, and no form', { timeout: 120_000 }, async () => {
     const { context, page, problems } = await suite.signIn(EDITOR);
     await page.goto(`${suite.url}/app/account/keys`);

@@ -2195,6 +2195,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/account/keys/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate an API key: its successor (same name and scopes; the secret is in this answer only), while the old key keeps working for graceSeconds (0 to 7 days, default 1 day) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The key id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RotateKeyRequest"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RotatedKeyResponse"];
+                    };
+                };
+                /** @description Invalid input; the message names the field and the rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key lacks the scope this operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/account/keys/{id}": {
         parameters: {
             query?: never;
@@ -3630,6 +3727,15 @@ export interface components {
             } | null;
             lastUsedAt: string | null;
             revokedAt: string | null;
+            /** @description From this instant the key answers 401 (a rotated key: the end of its grace period); null: never */
+            expiresAt: string | null;
+            /** @description The id of the key a rotation made to replace this one */
+            replacedBy: string | null;
+            /**
+             * @description Computed when read; rotated: replaced, and still working until expiresAt
+             * @enum {unknown}
+             */
+            status: "active" | "rotated" | "expired" | "revoked";
         };
         ApiKeysResponse: {
             keys: components["schemas"]["ApiKey"][];
@@ -3696,6 +3802,8 @@ export interface components {
         CreateKeyRequest: {
             name: string;
             scopes: ("qr:read" | "qr:write")[];
+            /** @description The key answers 401 from this instant on (it must be in the future); null or absent: never */
+            expiresAt?: string | null;
         };
         CreateQrRequest: {
             title: string;
@@ -4217,6 +4325,18 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        RotateKeyRequest: {
+            /** @description How long the old key keeps working (default 86400: a day; 0 stops it now) */
+            graceSeconds?: number;
+            /** @description The key answers 401 from this instant on (it must be in the future); null or absent: never */
+            expiresAt?: string | null;
+        };
+        RotatedKeyResponse: {
+            key: components["schemas"]["ApiKey"];
+            /** @description The successor key itself; it is shown only now */
+            secret: string;
+            previous: components["schemas"]["ApiKey"];
+        };
         Rule: {
             /** @description Stable id (given when absent); scans record it */
             id?: string;
@@ -4609,6 +4729,8 @@ export type RecentScans = components['schemas']['RecentScans'];
 export type RenameTagRequest = components['schemas']['RenameTagRequest'];
 export type ResetPasswordRequest = components['schemas']['ResetPasswordRequest'];
 export type ResetPreviewResponse = components['schemas']['ResetPreviewResponse'];
+export type RotateKeyRequest = components['schemas']['RotateKeyRequest'];
+export type RotatedKeyResponse = components['schemas']['RotatedKeyResponse'];
 export type Rule = components['schemas']['Rule'];
 export type RuleCondition = components['schemas']['RuleCondition'];
 export type Rules = components['schemas']['Rules'];

@@ -4,6 +4,7 @@ import type { Scope } from '../../domain/accounts/api-key.ts';
 import { isUniqueViolation, readTime, readTimeOrNull } from '../codec.ts';
 import type { Db } from '../database.ts';
 import { ConflictError } from '../../domain/errors.ts';
+import { graceEnd, keyStatus } from '../../domain/accounts/key-lifecycle.ts';
 
 export interface ApiKeyRecord {
   id: string;
@@ -16,13 +17,26 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
   /** The user who made it in the web app; null for keys made with the CLI. */
   createdBy: { id: string; email: string } | null;
+  /** It answers 401 from then on; null: never. A rotated key's is the end of its grace period. */
+  expiresAt: string | null;
+  /** The successor a rotation made, and when. */
+  replacedBy: string | null;
+  replacedAt: string | null;
 }
 
 export interface KeyForAuth {
   id: string;
   accountId: string;
   scopes: Scope[];
-  revoked: boolean;
+  revokedAt: string | null;
+  expiresAt: string | null;
+  replacedBy: string | null;
+  replacedAt: string | null;
+}
+
+export interface RotatedKey {
+  previous: ApiKeyRecord;
+  successor: ApiKeyRecord;
 }
 
 export class ApiKeysRepository {
@@ -66,8 +80,11 @@ export class ApiKeysRepository {
     scopes: Scope[];
     createdBy?: { id: string; email: string };
     maxActive?: number;
+    /** Checked by the caller (checkKeyExpiry); null or absent: it never expires. */
+    expiresAt?: string | null;
   }): Promise<ApiKeyRecord> {
     const now = new Date().toISOString();
+    const expiresAt = input.expiresAt ?? null;
     const id = randomUUID();
     await this.db.kysely.transaction().execute(async (trx) => {
       if (input.maxActive !== undefined) {
@@ -79,7 +96,10 @@ export class ApiKeysRepository {
           .selectFrom('api_keys')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
           .where('account_id', '=', input.accountId)
+          // Expired keys and rotated ones (their successor counts) are not active.
           .where('revoked_at', 'is', null)
+          .where('replaced_by', 'is', null)
+          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', this.db.codec.time(now))]))
           .executeTakeFirstOrThrow();
         if (Number(n) >= input.maxActive)
           throw new ConflictError(
@@ -99,6 +119,7 @@ export class ApiKeysRepository {
           last_used_at: null,
           revoked_at: null,
           created_by: input.createdBy?.id ?? null,
+          expires_at: expiresAt === null ? null : this.db.codec.time(expiresAt),
         })
         .execute();
     });
@@ -113,19 +134,86 @@ export class ApiKeysRepository {
       lastUsedAt: null,
       revokedAt: null,
       createdBy,
+      expiresAt,
+      replacedBy: null,
+      replacedAt: null,
     };
   }
 
-  async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
-    const rows = await this.db.kysely
+  /**
+   * Makes the key's successor (same name and scopes) and lets the key work on until the grace
+   * period ends (or its own expiry, if sooner). Null when no such key exists (in `accountId`,
+   * when given); 409 for a key that is revoked, expired or already rotated. The two writes are
+   * one transaction, and on PostgreSQL the key's row is locked: two rotations at once make one
+   * successor, not two.
+   */
+  async rotateKey(input: {
+    id: string;
+    accountId?: string;
+    graceSeconds: number;
+    prefix: string;
+    hash: string;
+    /** The successor's expiry (checked by the caller); null: never. */
+    expiresAt: string | null;
+    /** Who rotated it in the web app; the CLI keeps the old key's maker. */
+    createdBy?: { id: string; email: string };
+  }): Promise<RotatedKey | null> {
+    const nowMs = Date.now();
+    const now = new Date(nowMs).toISOString();
+    const successorId = randomUUID();
+    const time = (iso: string | null) => (iso === null ? null : this.db.codec.time(iso));
+    const done = await this.db.kysely.transaction().execute(async (trx) => {
+      let q = trx.selectFrom('api_keys').selectAll().where('id', '=', input.id);
+      if (input.accountId !== undefined) q = q.where('account_id', '=', input.accountId);
+      if (this.db.codec.dialect === 'postgres') q = q.forUpdate();
+      const row = await q.executeTakeFirst();
+      if (!row) return null;
+      const old = { revokedAt: readTimeOrNull(row.revoked_at), expiresAt: readTimeOrNull(row.expires_at), replacedBy: row.replaced_by };
+      const status = keyStatus(old, nowMs);
+      if (status === 'rotated') throw new ConflictError('key: was already rotated; rotate its successor instead');
+      if (status !== 'active') throw new ConflictError(`key: is ${status}; only a working key can be rotated (create a new one instead)`);
+      const oldEnd = graceEnd(nowMs, input.graceSeconds, old.expiresAt);
+      await trx
+        .insertInto('api_keys')
+        .values({
+          id: successorId,
+          account_id: row.account_id,
+          name: row.name,
+          prefix: input.prefix,
+          secret_hash: input.hash,
+          scopes: row.scopes,
+          created_at: this.db.codec.time(now),
+          last_used_at: null,
+          revoked_at: null,
+          created_by: input.createdBy?.id ?? row.created_by,
+          expires_at: time(input.expiresAt),
+        })
+        .execute();
+      await trx
+        .updateTable('api_keys')
+        .set({ expires_at: time(oldEnd), replaced_by: successorId, replaced_at: time(now) })
+        .where('id', '=', row.id)
+        .execute();
+      return row.account_id;
+    });
+    if (done === null) return null;
+    const keys = await this.listKeys(done, [input.id, successorId]);
+    const previous = keys.find((k) => k.id === input.id);
+    const successor = keys.find((k) => k.id === successorId);
+    if (!previous || !successor) throw new Error('a rotated key vanished');
+    return { previous, successor };
+  }
+
+  /** The account's keys, oldest first (only those of `ids`, when given). */
+  async listKeys(accountId: string, ids?: readonly string[]): Promise<ApiKeyRecord[]> {
+    let q = this.db.kysely
       .selectFrom('api_keys')
       .leftJoin('users', 'users.id', 'api_keys.created_by')
       .selectAll('api_keys')
       .select('users.email as creator_email')
-      .where('account_id', '=', accountId)
-      .orderBy('api_keys.created_at', 'asc')
-      .orderBy('api_keys.id')
-      .execute();
+      .where('account_id', '=', accountId);
+    if (ids !== undefined) q = q.where('api_keys.id', 'in', ids);
+    const rows = await q.orderBy('api_keys.created_at', 'asc').orderBy('api_keys.id').execute();
     return rows.map((r) => ({
       id: r.id,
       accountId: r.account_id,
@@ -136,6 +224,9 @@ export class ApiKeysRepository {
       lastUsedAt: readTimeOrNull(r.last_used_at),
       revokedAt: readTimeOrNull(r.revoked_at),
       createdBy: r.created_by !== null && r.creator_email !== null ? { id: r.created_by, email: r.creator_email } : null,
+      expiresAt: readTimeOrNull(r.expires_at),
+      replacedBy: r.replaced_by,
+      replacedAt: readTimeOrNull(r.replaced_at),
     }));
   }
 
@@ -159,11 +250,19 @@ export class ApiKeysRepository {
   async findByHash(hash: string): Promise<KeyForAuth | null> {
     const row = await this.db.kysely
       .selectFrom('api_keys')
-      .select(['id', 'account_id', 'scopes', 'revoked_at'])
+      .select(['id', 'account_id', 'scopes', 'revoked_at', 'expires_at', 'replaced_by', 'replaced_at'])
       .where('secret_hash', '=', hash)
       .executeTakeFirst();
     if (!row) return null;
-    return { id: row.id, accountId: row.account_id, scopes: splitScopes(row.scopes), revoked: row.revoked_at !== null };
+    return {
+      id: row.id,
+      accountId: row.account_id,
+      scopes: splitScopes(row.scopes),
+      revokedAt: readTimeOrNull(row.revoked_at),
+      expiresAt: readTimeOrNull(row.expires_at),
+      replacedBy: row.replaced_by,
+      replacedAt: readTimeOrNull(row.replaced_at),
+    };
   }
 
   async touchLastUsed(id: string, now: string): Promise<void> {

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { type ScanEvent, firstVisitsInBatch, scanDay, sumBatch, variantKey } from '../../domain/scans/scan-batch.ts';
 import { bucketOf } from '../../domain/stats/scan-buckets.ts';
 import { booleanArray, integerArray, textArray } from '../postgres/pg-array-literal.ts';
-import type { ScanWriter } from './scan-writer.ts';
+import type { ScanWriteObserver, ScanWriter } from './scan-writer.ts';
 
 interface Pending {
   scan: ScanEvent;
@@ -28,7 +28,10 @@ export class PostgresScanWriter implements ScanWriter {
   private scheduled = false;
   private readonly idle: (() => void)[] = [];
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly observer: ScanWriteObserver | null = null,
+  ) {}
 
   record(scan: ScanEvent): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -49,13 +52,17 @@ export class PostgresScanWriter implements ScanWriter {
   private pump(): void {
     while (this.queue.length > 0 && this.inFlight < MAX_IN_FLIGHT) {
       const batch = this.queue.splice(0, MAX_BATCH);
+      const scans = batch.map((p) => p.scan);
+      const started = this.observer === null ? 0 : performance.now();
       this.inFlight++;
-      this.write(batch.map((p) => p.scan))
+      this.write(scans)
         .then(
           () => {
+            this.observer?.written(scans, (performance.now() - started) / 1000);
             for (const p of batch) p.resolve();
           },
           (err: unknown) => {
+            this.observer?.failed(scans, (performance.now() - started) / 1000);
             for (const p of batch) p.reject(err);
           },
         )

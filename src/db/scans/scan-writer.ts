@@ -11,8 +11,14 @@ export interface ScanWriter {
   drain(): Promise<void>;
 }
 
-export function createScanWriter(db: Db): ScanWriter {
-  if (db.sqlite) return new SqliteScanWriter(db.sqlite);
-  if (db.pool) return new PostgresScanWriter(db.pool);
+/** Told of each batch once it committed or failed (the metrics); called once a batch, never per scan. */
+export interface ScanWriteObserver {
+  written(scans: readonly ScanEvent[], seconds: number): void;
+  failed(scans: readonly ScanEvent[], seconds: number): void;
+}
+
+export function createScanWriter(db: Db, observer: ScanWriteObserver | null = null): ScanWriter {
+  if (db.sqlite) return new SqliteScanWriter(db.sqlite, observer);
+  if (db.pool) return new PostgresScanWriter(db.pool, observer);
   throw new Error('database has neither a SQLite handle nor a PostgreSQL pool');
 }

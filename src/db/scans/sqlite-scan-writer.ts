@@ -6,7 +6,7 @@
 import type SQLite from 'better-sqlite3';
 import { type ScanEvent, firstVisitsInBatch, scanDay, sumBatch } from '../../domain/scans/scan-batch.ts';
 import { LruCache } from '../../domain/scans/lru-cache.ts';
-import type { ScanWriter } from './scan-writer.ts';
+import type { ScanWriteObserver, ScanWriter } from './scan-writer.ts';
 
 interface Pending {
   scan: ScanEvent;
@@ -24,7 +24,10 @@ export class SqliteScanWriter implements ScanWriter {
   /** The latest UTC day this process wrote a running total for, per code (cleared when a batch fails). */
   private latestDay = new LruCache<string, string>(50_000);
 
-  constructor(sqlite: SQLite.Database) {
+  constructor(
+    sqlite: SQLite.Database,
+    private readonly observer: ScanWriteObserver | null = null,
+  ) {
     const insertScan = sqlite.prepare(
       `insert into scans (item_id, scanned_at, is_bot, device, os, browser, country, referrer, visitor_hash, outcome, rule_id, variant,
          destination)
@@ -139,11 +142,15 @@ export class SqliteScanWriter implements ScanWriter {
     this.scheduled = false;
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
+      const scans = batch.map((p) => p.scan);
+      const started = this.observer === null ? 0 : performance.now();
       try {
-        this.writeBatch(batch.map((p) => p.scan));
+        this.writeBatch(scans);
+        this.observer?.written(scans, (performance.now() - started) / 1000);
         for (const p of batch) p.resolve();
       } catch (err) {
         this.latestDay = new LruCache(50_000);
+        this.observer?.failed(scans, (performance.now() - started) / 1000);
         for (const p of batch) p.reject(err);
       }
     }

@@ -2,6 +2,7 @@
 // body is parsed or validated: a key without qr:write gets 403 even for a missing id.
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { type Scope, hashApiKey, looksLikeApiKey } from '../../domain/accounts/api-key.ts';
+import { keyRefusal } from '../../domain/accounts/key-lifecycle.ts';
 import type { ApiKeysRepository } from '../../db/accounts/api-keys-repository.ts';
 import type { AuthThrottle } from './auth-throttle.ts';
 import { addressKey } from '../../domain/address-key.ts';
@@ -49,7 +50,10 @@ export function createAuthHook(keys: ApiKeysRepository, throttle: AuthThrottle):
     if (hash === null || secret === undefined) return refuse('invalid API key');
     const key = await throttle.lookup(req.ip, secret, () => keys.findByHash(hash));
     if (!key) return refuse('invalid API key');
-    if (key.revoked) return refuse('API key has been revoked');
+    // Expiry is checked against the clock on every request (the lookup is never cached).
+    const refusal = keyRefusal(key, Date.now());
+    if (refusal !== null) return refuse(refusal);
+    if (key.replacedAt !== null && key.expiresAt !== null) announceSunset(reply, key.replacedAt, key.expiresAt);
     throttle.vouch(secret);
     req.auth = { keyId: key.id, accountId: key.accountId, scopes: key.scopes, member: null };
     touch(keys, lastTouched, key.id, req);
@@ -57,6 +61,15 @@ export function createAuthHook(keys: ApiKeysRepository, throttle: AuthThrottle):
       return reply.code(403).send({ error: `insufficient scope: requires ${scope}` });
     }
   };
+}
+
+/**
+ * A rotated key in its grace period: every answer says it is deprecated (RFC 9745, since the
+ * rotation) and when it stops working (RFC 8594), so a client's logs show it before it breaks.
+ */
+function announceSunset(reply: FastifyReply, replacedAt: string, expiresAt: string): void {
+  reply.header('deprecation', `@${Math.floor(Date.parse(replacedAt) / 1000)}`);
+  reply.header('sunset', new Date(expiresAt).toUTCString());
 }
 
 function touch(keys: ApiKeysRepository, lastTouched: Map<string, number>, keyId: string, req: FastifyRequest): void {

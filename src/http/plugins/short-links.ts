@@ -4,6 +4,7 @@
 // reverse proxy which hosts it may get a certificate for.
 import type http from 'node:http';
 import type { AppServices } from '../../services.ts';
+import type { AccessLog } from '../logging/access-log.ts';
 import type { TrustFunction } from '../request/client-address.ts';
 import type { ShortLinkHealth } from '../short-links/failure-watch.ts';
 import { createRootAnswer, createShortLinkHandler, isRootPath, rawShortLinkResponder } from '../short-links/short-link-handler.ts';
@@ -17,14 +18,16 @@ export interface ShortLinksOptions {
   services: AppServices;
   health: ShortLinkHealth;
   trust: TrustFunction | false;
+  /** ACCESS_LOG's line writer; null: no access log. */
+  accessLog: AccessLog | null;
   setFastPath: (fastPath: FastPath) => void;
 }
 
-export const shortLinks = unencapsulated<ShortLinksOptions>(async (app, { services, health, trust, setFastPath }) => {
+export const shortLinks = unencapsulated<ShortLinksOptions>(async (app, { services, health, trust, accessLog, setFastPath }) => {
   await services.links.start?.();
   const handleShortLink = createShortLinkHandler(services, health);
   const root = createRootAnswer(services);
-  setFastPath(rawShortLinkResponder(handleShortLink, trust, app.log, root));
+  setFastPath(rawShortLinkResponder(handleShortLink, trust, app.log, root, accessLog));
   // The same for app.inject (and any server buildApp made without the fast path).
   app.addHook('onRequest', async (req, reply) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !isRootPath(req.url)) return;

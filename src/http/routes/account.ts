@@ -5,7 +5,9 @@ import { oneTimeLinkUrl } from '../../domain/accounts/links.ts';
 import { resetLinkRefusal } from '../../domain/accounts/roles.ts';
 import { newSecretToken, hashSecretToken } from '../../domain/accounts/secret-token.ts';
 import { INVITE_TTL_MS, RESET_TTL_MS } from '../../domain/accounts/session-policy.ts';
-import { generateApiKey, type Scope } from '../../domain/accounts/api-key.ts';
+import { generateApiKey } from '../../domain/accounts/api-key.ts';
+import { ROTATION_GRACE_DEFAULT_SECONDS, checkKeyExpiry, keyStatus } from '../../domain/accounts/key-lifecycle.ts';
+import type { ApiKeyRecord } from '../../db/accounts/api-keys-repository.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../domain/errors.ts';
 import { ACTIVE_KEYS_PER_ACCOUNT, OPEN_INVITES_PER_ACCOUNT } from '../../domain/accounts/account-limits.ts';
 import type { AppServices } from '../../services.ts';
@@ -21,6 +23,8 @@ import {
   InvitesResponse,
   KeyIdParams,
   LinkResponse,
+  RotateKeyBody,
+  RotatedKeyResponse,
   MemberResponse,
   MembersResponse,
   RemoveMemberQuery,
@@ -212,7 +216,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       config: { session: 'owner' },
       schema: { summary: 'API keys of the account', tags: ['keys'], response: { 200: ApiKeysResponse, ...authErrors } },
     },
-    async (req) => ({ keys: (await keys.listKeys(accountOf(req))).map(keyView) }),
+    async (req) => {
+      const now = Date.now();
+      return { keys: (await keys.listKeys(accountOf(req))).map((k) => keyView(k, now)) };
+    },
   );
 
   app.post(
@@ -228,9 +235,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req, reply) => {
       const member = memberOf(req);
+      const now = Date.now();
+      const expiresAt = checkKeyExpiry(req.body.expiresAt, now);
       const fresh = generateApiKey();
       const name = req.body.name.trim() || 'default';
       const record = await keys.createKey({
+        expiresAt,
         accountId: accountOf(req),
         name,
         prefix: fresh.prefix,
@@ -239,7 +249,45 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         createdBy: { id: member.userId, email: member.email },
         maxActive: ACTIVE_KEYS_PER_ACCOUNT,
       });
-      return reply.code(201).send({ key: keyView(record), secret: fresh.key });
+      return reply.code(201).send({ key: keyView(record, now), secret: fresh.key });
+    },
+  );
+
+  app.post(
+    '/account/keys/:id/rotate',
+    {
+      config: { session: 'owner' },
+      schema: {
+        summary:
+          'Rotate an API key: its successor (same name and scopes; the secret is in this answer only), while the old key keeps working for graceSeconds (0 to 7 days, default 1 day)',
+        tags: ['keys'],
+        params: KeyIdParams,
+        body: RotateKeyBody,
+        response: { 201: RotatedKeyResponse, ...errors },
+      },
+      // Every field is optional: `curl -X POST` without a body rotates with the defaults.
+      preValidation: (req, _reply, done) => {
+        req.body ??= {};
+        done();
+      },
+    },
+    async (req, reply) => {
+      const member = memberOf(req);
+      const body = req.body;
+      const expiresAt = checkKeyExpiry(body.expiresAt, Date.now());
+      const fresh = generateApiKey();
+      const rotated = await keys.rotateKey({
+        id: req.params.id,
+        accountId: accountOf(req),
+        graceSeconds: body.graceSeconds ?? ROTATION_GRACE_DEFAULT_SECONDS,
+        prefix: fresh.prefix,
+        hash: fresh.hash,
+        expiresAt,
+        createdBy: { id: member.userId, email: member.email },
+      });
+      if (rotated === null) throw new NotFoundError('key not found');
+      const now = Date.now();
+      return reply.code(201).send({ key: keyView(rotated.successor, now), secret: fresh.key, previous: keyView(rotated.previous, now) });
     },
   );
 
@@ -261,16 +309,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
   );
 };
 
-function keyView(k: {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: Scope[];
-  createdAt: string;
-  createdBy: { id: string; email: string } | null;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}) {
+function keyView(k: ApiKeyRecord, nowMs: number) {
   return {
     id: k.id,
     name: k.name,
@@ -280,5 +319,8 @@ function keyView(k: {
     createdBy: k.createdBy,
     lastUsedAt: k.lastUsedAt,
     revokedAt: k.revokedAt,
+    expiresAt: k.expiresAt,
+    replacedBy: k.replacedBy,
+    status: keyStatus(k, nowMs),
   };
 }

@@ -6,6 +6,7 @@ import { ACCOUNT_NAME_MAX, EMAIL_MAX } from '../../domain/accounts/identity.ts';
 import { PASSWORD_MAX } from '../../domain/accounts/password.ts';
 import { ROLES } from '../../domain/accounts/roles.ts';
 import { SCOPES } from '../../domain/accounts/api-key.ts';
+import { KEY_STATUSES, ROTATION_GRACE_DEFAULT_SECONDS, ROTATION_GRACE_MAX_SECONDS } from '../../domain/accounts/key-lifecycle.ts';
 import { Enum, named } from '../../domain/schema-kit.ts';
 import { PublicAddress } from './domains.ts';
 
@@ -117,8 +118,17 @@ export const ApiKeyView = Type.Object({
   }),
   lastUsedAt: TimeOrNull,
   revokedAt: TimeOrNull,
+  expiresAt: Type.Union([Time, Type.Null()], {
+    description: 'From this instant the key answers 401 (a rotated key: the end of its grace period); null: never',
+  }),
+  replacedBy: Type.Union([Type.String(), Type.Null()], { description: 'The id of the key a rotation made to replace this one' }),
+  status: Enum(KEY_STATUSES, 'Computed when read; rotated: replaced, and still working until expiresAt'),
 });
 export const ApiKeysResponse = Type.Object({ keys: Type.Array(ApiKeyView) });
+const KeyExpiry = Type.Union([Time, Type.Null()], {
+  rule: 'must be null or an ISO 8601 date-time with an offset, e.g. 2027-01-01T00:00:00Z',
+  description: 'The key answers 401 from this instant on (it must be in the future); null or absent: never',
+});
 export const CreateKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 80, rule: 'must be a name of 1 to 80 characters' }),
@@ -128,12 +138,32 @@ export const CreateKeyBody = Type.Object(
       uniqueItems: true,
       rule: `must list one or more of ${SCOPES.join(', ')}`,
     }),
+    expiresAt: Type.Optional(KeyExpiry),
   },
   { additionalProperties: false },
 );
 export const CreatedKeyResponse = Type.Object({
   key: ApiKeyView,
   secret: Type.String({ description: 'The key itself; it is shown only now' }),
+});
+export const RotateKeyBody = Type.Object(
+  {
+    graceSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: ROTATION_GRACE_MAX_SECONDS,
+        rule: `must be an integer from 0 to ${ROTATION_GRACE_MAX_SECONDS} (7 days)`,
+        description: `How long the old key keeps working (default ${ROTATION_GRACE_DEFAULT_SECONDS}: a day; 0 stops it now)`,
+      }),
+    ),
+    expiresAt: Type.Optional(KeyExpiry),
+  },
+  { additionalProperties: false },
+);
+export const RotatedKeyResponse = Type.Object({
+  key: ApiKeyView,
+  secret: Type.String({ description: 'The successor key itself; it is shown only now' }),
+  previous: ApiKeyView,
 });
 
 export type InstanceView = Static<typeof InstanceResponse>;
@@ -142,6 +172,7 @@ export type MemberView = Static<typeof Member>;
 export type InviteView = Static<typeof Invite>;
 export type ApiKeyListItem = Static<typeof ApiKeyView>;
 export type CreatedKey = Static<typeof CreatedKeyResponse>;
+export type RotatedKey = Static<typeof RotatedKeyResponse>;
 export type CreatedInvite = Static<typeof CreatedInviteResponse>;
 export type LinkView = Static<typeof LinkResponse>;
 export type InvitePreview = Static<typeof InvitePreviewResponse>;
@@ -175,6 +206,8 @@ for (const [name, schema] of Object.entries({
   ApiKeysResponse,
   CreateKeyBody,
   CreatedKeyResponse,
+  RotateKeyBody,
+  RotatedKeyResponse,
 })) {
   named(name.replace(/Body$/, 'Request').replace(/^ApiKeyView$/, 'ApiKey'), schema);
 }

@@ -39,6 +39,8 @@ import { DEFAULT_COMPILED_ROUTING } from '../../domain/dynamic/routing.ts';
 import { visitorContext } from '../../domain/dynamic/visitor-context.ts';
 import type { Scan } from '../../domain/scans/scan.ts';
 import type { ScanAttribution, ScanOutcome } from '../../domain/scans/scan-tracker.ts';
+import type { ShortLinkOutcome, ShortLinkTally } from '../../metrics/short-link-tally.ts';
+import type { AccessLog } from '../logging/access-log.ts';
 
 export interface ShortLinkRequest {
   method: string;
@@ -58,6 +60,8 @@ export interface ShortLinkResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** What the answer was, for the metrics (a closed list: no label per code). */
+  outcome: ShortLinkOutcome;
 }
 
 export type ShortLinkHandler = (req: ShortLinkRequest) => Promise<ShortLinkResponse>;
@@ -70,6 +74,7 @@ const UNAVAILABLE: ShortLinkResponse = {
   status: 503,
   headers: { ...SHORT_LINK_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5' },
   body: 'This link cannot be opened right now; please try again in a moment.',
+  outcome: 'unavailable',
 };
 
 /** POST is a protected code's form; anywhere else it is the 405 of every other method (error-handlers.ts). */
@@ -77,6 +82,7 @@ const NOT_ALLOWED: ShortLinkResponse = {
   status: 405,
   headers: { ...SHORT_LINK_HEADERS, allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' },
   body: JSON.stringify({ error: 'method: a short link answers GET and HEAD, not POST' }),
+  outcome: 'not_allowed',
 };
 
 /** Whether the code can refuse or route a scan: only these take the long way (most codes do not). */
@@ -87,6 +93,22 @@ function isDynamic(t: ShortLinkTarget): boolean {
 }
 
 export function createShortLinkHandler(services: AppServices, health: ShortLinkHealth): ShortLinkHandler {
+  const handle = answerShortLink(services, health);
+  const tally: ShortLinkTally = services.shortLinkTally;
+  // The metrics' only cost on the redirect: one increment of a plain number (read when scraped).
+  return async (req) => {
+    try {
+      const res = await handle(req);
+      tally[res.outcome]++;
+      return res;
+    } catch (err) {
+      tally.error++;
+      throw err;
+    }
+  };
+}
+
+function answerShortLink(services: AppServices, health: ShortLinkHealth): ShortLinkHandler {
   const { tracker, scanCap, codePasswordLimiter } = services;
   /** A scan's record; a failure is logged (a line every 10 s while it lasts) and GET /readyz answers 503, the visitor still gets the answer. */
   const record = async (target: ShortLinkTarget, scan: Scan | null, attribution: ScanAttribution) => {
@@ -101,7 +123,7 @@ export function createShortLinkHandler(services: AppServices, health: ShortLinkH
   return async (req) => {
     // A Map lookup (memoised per Host header): no query per scan.
     const route = services.addresses.route(req.host);
-    if (route === null) return page(renderNotFoundPage());
+    if (route === null) return page(renderNotFoundPage(), 'not_found');
     const domain = route.kind === 'domain' ? route.domain : null;
     const vcf = req.code.endsWith('.vcf');
     const code = vcf ? req.code.slice(0, -4) : req.code;
@@ -119,11 +141,12 @@ export function createShortLinkHandler(services: AppServices, health: ShortLinkH
     if (req.method === 'POST' && (vcf || !target?.active || target.deleted || target.passwordHash === null)) return NOT_ALLOWED;
     // A domain's fallback takes unknown and deleted codes (a paused one is still its owner's).
     if (!target || target.deleted) {
-      if (domain?.fallbackUrl) return redirect(302, domain.fallbackUrl);
-      return page(target?.deleted ? renderGonePage() : renderNotFoundPage());
+      const outcome = target?.deleted ? 'gone' : 'not_found';
+      if (domain?.fallbackUrl) return redirect(302, domain.fallbackUrl, outcome);
+      return page(target?.deleted ? renderGonePage() : renderNotFoundPage(), outcome);
     }
-    if (!target.active) return page(renderNotFoundPage());
-    if (vcf && target.contentType !== 'vcard') return page(renderNotFoundPage());
+    if (!target.active) return page(renderNotFoundPage(), 'not_found');
+    if (vcf && target.contentType !== 'vcard') return page(renderNotFoundPage(), 'not_found');
     const now = Date.now();
     let scan: Scan | null = null;
     try {
@@ -160,9 +183,9 @@ interface Visit {
 async function dynamicAnswer(target: ShortLinkTarget, v: Visit): Promise<ShortLinkResponse> {
   const { req, now, scan, record } = v;
   const counted = scan?.record === true && !scan.isBot;
-  const refuse = async (outcome: ScanOutcome, fallback: string | undefined, shown: () => RenderedPage) => {
+  const refuse = async (outcome: ScanOutcome & ShortLinkOutcome, fallback: string | undefined, shown: () => RenderedPage) => {
     if (!v.vcf) await record(target, scan, { outcome });
-    return fallback !== undefined ? redirect(302, fallback) : page(shown());
+    return fallback !== undefined ? redirect(302, fallback, outcome) : page(shown(), outcome);
   };
   const { fallbackUrls } = target.routing;
   if (target.endsMs !== null && now >= target.endsMs) {
@@ -184,13 +207,14 @@ async function dynamicAnswer(target: ShortLinkTarget, v: Visit): Promise<ShortLi
   if (password !== null && !cookieOk) {
     if (given === undefined) {
       if (!v.vcf && req.method === 'GET') await record(target, scan, { outcome: 'password_required' });
-      return page(renderPasswordPage({ code: target.code, query: req.query, status: 200 }));
+      return page(renderPasswordPage({ code: target.code, query: req.query, status: 200 }), 'password_required');
     }
     // Counted per code and address (the limiter's "email" key), and per address over all codes.
     const attempt = await v.codePasswordLimiter.admit(req.ip, `${target.code} ${req.ip}`);
     if (attempt.wait > 0) {
       const tooMany = page(
         renderPasswordPage({ code: target.code, query: req.query, status: 429, problem: 'Too many wrong passwords. Try again later.' }),
+        'password_throttled',
       );
       tooMany.headers['retry-after'] = String(attempt.wait);
       return tooMany;
@@ -199,7 +223,10 @@ async function dynamicAnswer(target: ShortLinkTarget, v: Visit): Promise<ShortLi
     await attempt.done(!right);
     if (!right) {
       await record(target, scan, { outcome: 'password_failed' });
-      return page(renderPasswordPage({ code: target.code, query: req.query, status: 403, problem: 'That password is not right.' }));
+      return page(
+        renderPasswordPage({ code: target.code, query: req.query, status: 403, problem: 'That password is not right.' }),
+        'password_failed',
+      );
     }
     setCookie = passwordCookie(target.code, passwordCookieValue(password, target.code, now));
   }
@@ -207,7 +234,8 @@ async function dynamicAnswer(target: ShortLinkTarget, v: Visit): Promise<ShortLi
   const self = `/r/${encodeURIComponent(target.code)}${req.query ? `?${req.query}` : ''}`;
   // A landing page's form is answered with a GET of the page (no resubmit on reload): that GET,
   // carrying the cookie, is the scan.
-  if (setCookie !== null && req.method === 'POST' && !REDIRECTED.has(target.contentType)) return withCookie(redirect(303, self), setCookie);
+  if (setCookie !== null && req.method === 'POST' && !REDIRECTED.has(target.contentType))
+    return withCookie(redirect(303, self, 'password_accepted'), setCookie);
 
   let match: RuleMatch = NO_MATCH;
   const rules = target.routing.rules;
@@ -255,18 +283,18 @@ async function answer(
       scan,
       attributed ? { outcome: 'redirect', ruleId: match?.rule?.id ?? null, variant: match?.variant ?? null, destination } : REDIRECT,
     );
-    return redirect(302, location);
+    return redirect(302, location, 'redirect');
   }
   await record(target, scan, LANDING);
   const landing = renderLandingPage({ title: target.title, code: target.code, payload: target.payload, contentType: target.contentType });
-  return page(landing ?? renderNotFoundPage());
+  return landing ? page(landing, 'landing') : page(renderNotFoundPage(), 'not_found');
 }
 
 const REDIRECT: ScanAttribution = Object.freeze({ outcome: 'redirect' });
 const LANDING: ScanAttribution = Object.freeze({ outcome: 'landing' });
 
-function redirect(status: 302 | 303, location: string): ShortLinkResponse {
-  return { status, headers: { ...SHORT_LINK_HEADERS, location }, body: '' };
+function redirect(status: 302 | 303, location: string, outcome: ShortLinkOutcome): ShortLinkResponse {
+  return { status, headers: { ...SHORT_LINK_HEADERS, location }, body: '', outcome };
 }
 
 function header(req: ShortLinkRequest, name: string): string | undefined {
@@ -281,8 +309,9 @@ function passwordCookie(code: string, value: string): string {
 
 const REDIRECTED = ROUTED_KINDS;
 
-function page(p: RenderedPage): ShortLinkResponse {
+function page(p: RenderedPage, outcome: ShortLinkOutcome): ShortLinkResponse {
   return {
+    outcome,
     status: p.status,
     headers: {
       ...SHORT_LINK_HEADERS,
@@ -297,8 +326,9 @@ function page(p: RenderedPage): ShortLinkResponse {
 
 /** The contact card download: not a scan (the scan was the page that offered it). */
 function contactCard(target: ShortLinkTarget): ShortLinkResponse {
-  if (target.contentType !== 'vcard') return page(renderNotFoundPage());
+  if (target.contentType !== 'vcard') return page(renderNotFoundPage(), 'not_found');
   return {
+    outcome: 'contact_card',
     status: 200,
     headers: {
       ...SHORT_LINK_HEADERS,
@@ -314,11 +344,14 @@ function contactCard(target: ShortLinkTarget): ShortLinkResponse {
 export type RootAnswer = (host: string | undefined) => ShortLinkResponse | null;
 
 export function createRootAnswer(services: AppServices): RootAnswer {
+  const tally = services.shortLinkTally;
   return (host) => {
     const route = services.addresses.route(host);
     if (route?.kind !== 'domain') return null;
     const to = route.domain.rootRedirect;
-    return to ? redirect(302, to) : page(renderNotFoundPage());
+    const res = to ? redirect(302, to, 'root_redirect') : page(renderNotFoundPage(), 'not_found');
+    tally[res.outcome]++;
+    return res;
   };
 }
 
@@ -327,15 +360,25 @@ export function isRootPath(url: string): boolean {
 }
 
 /** The listening server's adapter: answers GET/HEAD /r/* (and / on an account's domain) on the raw request, or returns false. */
-export function rawShortLinkResponder(handle: ShortLinkHandler, trust: TrustFunction | false, log: FastifyBaseLogger, root: RootAnswer) {
+export function rawShortLinkResponder(
+  handle: ShortLinkHandler,
+  trust: TrustFunction | false,
+  log: FastifyBaseLogger,
+  root: RootAnswer,
+  accessLog: AccessLog | null = null,
+) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? '';
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     if (isRootPath(url)) {
+      const began = accessLog === null ? 0 : performance.now();
       const r = root(req.headers.host);
       if (r === null) return false;
-      res.writeHead(r.status, { ...r.headers, 'content-length': Buffer.byteLength(r.body) });
+      const bytes = Buffer.byteLength(r.body);
+      res.writeHead(r.status, { ...r.headers, 'content-length': bytes });
       res.end(req.method === 'HEAD' ? undefined : r.body);
+      const ms = performance.now() - began;
+      accessLog?.({ method: req.method, url, route: undefined, status: r.status, ms, bytes, ip: clientAddress(req, trust) });
       return true;
     }
     if (!url.startsWith('/r/')) return false;
@@ -348,15 +391,23 @@ export function rawShortLinkResponder(handle: ShortLinkHandler, trust: TrustFunc
     } catch {
       code = '';
     }
-    handle({ method: req.method, code, query, headers: req.headers, host: req.headers.host, ip: clientAddress(req, trust) }).then(
+    const ip = clientAddress(req, trust);
+    const started = accessLog === null ? 0 : performance.now();
+    const method = req.method;
+    const logged = (status: number, bytes: number) =>
+      accessLog?.({ method, url, route: undefined, status, ms: performance.now() - started, bytes, ip });
+    handle({ method, code, query, headers: req.headers, host: req.headers.host, ip }).then(
       (r) => {
-        res.writeHead(r.status, { ...r.headers, 'content-length': Buffer.byteLength(r.body) });
+        const bytes = Buffer.byteLength(r.body);
+        res.writeHead(r.status, { ...r.headers, 'content-length': bytes });
         res.end(r.body);
+        logged(r.status, bytes);
       },
       (err: unknown) => {
         log.error({ err }, 'short link failed');
         res.writeHead(500, { 'content-type': 'text/plain', ...SHORT_LINK_HEADERS });
         res.end('internal error');
+        logged(500, 14);
       },
     );
     return true;

@@ -1,5 +1,6 @@
-// API keys: create one with a name and scopes (shown once, with a curl example), list
-// them with who made them and when they were last used, revoke with a confirmation.
+// API keys: create one with a name, scopes and an optional expiry (shown once, with a curl
+// example), list them with who made them, when they were last used and when they end; rotate
+// (the successor is shown once, the old key works on for a day) or revoke with a confirmation.
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiKeyListItem, ApiError, type CreatedKey, type Scope, api } from '../../api.ts';
 import { byId, useFocusLater } from '../../components/announce.ts';
@@ -10,6 +11,15 @@ import { Button, ConfirmButton, CopyField, FormError, Notice, Spinner, When } fr
 import { useAppState } from '../../store.ts';
 import { AccountTabs } from './account-tabs.tsx';
 import './account.css';
+
+const DAY_MS = 86_400_000;
+/** Lifetimes offered for a new key, in days; 0: it lasts until revoked. */
+const LIFETIMES: { days: number; text: string }[] = [
+  { days: 0, text: 'Never (until revoked)' },
+  { days: 30, text: 'In 30 days' },
+  { days: 90, text: 'In 90 days' },
+  { days: 365, text: 'In a year' },
+];
 
 const SCOPE_TEXT: Record<Scope, string> = {
   'qr:read': 'qr:read — list codes, read stats, download images',
@@ -35,7 +45,9 @@ export default function KeysPage() {
 function OwnerKeys() {
   const [keys, setKeys] = useState<ApiKeyListItem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<CreatedKey | null>(null);
+  /** The secret shown once: a new key's, or a rotated key's successor (then `previous` is the old key). */
+  const [created, setCreated] = useState<(CreatedKey & { previous?: ApiKeyListItem }) | null>(null);
+  const [lifetime, setLifetime] = useState(0);
   const [scopes, setScopes] = useState<Record<Scope, boolean>>({ 'qr:read': true, 'qr:write': false });
   const form = useForm({ name: '', scopes: '' });
   /** What the last revoke did, where its button was. */
@@ -52,8 +64,10 @@ function OwnerKeys() {
     void form.submit(
       (v) => ({ name: checks.required('a name for the key')(v.name), scopes: chosen.length === 0 ? 'Tick at least one scope' : undefined }),
       async (v) => {
-        setCreated(await api.createKey(v.name.trim(), chosen));
+        const expiresAt = lifetime === 0 ? null : new Date(Date.now() + lifetime * DAY_MS).toISOString();
+        setCreated(await api.createKey(v.name.trim(), chosen, expiresAt));
         form.setValues({ name: '', scopes: '' });
+        setLifetime(0);
         setDone(null);
         // The secret replaces the form and is shown once: the focus goes to it (its
         // description says so), ready to copy.
@@ -72,7 +86,16 @@ function OwnerKeys() {
         {created ? (
           <div class="created">
             <Notice kind="success" id="new-key-notice">
-              Key “<span class="key-name">{created.key.name}</span>” created. Copy it now: it is shown only once.
+              {created.previous ? (
+                <>
+                  Key “<span class="key-name">{created.key.name}</span>” rotated. Copy the new key now: it is shown only once. The old key
+                  keeps working until <When iso={created.previous.expiresAt} />.
+                </>
+              ) : (
+                <>
+                  Key “<span class="key-name">{created.key.name}</span>” created. Copy it now: it is shown only once.
+                </>
+              )}
             </Notice>
             <CopyField id="new-key-secret" label="Your new API key" value={created.secret} describedBy="new-key-notice" />
             <CopyField
@@ -122,6 +145,16 @@ function OwnerKeys() {
                 </p>
               ) : null}
             </fieldset>
+            <div class="field">
+              <label for="key-expires">Expires</label>
+              <select id="key-expires" value={String(lifetime)} onChange={(e) => setLifetime(Number(e.currentTarget.value))}>
+                {LIFETIMES.map((l) => (
+                  <option key={l.days} value={String(l.days)}>
+                    {l.text}
+                  </option>
+                ))}
+              </select>
+            </div>
             <Button type="submit" id="create-key" busy={form.busy}>
               Create key
             </Button>
@@ -158,6 +191,7 @@ function OwnerKeys() {
                   <th scope="col">Scopes</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
+                  <th scope="col">Expires</th>
                   <th scope="col">
                     <span class="visually-hidden">Actions</span>
                   </th>
@@ -165,7 +199,7 @@ function OwnerKeys() {
               </thead>
               <tbody>
                 {keys.map((k) => (
-                  <tr key={k.id} class={k.revokedAt ? 'revoked' : undefined}>
+                  <tr key={k.id} class={k.status === 'revoked' || k.status === 'expired' ? 'revoked' : undefined}>
                     <td data-label="Name" class="key-name">
                       {k.name}
                     </td>
@@ -180,34 +214,65 @@ function OwnerKeys() {
                     <td data-label="Last used">
                       <When iso={k.lastUsedAt} />
                     </td>
+                    <td data-label="Expires">
+                      <Expiry k={k} />
+                    </td>
                     <td data-label="Actions" class="actions">
-                      {k.revokedAt ? (
-                        <span class="badge">Revoked</span>
+                      {k.status === 'revoked' || k.status === 'expired' ? (
+                        <span class="badge">{k.status === 'revoked' ? 'Revoked' : 'Expired'}</span>
                       ) : (
-                        <ConfirmButton
-                          label="Revoke"
-                          ariaLabel={`Revoke ${k.name}`}
-                          confirmLabel="Revoke key"
-                          question={`Revoke “${k.name}”? Programs using it stop working.`}
-                          onConfirm={async () => {
-                            // The row's button becomes a "Revoked" badge: the focus goes to the line saying so.
-                            setDone(null);
-                            setError(null);
-                            try {
-                              await api.revokeKey(k.id);
-                              await reload();
-                              setDone(`Key “${k.name}” revoked. Requests made with it are refused from now on.`);
-                              focusLater(byId('keys-done'));
-                            } catch (err) {
-                              setError(
-                                err instanceof ApiError
-                                  ? `Key “${k.name}” was not revoked. ${err.message}`
-                                  : `Key “${k.name}” was not revoked. Try again.`,
-                              );
-                              focusLater(byId('keys-error'));
-                            }
-                          }}
-                        />
+                        <span class="key-actions">
+                          {k.status === 'active' ? (
+                            <ConfirmButton
+                              label="Rotate"
+                              ariaLabel={`Rotate ${k.name}`}
+                              confirmLabel="Rotate key"
+                              question={`Rotate “${k.name}”? A new key replaces it; this one keeps working for one more day.`}
+                              onConfirm={async () => {
+                                setDone(null);
+                                setError(null);
+                                try {
+                                  const rotated = await api.rotateKey(k.id);
+                                  setCreated(rotated);
+                                  // The successor's secret is shown once at the top: the focus goes to it.
+                                  focusLater(byId('new-key-secret'));
+                                  await reload();
+                                } catch (err) {
+                                  setError(
+                                    err instanceof ApiError
+                                      ? `Key “${k.name}” was not rotated. ${err.message}`
+                                      : `Key “${k.name}” was not rotated. Try again.`,
+                                  );
+                                  focusLater(byId('keys-error'));
+                                }
+                              }}
+                            />
+                          ) : null}
+                          <ConfirmButton
+                            label="Revoke"
+                            ariaLabel={`Revoke ${k.name}`}
+                            confirmLabel="Revoke key"
+                            question={`Revoke “${k.name}”? Programs using it stop working.`}
+                            onConfirm={async () => {
+                              // The row's button becomes a "Revoked" badge: the focus goes to the line saying so.
+                              setDone(null);
+                              setError(null);
+                              try {
+                                await api.revokeKey(k.id);
+                                await reload();
+                                setDone(`Key “${k.name}” revoked. Requests made with it are refused from now on.`);
+                                focusLater(byId('keys-done'));
+                              } catch (err) {
+                                setError(
+                                  err instanceof ApiError
+                                    ? `Key “${k.name}” was not revoked. ${err.message}`
+                                    : `Key “${k.name}” was not revoked. Try again.`,
+                                );
+                                focusLater(byId('keys-error'));
+                              }
+                            }}
+                          />
+                        </span>
                       )}
                     </td>
                   </tr>
@@ -219,4 +284,18 @@ function OwnerKeys() {
       </section>
     </AppLayout>
   );
+}
+
+/** When a key stops working: never, at its expiry, or (rotated) at the end of its grace period. */
+function Expiry({ k }: { k: ApiKeyListItem }) {
+  if (k.status === 'revoked') return <span class="muted">—</span>;
+  if (k.status === 'rotated') {
+    return (
+      <>
+        <When iso={k.expiresAt} />
+        <span class="muted small block">rotated: replaced by a new key</span>
+      </>
+    );
+  }
+  return <When iso={k.expiresAt} empty="never" />;
 }
