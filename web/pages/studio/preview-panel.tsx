@@ -6,6 +6,7 @@ import { announce } from '../../components/announce.ts';
 import type { QrDesign } from '../../../src/domain/design/design-schema.ts';
 import type { ScanResult } from './scan-check.ts';
 import { useAppState } from '../../store.ts';
+import zxingWasmUrl from 'zxing-wasm/reader/zxing_reader.wasm?url';
 
 type Renderer = typeof import('./browser-renderer.ts');
 let rendererChunk: Promise<Renderer> | null = null;
@@ -15,6 +16,20 @@ export function loadRenderer(): Promise<Renderer> {
   return rendererChunk;
 }
 let scanChunk: Promise<typeof import('./scan-check.ts')> | null = null;
+function loadScanCheck(): Promise<typeof import('./scan-check.ts')> {
+  if (!scanChunk) {
+    // The WebAssembly beside the chunk that asks for it, not after it: a round trip less.
+    const preload = Object.assign(document.createElement('link'), {
+      rel: 'preload',
+      as: 'fetch',
+      href: zxingWasmUrl,
+      crossOrigin: 'anonymous',
+    });
+    document.head.append(preload);
+    scanChunk = import('./scan-check.ts');
+  }
+  return scanChunk;
+}
 
 /**
  * The SVG as a data: URL: a blob: URL costs a round trip to the browser process before the image
@@ -65,8 +80,7 @@ export function PreviewPanel({ data, design, blocked, title }: PreviewProps) {
         scanTimer = setTimeout(() => {
           void (async () => {
             try {
-              scanChunk ??= import('./scan-check.ts');
-              const result = await (await scanChunk).scanCheck(out.svg, data);
+              const result = await (await loadScanCheck()).scanCheck(out.svg, data);
               if (mine === turn.current) setScan({ state: 'done', result });
             } catch (err) {
               if (mine === turn.current) setScan({ state: 'failed', message: err instanceof Error ? err.message : String(err) });
@@ -79,6 +93,18 @@ export function PreviewPanel({ data, design, blocked, title }: PreviewProps) {
     })();
     return () => clearTimeout(scanTimer);
   }, [data, design, blocked]);
+
+  // The decoder (a third of a megabyte of WebAssembly, brotli) starts loading once the first
+  // preview is on screen, not before: on mobile data it would share the line with the renderer
+  // and hold the preview back. An effect runs after the paint. A failure shows at the check.
+  const shown = svg !== null;
+  useEffect(() => {
+    if (shown)
+      void loadScanCheck().then(
+        (m) => m.warmUp(),
+        () => undefined,
+      );
+  }, [shown]);
 
   // What an edit did to the design's health is said aloud when it changes (a colour of low
   // contrast, a value the preview cannot draw), once: the notices are beside, not at, the

@@ -4,7 +4,13 @@
 import { prepareZXingModule, readBarcodes, type ReaderOptions } from 'zxing-wasm/reader';
 import wasmUrl from 'zxing-wasm/reader/zxing_reader.wasm?url';
 
-prepareZXingModule({ overrides: { locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? wasmUrl : prefix + path) } });
+const OVERRIDES = { locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? wasmUrl : prefix + path) };
+prepareZXingModule({ overrides: OVERRIDES });
+
+/** Fetches and compiles the decoder now (the studio calls this once its first preview is on screen), so the first check does not wait for it. */
+export async function warmUp(): Promise<void> {
+  await prepareZXingModule({ overrides: OVERRIDES, fireImmediately: true });
+}
 
 /** About what a phone's camera resolves of a code held at arm's length. */
 export const PHONE_SIZE = 360;
