@@ -273,7 +273,9 @@ describe.skipIf(!HAVE_CHROMIUM)('keyboard and screen-reader behaviour', () => {
     await page.waitForURL(/\/app\/codes\/[0-9a-f-]{36}\/edit$/);
     const result = page.locator('#save-result');
     await result.waitFor();
-    expect(await result.textContent()).toMatch(/Saved, with warnings from the server:.*contrast/);
+    // The design's warnings are the preview's, shown beside it: named, not repeated.
+    expect(await result.textContent()).toMatch(/Saved, with (the warning|the \d warnings) shown at the preview/);
+    expect(await page.locator('#design-warnings').textContent()).toContain('contrast');
     const box = await result.boundingBox();
     expect(box !== null && box.y >= 0 && box.y + box.height <= 844, `save result at ${JSON.stringify(box)}`).toBe(true);
     await expect.poll(() => announced(page), SLOW).toMatch(/^Created, with warnings from the server: .*contrast/);

@@ -42,29 +42,36 @@ function svgDataUrl(svg: string): string {
 
 type Scan = { state: 'checking' } | { state: 'done'; result: ScanResult } | { state: 'failed'; message: string };
 
-export interface PreviewProps {
-  /** What the code encodes: the short link. */
-  data: string;
-  design: QrDesign;
+/** The newest preview of the draft, shared by the panel and the mini preview that follows the form on a phone. */
+export interface Preview {
+  svg: { url: string; ms: number } | null;
+  /** The same sentences the API answers in `warnings` for this design. */
+  warnings: string[];
+  error: string | null;
+  scan: Scan;
   /** Problems that stop drawing (the API would refuse the design). */
   blocked: boolean;
-  title: string;
 }
 
-export function PreviewPanel({ data, design, blocked, title }: PreviewProps) {
+/**
+ * Draws `design` for `data` (the short link) as it changes, then checks that it scans; says
+ * aloud what an edit did to the design's health.
+ */
+export function usePreview(data: string, design: QrDesign | null, blocked: boolean): Preview {
   const [svg, setSvg] = useState<{ url: string; ms: number } | null>(null);
   const [warnings, setWarnings] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [scan, setScan] = useState<Scan>({ state: 'checking' });
   const turn = useRef(0);
-  /** The design the page opened with: its warnings are on screen, not news. */
+  /** The design the page opened with (null while the code is read): its warnings are on screen, not news. */
   const opened = useRef(design);
+  opened.current ??= design;
   const said = useRef('');
 
   // A layout effect starts drawing right after the change is committed; a plain effect would
   // wait for the next frame first, so the new preview would show a frame later.
   useLayoutEffect(() => {
-    if (blocked) return;
+    if (blocked || design === null) return;
     const mine = ++turn.current;
     let scanTimer: ReturnType<typeof setTimeout> | undefined;
     void (async () => {
@@ -109,20 +116,50 @@ export function PreviewPanel({ data, design, blocked, title }: PreviewProps) {
   // What an edit did to the design's health is said aloud when it changes (a colour of low
   // contrast, a value the preview cannot draw), once: the notices are beside, not at, the
   // control being edited, and off-screen on a phone.
-  const health = blocked
-    ? 'Fix the marked design options to update the preview.'
-    : warnings.length > 0
-      ? `Phones may fail to scan this design: ${warnings.join(' ')}`
-      : '';
+  const health =
+    design === null
+      ? ''
+      : blocked
+        ? 'Fix the marked design options to update the preview.'
+        : warnings.length > 0
+          ? `Phones may fail to scan this design: ${warnings.join(' ')}`
+          : '';
   useEffect(() => {
     if (health !== said.current && health !== '' && design !== opened.current) announce(health);
     said.current = health;
   }, [health]);
 
+  return { svg, warnings, error, scan, blocked };
+}
+
+export interface PreviewProps {
+  preview: Preview;
+  title: string;
+  /** Told whether the drawn preview is on screen (the mini preview stands in for it when not). */
+  onInView?: (inView: boolean) => void;
+}
+
+export function PreviewPanel({ preview, title, onInView }: PreviewProps) {
+  const { svg, warnings, error, scan, blocked } = preview;
+  const figure = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const el = figure.current;
+    if (!el || !onInView || typeof IntersectionObserver === 'undefined') return;
+    // In view while a fair part of the image shows: a sliver at the top of the screen is no preview.
+    const watch = new IntersectionObserver(([entry]) => onInView(entry?.isIntersecting ?? true), { threshold: 0.35 });
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, []);
+
   return (
     <section class="preview card" aria-labelledby="preview-h">
       <h2 id="preview-h">Preview</h2>
-      <figure class="preview__figure" data-render-ms={svg ? svg.ms.toFixed(3) : undefined} aria-busy={svg ? undefined : 'true'}>
+      <figure
+        ref={figure}
+        class="preview__figure"
+        data-render-ms={svg ? svg.ms.toFixed(3) : undefined}
+        aria-busy={svg ? undefined : 'true'}
+      >
         {svg ? (
           <img class="preview__img" src={svg.url} alt={`QR code for ${title || 'this code'}, as it will print`} />
         ) : (
@@ -141,19 +178,80 @@ export function PreviewPanel({ data, design, blocked, title }: PreviewProps) {
         </p>
       ) : null}
       <ScanStatus scan={scan} hidden={!svg || blocked || error !== null} />
-      {warnings.length > 0 ? (
-        <div class="notice notice--warning" id="design-warnings">
-          <p>
-            <strong>Phones may fail to scan this design:</strong>
+      {warnings.length > 0 ? <DesignWarnings warnings={warnings} /> : null}
+    </section>
+  );
+}
+
+/**
+ * The design's warnings, shown once (a save does not repeat them) and collapsible: a few
+ * long sentences would make the side column taller than the window.
+ */
+function DesignWarnings({ warnings }: { warnings: string[] }) {
+  return (
+    <details class="notice notice--warning design-warnings" id="design-warnings" open>
+      <summary>
+        <strong>Phones may fail to scan this design</strong> ({warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`})
+      </summary>
+      <ul>
+        {warnings.map((w) => (
+          <li key={w}>{w}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** The verdict in a word or two, for the mini preview's button. */
+function scanWord(preview: Preview): string {
+  const { scan } = preview;
+  if (preview.blocked || preview.error) return 'not drawn';
+  if (scan.state !== 'done') return 'checking';
+  return scan.result.ok ? 'scans' : 'does not scan';
+}
+
+/**
+ * On a phone, while the preview has scrolled away: a thumbnail in the save bar at the bottom of
+ * the screen that follows every change, with the scan check's verdict; pressed, it opens the
+ * preview large above the bar. Hidden on a desktop (the preview column stays in view there).
+ */
+export function MiniPreview({ preview, title, away }: { preview: Preview; title: string; away: boolean }) {
+  const [open, setOpen] = useState(false);
+  if (!away || !preview.svg) return null;
+  const word = scanWord(preview);
+  const state = word === 'scans' ? 'ok' : word === 'does not scan' ? 'bad' : 'other';
+  return (
+    <div class="mini-preview" onKeyDown={(e) => e.key === 'Escape' && open && setOpen(false)}>
+      {open ? (
+        <div class="mini-preview__large" id="mini-preview-large">
+          <img src={preview.svg.url} alt={`QR code for ${title || 'this code'}, as it will print`} />
+          <p class="small">
+            {word === 'scans'
+              ? 'Scans at phone size.'
+              : word === 'does not scan'
+                ? 'Does not scan at phone size: see the preview at the top.'
+                : ''}
+            {preview.warnings.length > 0
+              ? ` ${preview.warnings.length === 1 ? '1 warning' : `${preview.warnings.length} warnings`} at the top.`
+              : ''}
           </p>
-          <ul>
-            {warnings.map((w) => (
-              <li key={w}>{w}</li>
-            ))}
-          </ul>
         </div>
       ) : null}
-    </section>
+      <button
+        type="button"
+        class="mini-preview__toggle"
+        aria-expanded={open}
+        aria-controls="mini-preview-large"
+        aria-label={`Preview, ${word}: ${open ? 'hide the large preview' : 'show it larger'}`}
+        data-scan={state}
+        onClick={() => setOpen(!open)}
+      >
+        <img src={preview.svg.url} alt="" />
+        <span class="mini-preview__mark" aria-hidden="true">
+          {state === 'ok' ? '✓' : state === 'bad' ? '✗' : '…'}
+        </span>
+      </button>
+    </div>
   );
 }
 

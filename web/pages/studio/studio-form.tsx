@@ -16,10 +16,12 @@ interface StudioFormProps {
   form: DraftForm;
   designs: SavedDesigns;
   saveButton: ComponentChildren;
+  /** The preview in small, for the bar at the bottom (on a phone, while the preview is away). */
+  mini: ComponentChildren;
 }
 
 /** An editor's form: title, content, schedule and rules, design and the design library, then the save button that stays in sight. */
-export function StudioForm({ studio, form, designs, saveButton }: StudioFormProps) {
+export function StudioForm({ studio, form, designs, saveButton, mini }: StudioFormProps) {
   const { draft, checks, visibility, update } = form;
   const { shown, touch } = visibility;
   const stored = studio.item;
@@ -76,6 +78,7 @@ export function StudioForm({ studio, form, designs, saveButton }: StudioFormProp
       {/* Sticks to the bottom of the screen while the form scrolls: the form is long,
           and the header's button is far above where the user finishes. */}
       <div class="studio__actions">
+        {mini}
         <p class="studio__status muted small">{statusOf(studio)}</p>
         {saveButton}
       </div>
@@ -87,5 +90,5 @@ function statusOf({ busy, item, dirty, warnings }: StudioDraft): string {
   if (busy) return 'Saving…';
   if (!item) return 'Not created yet';
   if (dirty) return 'Unsaved changes';
-  return warnings?.length ? 'All changes saved, with warnings (at the top)' : 'All changes saved';
+  return warnings?.length ? 'All changes saved, with warnings' : 'All changes saved';
 }

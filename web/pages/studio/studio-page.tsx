@@ -9,7 +9,8 @@ import { Link } from '../../router.ts';
 import { can, useAppState } from '../../store.ts';
 import { Downloads } from './downloads.tsx';
 import { LinkSummary } from './link-summary.tsx';
-import { PreviewPanel } from './preview-panel.tsx';
+import { useState } from 'preact/hooks';
+import { MiniPreview, PreviewPanel, usePreview } from './preview-panel.tsx';
 import { RestoreOffer } from './restore-offer.tsx';
 import { SaveResult } from './save-result.tsx';
 import { StudioForm } from './studio-form.tsx';
@@ -25,6 +26,12 @@ export default function StudioPage({ id }: { id?: string }) {
   const studio = useStudioDraft(id, session);
   const designs = useSavedDesigns(mayEdit);
   const { item, form } = studio;
+  const preview = usePreview(
+    item ? item.shortUrl : `${location.origin}/r/${SAMPLE_CODE}`,
+    form?.draft.design ?? null,
+    form?.checks.designBlocked ?? false,
+  );
+  const [previewInView, setPreviewInView] = useState(true);
   const title = id === undefined ? 'New code' : item ? `Edit “${item.title}”` : 'Edit code';
   if (!mayEdit && id === undefined) {
     return (
@@ -74,20 +81,23 @@ export default function StudioPage({ id }: { id?: string }) {
       {studio.stashed && mayEdit ? <RestoreOffer stashed={studio.stashed} onAnswer={studio.restore} /> : null}
       {/* Also above both columns: on a phone the save result (and the server's warnings) right
           under the heading, not below the preview, 1,400 px down. It is said aloud by announce. */}
-      {studio.warnings !== null ? <SaveResult warnings={studio.warnings} /> : null}
+      {studio.warnings !== null ? <SaveResult warnings={studio.warnings} atPreview={preview.warnings} /> : null}
       <div class="studio">
         <div class="studio__edit" onFocusOut={form.visibility.leave}>
           <FormError message={form.message} />
           <LinkSummary item={item} payload={form.checks.content.payload} />
-          {mayEdit ? <StudioForm studio={studio} form={form} designs={designs} saveButton={saveButton} /> : null}
+          {mayEdit ? (
+            <StudioForm
+              studio={studio}
+              form={form}
+              designs={designs}
+              saveButton={saveButton}
+              mini={<MiniPreview preview={preview} title={form.draft.title} away={!previewInView} />}
+            />
+          ) : null}
         </div>
         <div class="studio__side">
-          <PreviewPanel
-            data={item ? item.shortUrl : `${location.origin}/r/${SAMPLE_CODE}`}
-            design={form.draft.design}
-            blocked={form.checks.designBlocked}
-            title={form.draft.title}
-          />
+          <PreviewPanel preview={preview} title={form.draft.title} onInView={setPreviewInView} />
           {item ? (
             <Downloads item={item} dirty={studio.dirty} />
           ) : (
