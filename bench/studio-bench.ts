@@ -73,12 +73,12 @@ export async function runStudioBench(): Promise<ResultRow[]> {
       await page.locator('.preview__img').waitFor();
       const times = await page.evaluate(
         async ({ styles, n }) => {
-          const select = document.getElementById('d-dotsStyle') as HTMLSelectElement;
+          const checked = () => (document.querySelector('input[name="dotsStyle"]:checked') as HTMLInputElement).value;
           const img = document.querySelector('.preview__img') as HTMLImageElement;
           const out: Array<[number, number, number]> = [];
           const figure = document.querySelector('.preview__figure') as HTMLElement;
           for (let k = 0; k < n; k++) {
-            const next = styles[(styles.indexOf(select.value) + 1) % styles.length]!;
+            const next = styles[(styles.indexOf(checked()) + 1) % styles.length]!;
             const before = img.src;
             const t0 = performance.now();
             // When the page sets the new image (the app's update and the renderer are done).
@@ -100,8 +100,7 @@ export async function runStudioBench(): Promise<ResultRow[]> {
                 { signal: done.signal },
               );
             });
-            select.value = next;
-            select.dispatchEvent(new Event('change', { bubbles: true }));
+            (document.querySelector(`input[name="dotsStyle"][value="${next}"]`) as HTMLInputElement).click();
             await loaded;
             seen.disconnect();
             out.push([performance.now() - t0, Number(figure.dataset.renderMs), set - t0]);

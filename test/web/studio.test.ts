@@ -40,6 +40,11 @@ function signedIn(who = OWNER): Promise<{ context: BrowserContext; page: Page; p
   return suite.signIn(who, { acceptDownloads: true });
 }
 
+/** The value of a style picker's chosen option. */
+function checkedValue(page: Page, field: string): Promise<string> {
+  return page.locator(`input[name="${field}"]:checked`).inputValue();
+}
+
 /** The SVG text the preview shows (its data: URL, decoded here). */
 async function previewSvg(page: Page, problems: string[] = []): Promise<string> {
   // A preview that never appears says what the panel showed and what the page logged.
@@ -203,30 +208,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
       if ((await d.getAttribute('open')) === null) await d.locator('summary').click();
     };
     const changes: Array<[string, () => Promise<void>]> = [
-      [
-        'dots',
-        () =>
-          page
-            .getByLabel('Dot style', { exact: true })
-            .selectOption('dots')
-            .then(() => undefined),
-      ],
-      [
-        'corner-squares',
-        () =>
-          page
-            .getByLabel('Corner square style')
-            .selectOption('extra-rounded')
-            .then(() => undefined),
-      ],
-      [
-        'corner-dots',
-        () =>
-          page
-            .getByLabel('Corner dot style')
-            .selectOption('dot')
-            .then(() => undefined),
-      ],
+      ['dots', () => page.locator('#d-dotsStyle').getByRole('radio', { name: 'Round dots' }).check()],
+      ['corner-squares', () => page.locator('#d-cornerSquare').getByRole('radio', { name: 'Rounded' }).check()],
+      ['corner-dots', () => page.locator('#d-cornerDot').getByRole('radio', { name: 'Round' }).check()],
       ['colours', () => page.getByLabel('Gradient').check()],
       ['colours', () => page.getByLabel('Second gradient colour', { exact: true }).fill('#1d4ed8')],
       ['colours', () => page.getByLabel('Gradient rotation', { exact: true }).fill('90')],
@@ -242,7 +226,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
             .selectOption('wifi')
             .then(() => undefined),
       ],
-      ['logo', () => page.getByLabel('Logo size (share of the error-correction budget)', { exact: true }).fill('0.2')],
+      ['logo', () => page.getByLabel('Exact logo size', { exact: true }).fill('0.2')],
       ['logo', () => page.getByLabel('Logo margin', { exact: true }).fill('12')],
       ['logo', () => page.getByLabel('Hide the dots behind the logo').uncheck()],
       [
@@ -256,14 +240,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
             ),
           }),
       ],
-      [
-        'frame',
-        () =>
-          page
-            .getByLabel('Frame style')
-            .selectOption('bottom-banner')
-            .then(() => undefined),
-      ],
+      ['frame', () => page.getByRole('radio', { name: 'Banner below' }).check()],
       ['frame', () => page.getByLabel('Frame text', { exact: true }).fill('Scan für Menü')],
       ['frame', () => page.getByLabel('Frame colour', { exact: true }).fill('#14532d')],
       ['frame', () => page.getByLabel('Frame text colour', { exact: true }).fill('#fde68a')],
@@ -372,7 +349,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     const { context, page } = await signedIn();
     await page.goto(`${suite.url}/app/codes/new`);
     await page.locator('#group-dots').locator('summary').waitFor();
-    await page.getByLabel('Dot style', { exact: true }).selectOption('classy');
+    await page.locator('#d-dotsStyle').getByRole('radio', { name: 'Leaf', exact: true }).check();
     // Named afresh on each try: a retried test runs against the same server.
     const name = `Classy brand ${Date.now()}`;
     await page.getByLabel('Save the current design as').fill(name);
@@ -400,13 +377,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     await page.getByLabel('Start from a design').selectOption({ label: name });
     await page.getByRole('button', { name: 'Use this design' }).click();
     await previewChangesFrom(page, before);
-    expect(await page.getByLabel('Dot style', { exact: true }).inputValue()).toBe('classy');
+    expect(await checkedValue(page, 'dotsStyle')).toBe('classy');
     await page.getByLabel('Start from a design').selectOption({ label: 'Menu card (built in)' });
     await page.getByRole('button', { name: 'Use this design' }).click();
-    await expect.poll(() => page.getByLabel('Frame style').inputValue()).toBe('bottom-banner');
+    await expect.poll(() => checkedValue(page, 'frameStyle')).toBe('bottom-banner');
     await page.getByLabel('Import design (JSON)').setInputFiles(file);
-    await expect.poll(() => page.getByLabel('Frame style').inputValue()).toBe('none');
-    expect(await page.getByLabel('Dot style', { exact: true }).inputValue()).toBe('classy');
+    await expect.poll(() => checkedValue(page, 'frameStyle')).toBe('none');
+    expect(await checkedValue(page, 'dotsStyle')).toBe('classy');
     await context.close();
   });
 

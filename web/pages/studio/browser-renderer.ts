@@ -6,7 +6,15 @@ import { ValidationError } from '../../../src/domain/errors.ts';
 import { type DesignPatch, normalizeDesignPatch, type QrDesign } from '../../../src/domain/design/design.ts';
 import { parseLogoDataUrl } from '../../../src/domain/design/logo.ts';
 import { NO_LOGOS } from '../../../src/domain/design/request-logos.ts';
-import { designWarnings, frameFontFilesFor, renderSvg, setFontSource, setShaper } from '../../../src/render/portable.ts';
+import {
+  createQrMatrix,
+  designWarnings,
+  frameFontFilesFor,
+  QUIET_ZONE,
+  renderSvg,
+  setFontSource,
+  setShaper,
+} from '../../../src/render/portable.ts';
 
 // Every face a frame text may use (Inter, and the Noto slices of packages/frame-fonts). Eager
 // here means only that the URLs are in this chunk; a file loads when a text needs it.
@@ -100,4 +108,39 @@ export async function renderPreview(data: string, design: QrDesign): Promise<Ren
   const svg = renderSvg(data, design);
   const ms = performance.now() - start;
   return { svg, warnings: designWarnings(design, data), ms };
+}
+
+/** What a style thumbnail shows: the top-left eye (corner styles), a patch of dots, or the whole code (frames). */
+export type ThumbnailView = 'eye' | 'dots' | 'whole';
+
+/** A short link of the real length: thumbnails have the density of a real code. */
+const THUMBNAIL_DATA = 'https://qr.example/r/AbCdE12';
+/** Pixels per module: whole, so the renderer places the code exactly where the crop expects it. */
+const MODULE_PX = 8;
+
+/**
+ * The SVG of a style picker's thumbnail: `design` drawn by the same renderer as the preview,
+ * without its logo and frame text (those have their own controls, and text would need fonts),
+ * cropped to the part the style changes.
+ */
+export function styleThumbnail(design: QrDesign, view: ThumbnailView): string {
+  const plain: QrDesign = {
+    ...design,
+    customLogoUrl: null,
+    presetLogo: 'none',
+    frameText: '',
+    frameStyle: view === 'whole' ? design.frameStyle : 'none',
+  };
+  if (view === 'whole') return renderSvg(THUMBNAIL_DATA, plain, { size: 160 });
+  const n = createQrMatrix(THUMBNAIL_DATA, plain.errorCorrectionLevel).size;
+  // Drawn at MODULE_PX a module, the code starts QUIET_ZONE modules in (render-svg's placeCode).
+  const svg = renderSvg(THUMBNAIL_DATA, plain, { size: (n + 2 * QUIET_ZONE) * MODULE_PX });
+  // The eye with a module of margin; or seven modules of data, clear of the eyes and the timing lines.
+  const [from, span] = view === 'eye' ? [-1, 9] : [10, 7];
+  const at = (QUIET_ZONE + from) * MODULE_PX;
+  const side = span * MODULE_PX;
+  return svg.replace(
+    / width="\d+" height="\d+" viewBox="[^"]*"/,
+    ` width="${side}" height="${side}" viewBox="${at} ${at} ${side} ${side}"`,
+  );
 }

@@ -90,10 +90,11 @@ export function RangeControl({
   max,
   step,
   unit = '',
+  hint,
   onChange,
   error,
   disabled,
-}: Base & { value: number; min: number; max: number; step: number; unit?: string; onChange: (v: number) => void }) {
+}: Base & { value: number; min: number; max: number; step: number; unit?: string; hint?: string; onChange: (v: number) => void }) {
   const id = `d-${name}`;
   const set = (raw: string) => {
     const v = Number(raw);
@@ -103,9 +104,7 @@ export function RangeControl({
     <div class={`field range-control${error ? ' field--invalid' : ''}`}>
       <label for={id}>{label}</label>
       <p class="hint" id={`${id}-hint`}>
-        {min}
-        {unit} to {max}
-        {unit}
+        {hint ?? `${min}${unit} to ${max}${unit}`}
       </p>
       <div class="range-control__row">
         <input

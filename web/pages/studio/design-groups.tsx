@@ -14,6 +14,7 @@ import {
 } from '../../../src/domain/design/design-schema.ts';
 import { FieldError, describedBy } from '../../components/field.tsx';
 import { ChoiceControl, ColorControl, RangeControl, TextControl, ToggleControl } from './design-controls.tsx';
+import { StylePicker } from './style-picker.tsx';
 
 export interface GroupProps {
   design: QrDesign;
@@ -31,16 +32,36 @@ function Group({ id, title, children, open }: { id: string; title: string; child
   );
 }
 
+/** Plain words for the styles' internal names (the API's values stay as they are). */
+const DOT_WORDS = {
+  square: 'Square',
+  dots: 'Round dots',
+  rounded: 'Rounded',
+  'extra-rounded': 'Very rounded',
+  classy: 'Leaf',
+  'classy-rounded': 'Soft leaf',
+} as const;
+const CORNER_WORDS = {
+  square: 'Square',
+  dot: 'Round',
+  'extra-rounded': 'Rounded',
+  classy: 'Leaf',
+  'classy-rounded': 'Soft leaf',
+} as const;
+const FRAME_WORDS = { none: 'No frame', 'bottom-banner': 'Banner below', phone: 'Phone', badge: 'Label on top' } as const;
+
 const ECC_LABELS = { L: 'L — restores 7 %', M: 'M — restores 15 %', Q: 'Q — restores 25 %', H: 'H — restores 30 %' } as const;
 
 export function DotsGroup({ design, set }: GroupProps) {
   return (
     <Group id="dots" title="Dots" open>
-      <ChoiceControl
-        name="dotsStyle"
+      <StylePicker
+        design={design}
+        field="dotsStyle"
         label="Dot style"
-        value={design.dotsStyle}
         options={DOT_STYLES}
+        words={DOT_WORDS}
+        view="dots"
         onChange={(dotsStyle) => set({ dotsStyle })}
       />
     </Group>
@@ -50,11 +71,13 @@ export function DotsGroup({ design, set }: GroupProps) {
 export function CornerSquaresGroup({ design, set }: GroupProps) {
   return (
     <Group id="corner-squares" title="Corner squares">
-      <ChoiceControl
-        name="cornerSquare"
+      <StylePicker
+        design={design}
+        field="cornerSquare"
         label="Corner square style"
-        value={design.cornerSquare}
         options={CORNER_STYLES}
+        words={CORNER_WORDS}
+        view="eye"
         onChange={(cornerSquare) => set({ cornerSquare })}
       />
     </Group>
@@ -64,11 +87,13 @@ export function CornerSquaresGroup({ design, set }: GroupProps) {
 export function CornerDotsGroup({ design, set }: GroupProps) {
   return (
     <Group id="corner-dots" title="Corner dots">
-      <ChoiceControl
-        name="cornerDot"
+      <StylePicker
+        design={design}
+        field="cornerDot"
         label="Corner dot style"
-        value={design.cornerDot}
         options={CORNER_STYLES}
+        words={CORNER_WORDS}
+        view="eye"
         onChange={(cornerDot) => set({ cornerDot })}
       />
     </Group>
@@ -220,16 +245,7 @@ export function LogoGroup({ design, set, errors }: GroupProps) {
         </div>
         <FieldError id="d-customLogoUrl" error={errors.customLogoUrl} />
       </div>
-      <RangeControl
-        name="logoSize"
-        label="Logo size (share of the error-correction budget)"
-        value={design.logoSize}
-        {...LIMITS.logoSize}
-        step={0.05}
-        disabled={!hasLogo}
-        error={errors.logoSize}
-        onChange={(logoSize) => set({ logoSize })}
-      />
+      <LogoSize design={design} set={set} errors={errors} disabled={!hasLogo} />
       <RangeControl
         name="logoMargin"
         label="Logo margin"
@@ -252,15 +268,51 @@ export function LogoGroup({ design, set, errors }: GroupProps) {
   );
 }
 
+/** The logo's size in words: small to large, with the exact share still settable. */
+const LOGO_SIZES = [
+  ['Small', 0.2],
+  ['Medium', 0.3],
+  ['Large', 0.4],
+] as const;
+
+function LogoSize({ design, set, errors, disabled }: GroupProps & { disabled: boolean }) {
+  return (
+    <fieldset class="field logo-size" disabled={disabled}>
+      <legend>Logo size</legend>
+      <div class="size-words">
+        {LOGO_SIZES.map(([word, size]) => (
+          <label class="choice-chip" key={word}>
+            <input type="radio" name="logoSizeWord" checked={design.logoSize === size} onChange={() => set({ logoSize: size })} />
+            <span>{word}</span>
+          </label>
+        ))}
+      </div>
+      <RangeControl
+        name="logoSize"
+        label="Exact logo size"
+        hint={`${LIMITS.logoSize.min} (smallest) to ${LIMITS.logoSize.max} (largest). A logo hides part of the code and phones rebuild what it hides, up to a limit: 0.5 takes half of that limit, the most allowed, so that the code still scans.`}
+        value={design.logoSize}
+        {...LIMITS.logoSize}
+        step={0.05}
+        disabled={disabled}
+        error={errors.logoSize}
+        onChange={(logoSize) => set({ logoSize })}
+      />
+    </fieldset>
+  );
+}
+
 export function FrameGroup({ design, set, errors }: GroupProps) {
   const framed = design.frameStyle !== 'none';
   return (
     <Group id="frame" title="Frame">
-      <ChoiceControl
-        name="frameStyle"
+      <StylePicker
+        design={design}
+        field="frameStyle"
         label="Frame style"
-        value={design.frameStyle}
         options={FRAME_STYLES}
+        words={FRAME_WORDS}
+        view="whole"
         onChange={(frameStyle) => set({ frameStyle })}
       />
       <TextControl

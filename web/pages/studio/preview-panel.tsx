@@ -36,7 +36,7 @@ function loadScanCheck(): Promise<typeof import('./scan-check.ts')> {
  * loads, a data: URL loads in the page (docs/performance.md). Only what a data URL cannot hold as
  * written is escaped, so a logo's base64 stays as it is.
  */
-function svgDataUrl(svg: string): string {
+export function svgDataUrl(svg: string): string {
   return `data:image/svg+xml;charset=utf-8,${svg.replace(/[%#\r\n]|[^\x00-\x7f]+/g, encodeURIComponent)}`;
 }
 
