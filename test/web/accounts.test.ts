@@ -31,7 +31,9 @@ const api = (p: string, init: RequestInit & { key?: string } = {}) =>
   });
 
 describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
-  it('first run: the setup link creates the owner; bad input is named next to each field', { timeout: 240_000 }, async () => {
+  it('first run: the setup link creates the owner, who lands on “Create your first code”; bad input is named next to each field', {
+    timeout: 240_000,
+  }, async () => {
     const { context, page, problems } = await newContext(suite.browser);
     await page.goto(`${suite.url}/`);
     await page.waitForURL(/\/app\/sign-in$/);
@@ -52,6 +54,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the web app in a browser', () => {
     await page.getByLabel('Email').fill(OWNER.email);
     await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Create account' }).click();
+    // The new owner lands on the codes list, which starts the first code (and points API users to keys).
+    await page.waitForURL(/\/app\/codes$/);
+    await page.getByRole('heading', { name: 'Create your first code' }).waitFor();
+    await checkPage(page, problems, 'first-code');
+    await page.getByRole('link', { name: 'Account → API keys' }).click();
     await page.waitForURL(/\/app\/account\/keys$/);
     await page.getByRole('heading', { name: 'Create an API key' }).waitFor();
     await checkPage(page, problems, 'keys-empty');

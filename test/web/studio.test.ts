@@ -208,9 +208,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
       if ((await d.getAttribute('open')) === null) await d.locator('summary').click();
     };
     const changes: Array<[string, () => Promise<void>]> = [
-      ['dots', () => page.locator('#d-dotsStyle').getByRole('radio', { name: 'Round dots' }).check()],
-      ['corner-squares', () => page.locator('#d-cornerSquare').getByRole('radio', { name: 'Rounded' }).check()],
-      ['corner-dots', () => page.locator('#d-cornerDot').getByRole('radio', { name: 'Round' }).check()],
+      ['dots', () => page.locator('#d-dotsStyle').getByRole('radio', { name: 'Round dots', exact: true }).check()],
+      ['corner-squares', () => page.locator('#d-cornerSquare').getByRole('radio', { name: 'Rounded', exact: true }).check()],
+      ['corner-dots', () => page.locator('#d-cornerDot').getByRole('radio', { name: 'Round', exact: true }).check()],
       ['colours', () => page.getByLabel('Gradient').check()],
       ['colours', () => page.getByLabel('Second gradient colour', { exact: true }).fill('#1d4ed8')],
       ['colours', () => page.getByLabel('Gradient rotation', { exact: true }).fill('90')],
@@ -240,7 +240,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
             ),
           }),
       ],
-      ['frame', () => page.getByRole('radio', { name: 'Banner below' }).check()],
+      ['frame', () => page.getByRole('radio', { name: 'Banner below', exact: true }).check()],
       ['frame', () => page.getByLabel('Frame text', { exact: true }).fill('Scan für Menü')],
       ['frame', () => page.getByLabel('Frame colour', { exact: true }).fill('#14532d')],
       ['frame', () => page.getByLabel('Frame text colour', { exact: true }).fill('#fde68a')],

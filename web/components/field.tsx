@@ -16,6 +16,8 @@ export interface FieldProps {
   min?: number;
   /** Off for fields of several words in one sentence (a UTM campaign). */
   spellcheck?: boolean;
+  /** Counts the characters (as the API does, by code point) against this limit, under the field. */
+  countTo?: number;
 }
 
 /** The ids a control's aria-describedby names: its hint (when shown) and its error (when any). */
@@ -46,8 +48,10 @@ export function Field({
   maxLength,
   min,
   spellcheck,
+  countTo,
 }: FieldProps) {
   const id = `f-${name}`;
+  const count = countTo === undefined ? null : [...value].length;
   return (
     <div class={`field${error ? ' field--invalid' : ''}`}>
       <label for={id}>
@@ -70,10 +74,17 @@ export function Field({
         min={min}
         spellcheck={spellcheck}
         aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy(id, Boolean(hint), error)}
+        aria-describedby={
+          [describedBy(id, Boolean(hint), error), count === null ? '' : `${id}-count`].filter(Boolean).join(' ') || undefined
+        }
         aria-required={required ? 'true' : undefined}
         onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onInput(e.currentTarget.value)}
       />
+      {count !== null && countTo !== undefined ? (
+        <p class={`counter${count > countTo ? ' counter--over' : ''}`} id={`${id}-count`}>
+          {count} of {countTo} characters{count > countTo ? `: ${count - countTo} too many` : ''}
+        </p>
+      ) : null}
       <FieldError id={id} error={error} />
     </div>
   );

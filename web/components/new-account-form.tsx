@@ -14,8 +14,8 @@ export interface NewAccount {
 }
 
 /**
- * On success the new owner is signed in and lands on the API keys page, unless `done` says
- * otherwise. `extra` goes after the person's fields (setup asks for the public address there);
+ * On success the new owner is signed in and lands on the codes list, which offers to create the
+ * first code, unless `done` says otherwise. `extra` goes after the person's fields (setup asks for the public address there);
  * `checkExtra` gives its error, shown at the top of the form.
  */
 export function NewAccountForm({
@@ -43,7 +43,7 @@ export function NewAccountForm({
         const session = await create(v);
         setSession(session);
         if (done) done(session);
-        else navigate('/account/keys', { replace: true });
+        else navigate('/codes', { replace: true });
       },
     );
   };

@@ -55,7 +55,7 @@ export function SetupPage({ token }: { token: string }) {
         checkExtra={() => (fromEnv || parsed.ok ? undefined : `Public address: ${parsed.error}`)}
         done={() => {
           if (!fromEnv && parsed.ok && parsed.url !== location.origin) setMovedTo(parsed.url);
-          else navigate('/account/keys', { replace: true });
+          else navigate('/codes', { replace: true });
         }}
         extra={
           fromEnv ? (

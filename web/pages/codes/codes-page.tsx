@@ -175,11 +175,10 @@ export default function CodesPage() {
           <Notice>No match among the codes searched so far: this search has no index to use, so it reads the codes in turn.</Notice>
         ) : isFiltered(query) ? (
           <Notice>No codes match these filters.</Notice>
+        ) : canEdit ? (
+          <FirstCode owner={session?.account.role === 'owner'} />
         ) : (
-          <Notice>
-            No codes yet.{' '}
-            {canEdit ? <Link href="/codes/new">Create your first code</Link> : 'Someone with the editor or owner role can create them.'}
-          </Notice>
+          <Notice>No codes yet. Someone with the editor or owner role can create them.</Notice>
         )
       ) : (
         <div class={`codes${codes.busy ? ' codes--loading' : ''}`} aria-busy={codes.busy ? 'true' : undefined}>
@@ -284,4 +283,22 @@ function countText(n: number, more: boolean, filtered: boolean): string {
         ? 'No codes match these filters.'
         : 'No codes yet.';
   return `${n === 1 ? '1 code' : `${n} codes`} shown${more ? ', more below' : ''}.`;
+}
+
+/** Where a new account starts (setup and sign-up land here): its first code, one click away. */
+function FirstCode({ owner }: { owner: boolean }) {
+  return (
+    <section class="card first-code" aria-labelledby="first-code-h">
+      <h2 id="first-code-h">Create your first code</h2>
+      <p>No codes yet. A code you create here leads to a short link: you can change where it goes after printing, and see who scans it.</p>
+      <Link class="btn" href="/codes/new">
+        Create your first code
+      </Link>
+      {owner ? (
+        <p class="muted small">
+          Working with the API instead? Make a key under <Link href="/account/keys">Account → API keys</Link>.
+        </p>
+      ) : null}
+    </section>
+  );
 }

@@ -34,7 +34,7 @@ export function StudioForm({ studio, form, designs, saveButton, mini }: StudioFo
           name="title"
           value={draft.title}
           required
-          maxLength={TITLE_MAX}
+          countTo={TITLE_MAX}
           hint="Shown in your list and used to name downloaded files"
           error={shown('title') ? checks.title : undefined}
           onInput={(t) => (update({ title: t }), touch('title'))}

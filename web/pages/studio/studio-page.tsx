@@ -10,12 +10,14 @@ import { can, useAppState } from '../../store.ts';
 import { Downloads } from './downloads.tsx';
 import { LinkSummary } from './link-summary.tsx';
 import { useState } from 'preact/hooks';
-import { MiniPreview, PreviewPanel, usePreview } from './preview-panel.tsx';
+import { draftOf } from './draft-model.ts';
+import { MiniPreview, PreviewPanel, type Preview, usePreview } from './preview-panel.tsx';
 import { RestoreOffer } from './restore-offer.tsx';
 import { SaveResult } from './save-result.tsx';
 import { StudioForm } from './studio-form.tsx';
 import { useSavedDesigns } from './use-saved-designs.ts';
 import { useStudioDraft } from './use-studio-draft.ts';
+import { WontScanDialog } from './wont-scan-dialog.tsx';
 
 /** Encoded by the preview of a code not saved yet: a short link of the real length. */
 const SAMPLE_CODE = 'AbCdE12';
@@ -32,6 +34,7 @@ export default function StudioPage({ id }: { id?: string }) {
     form?.checks.designBlocked ?? false,
   );
   const [previewInView, setPreviewInView] = useState(true);
+  const [asking, setAsking] = useState(false);
   const title = id === undefined ? 'New code' : item ? `Edit “${item.title}”` : 'Edit code';
   if (!mayEdit && id === undefined) {
     return (
@@ -58,9 +61,17 @@ export default function StudioPage({ id }: { id?: string }) {
     );
   }
 
+  const verdict = unscannable(preview);
+  // A design the scan check could not read is created (or saved, once changed) only when the
+  // user says so: the API would take it, and it would be printed. Checks that block a save come first.
+  const save = () => {
+    const designChanged = !item || JSON.stringify(form.draft.design) !== JSON.stringify(draftOf(item).design);
+    if (verdict && designChanged && !form.checks.blocked) setAsking(true);
+    else void form.save();
+  };
   // The same button in the header and at the end of the form: one handler, one busy state.
   const saveButton = (
-    <Button busy={studio.busy} onClick={() => void form.save()}>
+    <Button busy={studio.busy} onClick={save}>
       {item ? 'Save changes' : 'Create code'}
     </Button>
   );
@@ -82,6 +93,15 @@ export default function StudioPage({ id }: { id?: string }) {
       {/* Also above both columns: on a phone the save result (and the server's warnings) right
           under the heading, not below the preview, 1,400 px down. It is said aloud by announce. */}
       {studio.warnings !== null ? <SaveResult warnings={studio.warnings} atPreview={preview.warnings} /> : null}
+      {asking && verdict ? (
+        <WontScanDialog
+          creating={!item}
+          wrongText={verdict === 'wrong-text'}
+          warnings={preview.warnings.length}
+          onConfirm={() => void form.save()}
+          onClose={() => setAsking(false)}
+        />
+      ) : null}
       <div class="studio">
         <div class="studio__edit" onFocusOut={form.visibility.leave}>
           <FormError message={form.message} />
@@ -107,4 +127,11 @@ export default function StudioPage({ id }: { id?: string }) {
       </div>
     </AppLayout>
   );
+}
+
+/** Why the scan check says the drawn design will not scan; null when it scans or is not known yet. */
+function unscannable(preview: Preview): 'unreadable' | 'wrong-text' | null {
+  const { scan } = preview;
+  if (preview.blocked || preview.error !== null || scan.state !== 'done' || scan.result.ok) return null;
+  return scan.result.reason;
 }
