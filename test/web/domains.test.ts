@@ -67,7 +67,7 @@ describe.skipIf(!HAVE_CHROMIUM)('on a real domain', () => {
     expect(await axeViolations(page)).toEqual([]);
     await shots(page, 'setup');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/app\/account\/keys$/);
+    await page.waitForURL(/\/app\/codes$/);
 
     // Loopback: the banner on every page, with the way to fix it.
     const banner = page.locator('#address-banner');

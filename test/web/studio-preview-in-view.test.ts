@@ -2,11 +2,17 @@
 // change once the preview has scrolled away, and opens large; on a desktop the side column is
 // never taller than the window, however many warnings the design has, and a save does not
 // repeat the design's warnings as a banner.
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { HAVE_CHROMIUM, OWNER, checkPage, useBrowserSuite, viewportShots } from '../support/browser.ts';
+import { HAVE_CHROMIUM, OWNER, SHOTS_DIR, checkPage, useBrowserSuite, viewportShots } from '../support/browser.ts';
 
-const suite = useBrowserSuite({ db: 'studio-preview-in-view.db', account: { viewer: false } });
+// A public address phones can reach, as in production: no banner above the page, no caveat in the scan check.
+const suite = useBrowserSuite({
+  db: 'studio-preview-in-view.db',
+  account: { viewer: false },
+  env: { PUBLIC_BASE_URL: 'http://qr.example.com' },
+});
 
 /** A design with five warnings: light gradient colours and eyes, round dots. */
 const PALE = {
@@ -99,6 +105,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the preview in view', () => {
       expect(side && side.height <= height, `side column at ${JSON.stringify(side)} in ${height} px`).toBe(true);
       expect(await inViewport(page, '.preview__img')).toBe(true);
       await expect.poll(() => page.locator('#scan-check').getAttribute('data-state'), { timeout: 30_000 }).not.toBe('checking');
+      await page.screenshot({ path: path.join(SHOTS_DIR, `studio-side-column-top-1280x${height}.png`) });
       expect(await inViewport(page, '#scan-check')).toBe(true);
       // Scrolled down the form, the whole column is in view, the warnings too (inside it, they scroll).
       await page.locator('#group-output').scrollIntoViewIfNeeded();

@@ -165,11 +165,6 @@ export function PreviewPanel({ preview, title, onInView }: PreviewProps) {
         ) : (
           <div class="preview__placeholder">Drawing…</div>
         )}
-        {svg ? (
-          <figcaption class="muted small">
-            Drawn in your browser in {svg.ms < 1 ? '<1' : Math.round(svg.ms)} ms by the same renderer as the server.
-          </figcaption>
-        ) : null}
       </figure>
       {blocked ? <p class="notice notice--warning">Fix the marked design options to update the preview.</p> : null}
       {error ? (
@@ -179,6 +174,12 @@ export function PreviewPanel({ preview, title, onInView }: PreviewProps) {
       ) : null}
       <ScanStatus scan={scan} hidden={!svg || blocked || error !== null} />
       {warnings.length > 0 ? <DesignWarnings warnings={warnings} /> : null}
+      {/* Last: the verdict matters more, and a short window shows it under the image. */}
+      {svg ? (
+        <p class="muted small preview__note">
+          Drawn in your browser in {svg.ms < 1 ? '<1' : Math.round(svg.ms)} ms by the same renderer as the server.
+        </p>
+      ) : null}
     </section>
   );
 }
