@@ -2,11 +2,10 @@
 // Intl gives the zone's offset (DST included); an offset only changes on a whole minute, so
 // each zone keeps the offset of the current minute and asks Intl again once a minute at
 // most: a scan costs two integer divisions, not a formatToParts (a few µs and an array).
+import { offsetAt } from '../stats/time-zones.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
 
 interface ZoneOffset {
   /** Epoch minute the offset was computed for. */
@@ -15,33 +14,6 @@ interface ZoneOffset {
 }
 const offsets = new Map<string, ZoneOffset>();
 const last = { tz: '', minute: Number.NaN, offsetMs: 0 };
-
-function formatter(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (f === undefined) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(tz, f);
-  }
-  return f;
-}
-
-function computeOffset(tz: string, ms: number): number {
-  const p = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
-  for (const part of formatter(tz).formatToParts(ms)) {
-    if (part.type in p) p[part.type as keyof typeof p] = Number(part.value);
-  }
-  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return wall - Math.floor(ms / 1000) * 1000;
-}
 
 /** Offset of `tz` from UTC at `nowMs` (east positive), in ms. `tz` must be a valid zone (checkRules made sure). */
 export function zoneOffsetMs(tz: string, nowMs: number): number {
@@ -55,7 +27,7 @@ export function zoneOffsetMs(tz: string, nowMs: number): number {
     offsets.set(tz, cached);
   }
   if (cached.minute !== minute) {
-    cached.offsetMs = computeOffset(tz, minute * MINUTE_MS);
+    cached.offsetMs = offsetAt(tz, minute * MINUTE_MS);
     cached.minute = minute;
   }
   last.tz = tz;

@@ -43,7 +43,7 @@ function formatter(tz: string): Intl.DateTimeFormat {
 }
 
 /** Offset of `tz` from UTC at instant `ms`, in milliseconds (east positive). */
-function offsetAt(tz: string, ms: number): number {
+export function offsetAt(tz: string, ms: number): number {
   if (tz === 'UTC') return 0;
   const parts: Record<string, number> = {};
   for (const p of formatter(tz).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
