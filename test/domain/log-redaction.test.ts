@@ -1,6 +1,7 @@
+import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { accessPath } from '../../src/http/logging/access-log.ts';
-import { maskAddress, redactUrl } from '../../src/http/logging/log-redaction.ts';
+import { maskAddress, redactUrl, requestSerializer } from '../../src/http/logging/log-redaction.ts';
 
 describe('log redaction', () => {
   it('hides one-time link tokens in logged request paths and keeps everything else', () => {
@@ -14,6 +15,11 @@ describe('log redaction', () => {
     expect(redactUrl('/v1/qr?q=menu&token=abc&limit=5')).toBe('/v1/qr?q=menu&token=[token]&limit=5');
     expect(redactUrl(`/v1/x/qrt_${'a'.repeat(40)}`)).toBe('/v1/x/[token]');
     expect(redactUrl('/r/abc123')).toBe('/r/abc123');
+  });
+
+  it('logs a request with its client masked to the network, as the access log does', () => {
+    const line = requestSerializer({ method: 'GET', url: '/v1/qr?token=abc', host: 'qr.test', ip: '203.0.113.57' } as FastifyRequest);
+    expect(line).toEqual({ method: 'GET', url: '/v1/qr?token=[token]', host: 'qr.test', remoteAddress: '203.0.113.0' });
   });
 
   it('keeps a client address only down to its network: IPv4 by /24, IPv6 by /48', () => {

@@ -17,11 +17,12 @@ export function redactUrl(url: string): string {
   return url.replace(AFTER_LINK_PATH, `$1${REDACTED}`).replace(SECRET_PARAM, `$1${REDACTED}`).replace(SECRET_SHAPED, REDACTED);
 }
 
+/** The request as a log line carries it: no secret, and the client's network, never its address. */
 export const requestSerializer = (req: FastifyRequest) => ({
   method: req.method,
   url: redactUrl(req.url),
   host: req.host,
-  remoteAddress: req.ip,
+  remoteAddress: maskAddress(req.ip),
 });
 
 /**
