@@ -10,7 +10,7 @@
 import { Piscina } from 'piscina';
 import type { ReadConfig } from '../config.ts';
 import { DomainError, ServiceBusyError } from '../domain/errors.ts';
-import { FairQueue } from '../render-pool/fair-queue.ts';
+import { type FairQueue, Lanes } from '../render-pool/fair-queue.ts';
 import { workerFile } from '../worker-bundle.ts';
 import { READ_KINDS, type ReadJob, type ReadKind, type ReadOps, type ReadOutcome } from './read-operations.ts';
 import type { ReadWorkerData } from './read-worker.ts';
@@ -45,9 +45,10 @@ interface Waiting {
 
 export class ReadPool {
   private readonly pool: Piscina<ReadJob, ReadOutcome>;
-  private readonly waiting: Record<ReadLane, FairQueue<Waiting>> = { interactive: new FairQueue(), bulk: new FairQueue() };
+  private readonly lanes: Lanes<Waiting>;
+  private readonly waiting: Lanes<Waiting>['waiting'];
   /** Jobs handed to piscina and not answered yet. */
-  private readonly started: Record<ReadLane, number> = { interactive: 0, bulk: 0 };
+  private readonly started: Lanes<Waiting>['started'];
   private readonly completed = Object.fromEntries(READ_KINDS.map((k) => [k, 0])) as Record<ReadKind, number>;
   private readonly accountShare: number;
   private readonly retryAfterSeconds: number;
@@ -57,6 +58,9 @@ export class ReadPool {
     file: string,
     private readonly config: ReadConfig,
   ) {
+    this.lanes = new Lanes(config.workers);
+    this.waiting = this.lanes.waiting;
+    this.started = this.lanes.started;
     const workerData: ReadWorkerData = { file };
     this.pool = new Piscina({
       filename: workerFile('read-worker'),
@@ -93,8 +97,8 @@ export class ReadPool {
   get stats(): { completed: Record<ReadKind, number>; running: number; waiting: number; workers: number } {
     return {
       completed: { ...this.completed },
-      running: this.started.interactive + this.started.bulk,
-      waiting: this.waiting.interactive.size + this.waiting.bulk.size,
+      running: this.lanes.busy,
+      waiting: this.lanes.queued,
       workers: this.pool.threads.length,
     };
   }
@@ -129,29 +133,16 @@ export class ReadPool {
     });
   }
 
-  /**
-   * Whether a job of `lane` may have a worker now: interactive jobs take any free worker no other
-   * interactive job waits for; bulk jobs only when nothing waits, and never the last free worker
-   * when there are several, so a stats page asked for during an export starts at once.
-   */
   private hasWorkerFor(lane: ReadLane): boolean {
-    const busy = this.started.interactive + this.started.bulk;
-    if (busy >= this.config.workers) return false;
-    if (lane === 'interactive') return this.waiting.interactive.size === 0;
-    if (this.waiting.interactive.size > 0 || this.waiting.bulk.size > 0) return false;
-    return this.config.workers === 1 || this.started.bulk < this.config.workers - 1;
+    return this.lanes.hasWorkerFor(lane);
   }
 
-  /** Hands free workers to waiting jobs: interactive ones first, each lane round-robin between accounts. */
+  /** Hands free workers to waiting jobs (Lanes.next says in which order). */
   private startNext(): void {
     for (;;) {
-      if (this.started.interactive + this.started.bulk >= this.config.workers) return;
-      let next = this.waiting.interactive.shift();
-      if (next === undefined && (this.config.workers === 1 || this.started.bulk < this.config.workers - 1))
-        next = this.waiting.bulk.shift();
+      const next = this.lanes.next();
       if (next === undefined) return;
       if (next.timer) clearTimeout(next.timer);
-      this.started[next.who.lane]++;
       next.start();
     }
   }

@@ -62,3 +62,50 @@ export class FairQueue<T> {
     return true;
   }
 }
+
+/** A pool's two kinds of work: what a person waits for, and bulk work (exports, ZIPs). */
+export type Lane = 'interactive' | 'bulk';
+
+/**
+ * The waiting jobs of a worker pool in two lanes, each a FairQueue, and the jobs started per
+ * lane: shared by the render pool and the read pool, which hand out workers the same way.
+ */
+export class Lanes<T extends { who: { lane: Lane } }> {
+  readonly waiting: Record<Lane, FairQueue<T>> = { interactive: new FairQueue(), bulk: new FairQueue() };
+  readonly started: Record<Lane, number> = { interactive: 0, bulk: 0 };
+
+  constructor(private readonly workers: number) {}
+
+  get busy(): number {
+    return this.started.interactive + this.started.bulk;
+  }
+
+  get queued(): number {
+    return this.waiting.interactive.size + this.waiting.bulk.size;
+  }
+
+  /**
+   * Whether a job of `lane` may have a worker now: interactive jobs take any free worker no
+   * other interactive job waits for; bulk jobs only when nothing waits, and never the last free
+   * worker when there are several, so an interactive job asked for meanwhile starts at once.
+   */
+  hasWorkerFor(lane: Lane): boolean {
+    if (this.busy >= this.workers) return false;
+    if (lane === 'interactive') return this.waiting.interactive.size === 0;
+    if (this.queued > 0) return false;
+    return this.bulkMayStart();
+  }
+
+  /** The next waiting job a free worker takes, counted as started: interactive ones first, each lane round-robin between accounts. */
+  next(): T | undefined {
+    if (this.busy >= this.workers) return undefined;
+    let job = this.waiting.interactive.shift();
+    if (job === undefined && this.bulkMayStart()) job = this.waiting.bulk.shift();
+    if (job !== undefined) this.started[job.who.lane]++;
+    return job;
+  }
+
+  private bulkMayStart(): boolean {
+    return this.workers === 1 || this.started.bulk < this.workers - 1;
+  }
+}

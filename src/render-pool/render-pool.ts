@@ -18,7 +18,7 @@ import type { RenderConfig } from '../config.ts';
 import { DomainError, ServiceBusyError, ValidationError } from '../domain/errors.ts';
 import type { ParsedLogo } from '../domain/design/logo.ts';
 import { type RenderJob, type RenderOutcome, type RenderTask, SIGNAL, threadCpuNs } from './render-worker.ts';
-import { FairQueue } from './fair-queue.ts';
+import { type FairQueue, Lanes } from './fair-queue.ts';
 import { workerFile } from '../worker-bundle.ts';
 
 export type { RenderJob } from './render-worker.ts';
@@ -83,13 +83,17 @@ export class RenderPool {
   private readonly retryAfterSeconds: number;
   private readonly wallLimitMs: number;
   /** Jobs waiting for a worker, by lane; piscina only ever gets as many jobs as it has workers. */
-  private readonly waiting: Record<RenderLane, FairQueue<PendingJob>> = { interactive: new FairQueue(), bulk: new FairQueue() };
+  private readonly lanes: Lanes<PendingJob>;
+  private readonly waiting: Lanes<PendingJob>['waiting'];
   /** Jobs handed to piscina and not answered yet. */
-  private readonly started: Record<RenderLane, number> = { interactive: 0, bulk: 0 };
+  private readonly started: Lanes<PendingJob>['started'];
   /** Jobs an account keeps waiting in a full lane when another account needs room. */
   private readonly accountShare: number;
 
   constructor(private readonly config: RenderConfig) {
+    this.lanes = new Lanes(config.workers);
+    this.waiting = this.lanes.waiting;
+    this.started = this.lanes.started;
     this.pool = new Piscina({
       // Plain JavaScript bundled from the TypeScript (see src/worker-bundle.ts), on every Node.
       filename: workerFile('render-worker'),
@@ -114,8 +118,8 @@ export class RenderPool {
   /** For the metrics, read when scraped: jobs waiting for a worker, jobs on a worker, threads of stopped jobs still running. */
   get load(): { queued: number; busy: number; abandoned: number; workers: number } {
     return {
-      queued: this.waiting.interactive.size + this.waiting.bulk.size,
-      busy: this.started.interactive + this.started.bulk,
+      queued: this.lanes.queued,
+      busy: this.lanes.busy,
       abandoned: this.abandoned.size,
       workers: this.config.workers,
     };
@@ -210,31 +214,17 @@ export class RenderPool {
     }
   }
 
-  /**
-   * Whether a job of `lane` may have a worker now: interactive jobs take any free worker no
-   * other interactive job waits for; bulk jobs only when no interactive job waits, and never
-   * the last free worker when there are several, so an image asked for meanwhile starts at once.
-   */
   private hasWorkerFor(lane: RenderLane): boolean {
-    const busy = this.started.interactive + this.started.bulk;
-    if (busy >= this.config.workers) return false;
-    if (lane === 'interactive') return this.waiting.interactive.size === 0;
-    if (this.waiting.interactive.size > 0 || this.waiting.bulk.size > 0) return false;
-    return this.config.workers === 1 || this.started.bulk < this.config.workers - 1;
+    return this.lanes.hasWorkerFor(lane);
   }
 
-  /** Hands free workers to waiting jobs: interactive ones first, each lane round-robin between accounts. */
+  /** Hands free workers to waiting jobs (Lanes.next says in which order). */
   private startNext(): void {
     for (;;) {
-      const busy = this.started.interactive + this.started.bulk;
-      if (busy >= this.config.workers) return;
-      let next = this.waiting.interactive.shift();
-      if (next === undefined && (this.config.workers === 1 || this.started.bulk < this.config.workers - 1))
-        next = this.waiting.bulk.shift();
+      const next = this.lanes.next();
       if (next === undefined) return;
       const waiting = next.waiting;
       next.waiting = null;
-      this.started[next.who.lane]++;
       waiting?.start();
     }
   }

@@ -18,6 +18,11 @@ export interface CompiledRouting {
 
 /** Locations remembered per code: a few destinations times the queries its posters carry. */
 const LOCATIONS_PER_CODE = 64;
+/**
+ * Only short queries are remembered (a poster's utm_… fits): a visitor's long ones would make
+ * the cache of 50,000 codes hold gigabytes. A longer one is merged anew each time.
+ */
+const REMEMBERED_QUERY_MAX = 256;
 
 export function compileRouting(r: Routing): CompiledRouting {
   const utm = Object.keys(r.utm).length > 0 ? r.utm : null;
@@ -34,6 +39,7 @@ function locator(forwardQuery: boolean, utm: Utm | null): CompiledRouting['locat
   const remembered = new LruCache<string, string>(LOCATIONS_PER_CODE);
   return (destination, query) => {
     if ((!forwardQuery || query === '') && utm === null) return destination;
+    if (query.length > REMEMBERED_QUERY_MAX) return withQuery(destination, query, forwardQuery, utm);
     const key = `${query}\n${destination}`;
     let location = remembered.get(key);
     if (location === undefined) {
