@@ -1,5 +1,6 @@
 // A code's lifecycle and rules as the web app reads them (issue #26): its status, said the
 // same way on the codes list and the dashboard.
+import { statusOf } from '../src/domain/dynamic/lifecycle.ts';
 import type { CodeStatus, QrItem } from './api.ts';
 
 export type { CodeStatus };
@@ -18,15 +19,10 @@ export const isStatus = (v: string): v is CodeStatus => STATUSES.some((s) => s.v
 
 /**
  * The status the server would give now, for an item changed here (a code resumed in the list)
- * without reading it again. The precedence is the server's: paused > expired > capped >
- * scheduled > active.
+ * without reading it again: the server's own rule (domain/dynamic/lifecycle.ts).
  */
 export function statusAt(item: QrItem, now: number): CodeStatus {
-  if (!item.active) return 'paused';
-  if (item.expiresAt !== null && Date.parse(item.expiresAt) <= now) return 'expired';
-  if (item.maxScans !== null && item.capCount >= item.maxScans) return 'capped';
-  if (item.activatesAt !== null && Date.parse(item.activatesAt) > now) return 'scheduled';
-  return 'active';
+  return statusOf(item, now);
 }
 
 const counts = new Intl.NumberFormat();

@@ -289,6 +289,32 @@ describe('rules, splits and passthrough', () => {
     expect((await scan(item.code)).headers.location).toBe('https://example.com/home');
   });
 
+  it("refuses bad bodies of the rules routes with a 400 naming the field, and another account's code with a 404", async () => {
+    const item = await created({});
+    const put = (payload: unknown, id = item.id) =>
+      t.request({ method: 'PUT', url: `/v1/qr/${id}/rules`, key, payload: payload as object });
+    const tryRules = (payload: unknown, id = item.id) =>
+      t.request({ method: 'POST', url: `/v1/qr/${id}/rules/test`, key, payload: payload as object });
+    expect((await put({})).json().error).toMatch(/^rules: /);
+    expect(
+      (await put({ rules: Array.from({ length: 26 }, () => ({ conditions: [], destination: 'https://example.com/x' })) })).statusCode,
+    ).toBe(400);
+    expect(
+      (await put({ rules: [{ conditions: [{ type: 'os', op: 'in', values: ['amiga'] }], destination: 'https://example.com/x' }] })).json()
+        .error,
+    ).toMatch(/^rules\[0\]\.conditions\[0\]\.values\[0\]: /);
+    expect((await tryRules({ at: 'soon' })).statusCode).toBe(400);
+    expect((await tryRules({ unknown: 1 })).statusCode).toBe(400);
+    const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
+    expect((await tryRules({ query: many })).statusCode).toBe(400);
+    const other = await t.key('dynamic-other');
+    const theirs = await t.request({ method: 'PUT', url: `/v1/qr/${item.id}/rules`, key: other, payload: { rules: [] } });
+    expect(theirs.statusCode).toBe(404);
+    const theirTest = await t.request({ method: 'POST', url: `/v1/qr/${item.id}/rules/test`, key: other, payload: {} });
+    expect(theirTest.statusCode).toBe(404);
+    expect((await tryRules({})).json()).toMatchObject({ ruleId: null, variant: null, destination: 'https://example.com/home' });
+  });
+
   it('merges the visitor query onto the destination, adds utm, and never changes host or path', async () => {
     const item = await created({ url: 'https://example.com/land?ref=poster&a=1', utm: { campaign: 'spring' } });
     const res = await scan(item.code, { query: 'a=2&utm_source=flyer' });
