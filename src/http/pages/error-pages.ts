@@ -19,10 +19,17 @@ export function renderGonePage(): RenderedPage {
   return errorPage(410, 'trash', 'This QR code was removed', 'Its owner deleted it, so it no longer leads anywhere.');
 }
 
-function errorPage(status: 404 | 410, badge: 'scan' | 'trash', heading: string, text: string): RenderedPage {
+/** A card that says why the short link leads nowhere now; `heading` and `text` already escaped. */
+export function errorPage(
+  status: 404 | 410,
+  badge: 'scan' | 'trash',
+  heading: string,
+  text: string,
+  eyebrow = `Error ${status}`,
+): RenderedPage {
   const body = `<header class="hero">
 <div class="badge">${icon(badge)}</div>
-<p class="eyebrow">Error ${status}</p>
+<p class="eyebrow">${eyebrow}</p>
 <h1>${heading}</h1>
 <p class="lead">${text}</p>
 </header>`;

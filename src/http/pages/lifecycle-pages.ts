@@ -2,6 +2,7 @@
 // expired, at its scan limit, or behind a password. Each says that the owner chose it, so a
 // visitor does not take a working poster for a broken one (Shlink answers "invalid short code").
 import { escapeHtml } from './escape-html.ts';
+import { errorPage } from './error-pages.ts';
 import { icon } from './icons.ts';
 import { type RenderedPage, renderPage } from './page-shell.ts';
 
@@ -14,13 +15,7 @@ function when(iso: string): string {
 }
 
 function notice(status: 404 | 410, eyebrow: string, heading: string, text: string): RenderedPage {
-  const body = `<header class="hero">
-<div class="badge">${icon('scan')}</div>
-<p class="eyebrow">${eyebrow}</p>
-<h1>${heading}</h1>
-<p class="lead">${text}</p>
-</header>`;
-  return renderPage({ status, title: heading, tone: 'error', body });
+  return errorPage(status, 'scan', heading, text, eyebrow);
 }
 
 export function renderScheduledPage(activatesAt: string): RenderedPage {
