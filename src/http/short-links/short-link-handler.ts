@@ -231,15 +231,16 @@ async function dynamicAnswer(target: ShortLinkTarget, v: Visit): Promise<ShortLi
     setCookie = passwordCookie(target.code, passwordCookieValue(password, target.code, now));
   }
   if (v.vcf) return contactCard(target);
-  const self = `/r/${encodeURIComponent(target.code)}${req.query ? `?${req.query}` : ''}`;
   // A landing page's form is answered with a GET of the page (no resubmit on reload): that GET,
   // carrying the cookie, is the scan.
-  if (setCookie !== null && req.method === 'POST' && !REDIRECTED.has(target.contentType))
+  if (setCookie !== null && req.method === 'POST' && !ROUTED_KINDS.has(target.contentType)) {
+    const self = `/r/${encodeURIComponent(target.code)}${req.query ? `?${req.query}` : ''}`;
     return withCookie(redirect(303, self, 'password_accepted'), setCookie);
+  }
 
   let match: RuleMatch = NO_MATCH;
   const rules = target.routing.rules;
-  if (rules !== null && REDIRECTED.has(target.contentType) && scan !== null) {
+  if (rules !== null && ROUTED_KINDS.has(target.contentType) && scan !== null) {
     match = rules.match(
       visitorContext({
         agent: scan,
@@ -255,7 +256,7 @@ async function dynamicAnswer(target: ShortLinkTarget, v: Visit): Promise<ShortLi
     const admitted = await v.scanCap.admit({ itemId: target.id, basis: target.scanCapBasis, day: scan.day, visitorHash: scan.visitorHash });
     if (!admitted) return refuse('capped', fallbackUrls.capped, renderCappedPage);
   }
-  const res = await answer(target, match, req, scan, record, rules !== null);
+  const res = await answer(target, match, req, scan, record);
   if (setCookie === null) return res;
   // The right password posted: 303 to the destination, so a reload does not post it again.
   if (req.method === 'POST' && res.status === 302) res.status = 303;
@@ -273,15 +274,17 @@ async function answer(
   req: ShortLinkRequest,
   scan: Scan | null,
   record: Recorder,
-  attributed = false,
 ): Promise<ShortLinkResponse> {
-  if (REDIRECTED.has(target.contentType)) {
+  if (ROUTED_KINDS.has(target.contentType)) {
     const destination = match?.destination ?? target.payload;
     const location = target.routing.location(destination, req.query);
+    // A code with rules has its scans attributed: which rule, variant and destination.
     await record(
       target,
       scan,
-      attributed ? { outcome: 'redirect', ruleId: match?.rule?.id ?? null, variant: match?.variant ?? null, destination } : REDIRECT,
+      target.routing.rules !== null
+        ? { outcome: 'redirect', ruleId: match?.rule?.id ?? null, variant: match?.variant ?? null, destination }
+        : REDIRECT,
     );
     return redirect(302, location, 'redirect');
   }
@@ -306,8 +309,6 @@ function header(req: ShortLinkRequest, name: string): string | undefined {
 function passwordCookie(code: string, value: string): string {
   return `${passwordCookieName(code)}=${value}; Max-Age=${PASSWORD_COOKIE_MS / 1000}; Path=/r/${code}; HttpOnly; SameSite=Lax`;
 }
-
-const REDIRECTED = ROUTED_KINDS;
 
 function page(p: RenderedPage, outcome: ShortLinkOutcome): ShortLinkResponse {
   return {
