@@ -14,6 +14,7 @@ import { liveCodeCounts } from './migrations/0011-live-code-counts.ts';
 import { dynamicCodes } from './migrations/0012-dynamic-codes.ts';
 import { domains } from './migrations/0013-domains.ts';
 import { keyLifecycle } from './migrations/0014-key-lifecycle.ts';
+import { scanPipeline } from './migrations/0015-scan-pipeline.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -192,6 +193,7 @@ export class InCodeMigrations implements MigrationProvider {
       '0012_dynamic_codes': dynamicCodes(this.dialect),
       '0013_domains': domains(this.dialect),
       '0014_key_lifecycle': keyLifecycle(this.dialect),
+      '0015_scan_pipeline': scanPipeline(this.dialect),
     };
   }
 }

@@ -12,6 +12,8 @@ export interface AccountsTable {
   created_at: DbTime;
   /** Live (not deleted) codes, kept by the items repository with each create and delete. */
   live_codes: Generated<number>;
+  /** Days raw scans and per-day breakdowns are kept; null: forever (migration 0015). */
+  scan_retention_days: number | null;
 }
 
 export interface ApiKeysTable {
@@ -302,11 +304,18 @@ export interface SearchAccountsTable {
   account_id: string;
 }
 
+/** A consumer of the scan log and the last scan id it applied (migration 0015). */
+export interface LogCursorsTable {
+  name: string;
+  position: number | string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   qr_items: QrItemsTable;
   scans: ScansTable;
+  log_cursors: LogCursorsTable;
   scan_buckets: ScanBucketsTable;
   scan_dims_daily: ScanDimsDailyTable;
   scan_dims_quarter: ScanDimsQuarterTable;
