@@ -214,6 +214,8 @@ export interface ScanVisitorsTable {
   item_id: string;
   day: string;
   visitor_hash: string;
+  /** The scan that was the visitor's first of the day (null: recorded before migration 0015). */
+  first_scan_id: number | string | null;
 }
 
 /** Scans per account per quarter hour: the account's daily series, cut at local midnight like an item's. */

@@ -19,6 +19,9 @@ export function scanPipeline(dialect: Dialect): Migration {
         .execute();
       await sql`insert into log_cursors (name, position) select 'rollups', coalesce(max(id), 0) from scans`.execute(db);
       await db.schema.alterTable('accounts').addColumn('scan_retention_days', int).execute();
+      // Which scan was a visitor's first of the day: a consumer after the roll-ups (webhooks) reads
+      // whether a scan was unique from here. Null on visitors recorded before this migration.
+      await db.schema.alterTable('scan_visitors').addColumn('first_scan_id', int).execute();
     },
   };
 }
