@@ -7,7 +7,7 @@ import type { DatabaseConfig } from '../src/config.ts';
 import { type Db, openDatabase } from '../src/db/database.ts';
 import { AccountStatsRepository } from '../src/db/stats/account-stats-repository.ts';
 import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';
-import { type ScanWriter, createScanWriter } from '../src/db/scans/scan-writer.ts';
+import { type ScanWriter, createSeedingWriter } from '../src/db/scans/scan-writer.ts';
 import { accountStats } from '../src/domain/stats/account-stats.ts';
 import type { ResultRow } from './result-row.ts';
 import type { ScanMix } from './scan-seed.ts';
@@ -104,7 +104,7 @@ export async function runAccountStatsBench(
   runs = 200,
 ): Promise<ResultRow[]> {
   const db = await openDatabase(database);
-  const writer = createScanWriter(db);
+  const writer = createSeedingWriter(db);
   const small = await makeAccount(db, 100, 10_000, writer);
   const big = await makeAccount(db, size.codes, size.scans, writer);
   await writer.drain();

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DatabaseConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { type ScanWriter, createScanWriter } from '../src/db/scans/scan-writer.ts';
+import { type ScanWriter, createSeedingWriter } from '../src/db/scans/scan-writer.ts';
 import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';
 import { StatsRepository } from '../src/db/stats/stats-repository.ts';
 import { itemStats } from '../src/domain/stats/item-stats.ts';
@@ -25,7 +25,7 @@ const MIX: ScanMix = {
 
 export async function runStatsBench(database: DatabaseConfig, label: string, sizes = [10_000, 1_000_000]): Promise<ResultRow[]> {
   const db = await openDatabase(database);
-  const writer: ScanWriter = createScanWriter(db);
+  const writer: ScanWriter = createSeedingWriter(db);
   const accountId = await new ApiKeysRepository(db).ensureAccount(`bench-${Date.now()}`);
   const rows: ResultRow[] = [];
   let baseline: number | null = null;

@@ -7,7 +7,9 @@ import { ApiKeysRepository } from './db/accounts/api-keys-repository.ts';
 import type { Db } from './db/database.ts';
 import { QrItemsRepository } from './db/qr-items/qr-items-repository.ts';
 import { SaltsRepository } from './db/scans/salts-repository.ts';
-import { type ScanWriter, createScanWriter } from './db/scans/scan-writer.ts';
+import { type ScanWriteObserver, type ScanWriter, createScanWriter } from './db/scans/scan-writer.ts';
+import { type RollupAggregator, createAggregator } from './db/scans/rollup-aggregator.ts';
+import { ScanForgetter } from './db/scans/forget-scans.ts';
 import { PostgresShortLinks } from './db/short-links/postgres-short-links.ts';
 import { CachedShortLinks, type ShortLinkResolver } from './db/short-links/short-link-cache.ts';
 import { StatsRepository } from './db/stats/stats-repository.ts';
@@ -48,6 +50,13 @@ export interface AppServices {
   reads: HeavyReads;
   links: ShortLinkResolver;
   tracker: ScanTracker;
+  /**
+   * Applies the scan log to the roll-ups off the redirect's path. Reads of scan counts await
+   * catchUp() first, so a scan answered before a read began is in it.
+   */
+  rollups: RollupAggregator;
+  /** DELETE /v1/qr/{id}/scans: forgets a code's scans and corrects every roll-up. */
+  forgetter: ScanForgetter;
   /** The scan cap's atomic admission (db/short-links/scan-cap.ts). */
   scanCap: ScanCap;
   /** Wrong passwords of protected codes, per code and address (shared through Redis when configured). */
@@ -104,9 +113,23 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
       : new CachedShortLinks(items);
   const renderer = new RenderPool(config.render);
   const shortLinkTally = newShortLinkTally();
+  const rollups = createAggregator(db);
   const metrics =
-    config.metrics === null ? null : createMetrics({ shortLinks: shortLinkTally, renderLoad: () => renderer.load, pool: db.pool });
-  const writer: ScanWriter = createScanWriter(db, metrics?.scanWrites ?? null);
+    config.metrics === null
+      ? null
+      : createMetrics({ shortLinks: shortLinkTally, renderLoad: () => renderer.load, pool: db.pool, rollupLag: () => rollups.lag() });
+  const writes = metrics?.scanWrites ?? null;
+  // Each committed batch starts the aggregator (at most every few ms on PostgreSQL).
+  const observer: ScanWriteObserver = {
+    written(scans, seconds) {
+      writes?.written(scans, seconds);
+      rollups.nudge();
+    },
+    failed(scans, seconds) {
+      writes?.failed(scans, seconds);
+    },
+  };
+  const writer: ScanWriter = createScanWriter(db, observer);
   const salts = new SaltsRepository(db);
   const countries = createCountryLookup({ trustedHeader: config.countryHeader, database: 'bundled' });
   const domains = new DomainsRepository(db);
@@ -122,6 +145,8 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     reads: heavyReadsFor(config, db),
     links,
     tracker: new ScanTracker(writer, salts, countries),
+    rollups,
+    forgetter: new ScanForgetter(db, rollups),
     scanCap: scanCapFor(db),
     codePasswordLimiter: redis
       ? new SharedAttemptLimiter(redis, new AttemptLimiter(CODE_PASSWORD_LIMITS), 'qrtrack-code-password:')

@@ -14,6 +14,8 @@ export interface AccountsTable {
   live_codes: Generated<number>;
   /** Days raw scans and per-day breakdowns are kept; null: forever (migration 0015). */
   scan_retention_days: number | null;
+  /** The first UTC day whose raw scans are all kept; null: every day's (retention sets it). */
+  raw_scans_from: string | null;
 }
 
 export interface ApiKeysTable {

@@ -16,6 +16,8 @@ export interface MetricSources {
   renderLoad(): { queued: number; busy: number; abandoned: number; workers: number };
   /** The PostgreSQL pool; null on SQLite. */
   pool: pg.Pool | null;
+  /** The scan log's lag behind the roll-ups (rollup-aggregator.ts), read when scraped. */
+  rollupLag?: () => { scans: number; seconds: number };
 }
 
 export interface Metrics {
@@ -89,6 +91,26 @@ export function createMetrics(sources: MetricSources): Metrics {
   render('qrtrack_render_workers_busy', 'Render workers drawing an image now', (l) => l.busy);
   render('qrtrack_render_workers', 'Render workers configured (RENDER_WORKERS)', (l) => l.workers);
   render('qrtrack_render_abandoned_threads', 'Threads of renders stopped over budget that have not exited yet', (l) => l.abandoned);
+
+  const rollupLag = sources.rollupLag;
+  if (rollupLag !== undefined) {
+    const lagScans: Gauge = new Gauge({
+      name: 'qrtrack_scan_log_lag_scans',
+      help: 'Scans logged that the aggregator has not applied to the roll-ups yet',
+      registers,
+      collect() {
+        lagScans.set(rollupLag().scans);
+      },
+    });
+    const lagSeconds: Gauge = new Gauge({
+      name: 'qrtrack_scan_log_lag_seconds',
+      help: 'How long the roll-ups have been behind the scan log (0: caught up)',
+      registers,
+      collect() {
+        lagSeconds.set(rollupLag().seconds);
+      },
+    });
+  }
 
   const pool = sources.pool;
   if (pool !== null) {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/database.ts';
 import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
 import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
-import { type ScanWriter, createScanWriter } from '../../src/db/scans/scan-writer.ts';
+import { type ScanWriter, createSeedingWriter } from '../../src/db/scans/scan-writer.ts';
 import { StatsRepository } from '../../src/db/stats/stats-repository.ts';
 import { AccountStatsRepository } from '../../src/db/stats/account-stats-repository.ts';
 import { accountStats } from '../../src/domain/stats/account-stats.ts';
@@ -46,7 +46,7 @@ async function setup() {
   return { db, open, accountId, itemId: item.id };
 }
 
-const writerFor = (db: Db): ScanWriter => createScanWriter(db);
+const writerFor = (db: Db): ScanWriter => createSeedingWriter(db);
 
 let accountOfTest = '';
 const scan = (itemId: string, i: number, o: Partial<ScanEvent> = {}): ScanEvent => ({
@@ -137,6 +137,7 @@ describe('scan writers', () => {
       writer.record(scan(other.id, 1, { scannedAt: now, isBot: true, device: 'other' })),
       writer.record(scan(itemId, 1, { scannedAt: now, visitorHash: 'another', country: 'FR' })),
     ]);
+    await writer.drain();
     const statsOf = (id: string) => itemStats(new StatsRepository(db), { accountId, id, days: 1, tz: 'UTC' });
     const [a, b] = [await statsOf(itemId), await statsOf(other.id)];
     expect(a.totals).toMatchObject({ scans: 3, uniqueScans: 2, botScans: 0, firstScanAt: now, lastScanAt: now });

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { backfillAccountRollups } from '../../src/db/migrations/0004-account-rollups.ts';
-import { createScanWriter } from '../../src/db/scans/scan-writer.ts';
+import { createSeedingWriter } from '../../src/db/scans/scan-writer.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
@@ -74,7 +74,7 @@ function scansOf(itemId: string, account: string, n: number, spanDays: number, s
 }
 
 async function record(scans: ScanEvent[]) {
-  const writer = createScanWriter(t.db);
+  const writer = createSeedingWriter(t.db);
   await Promise.all(scans.map((s) => writer.record(s)));
   await writer.drain();
 }

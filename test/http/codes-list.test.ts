@@ -2,7 +2,7 @@
 // list answer (include=sparkline), and pause/resume/delete of many codes in one request
 // (POST /v1/qr/bulk). On SQLite, and on PostgreSQL in the "postgres" project.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScanWriter } from '../../src/db/scans/scan-writer.ts';
+import { createSeedingWriter } from '../../src/db/scans/scan-writer.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
@@ -51,7 +51,7 @@ async function scanOver(itemId: string, n: number, spanDays: number, seed: numbe
     referrer: null,
     visitorHash: `v${Math.floor(rnd() * 20)}`,
   }));
-  const writer = createScanWriter(t.db);
+  const writer = createSeedingWriter(t.db);
   await Promise.all(scans.map((e) => writer.record(e)));
   await writer.drain();
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createScanWriter } from '../../src/db/scans/scan-writer.ts';
+import { createSeedingWriter } from '../../src/db/scans/scan-writer.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
 const IPHONE =
@@ -273,7 +273,7 @@ describe('scan statistics', () => {
   it('puts every scan into its local day across a DST change, over the whole 90-day range', async () => {
     const it = await item({ url: 'https://example.com/dst' });
     // Scans at chosen instants around New York's DST end (2026-11-01 06:00Z), written as the tracker would.
-    const writer = createScanWriter(t.db);
+    const writer = createSeedingWriter(t.db);
     const at = [
       '2026-08-14T12:00:00Z',
       '2026-10-31T03:59:00Z',

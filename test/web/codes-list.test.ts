@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { createScanWriter } from '../../src/db/scans/scan-writer.ts';
+import { createSeedingWriter } from '../../src/db/scans/scan-writer.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
 import { HAVE_CHROMIUM, OWNER, VIEWER, checkPage, useBrowserSuite } from '../support/browser.ts';
 
@@ -66,7 +66,7 @@ async function batch(items: object[]): Promise<Item[]> {
 /** Scans of the last 20 days written straight into the server's database (the short link counts only "now"). */
 async function pastScans(item: Item, perDay: number[]): Promise<void> {
   const db = await openDatabase(loadConfig({ DATABASE_URL: suite.dbUrl }).database);
-  const writer = createScanWriter(db);
+  const writer = createSeedingWriter(db);
   const scans: ScanEvent[] = perDay.flatMap((n, daysAgo) =>
     Array.from({ length: n }, (_, i) => ({
       itemId: item.id,

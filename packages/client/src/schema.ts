@@ -132,6 +132,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/qr/{id}/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Forget the code’s scans in a range (all of them without one) and correct every count, total and breakdown */
+        delete: operations["forgetQrScans"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/qr/{id}/stats": {
         parameters: {
             query?: never;
@@ -1475,7 +1492,85 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change the account’s settings: how long raw scans are kept (scanRetentionDays) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateAccountRequest"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccountResponse"];
+                    };
+                };
+                /** @description Invalid input; the message names the field and the rule */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, unknown or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The key lacks the scope this operation needs */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/account/members": {
@@ -3688,6 +3783,8 @@ export interface components {
                 name: string;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description Days raw scans and per-day breakdowns are kept (1 to 3650); null keeps them forever. Totals always stay. */
+                scanRetentionDays: number | null;
             };
             /** @enum {unknown} */
             role: "owner" | "editor" | "viewer";
@@ -3970,6 +4067,10 @@ export interface components {
             expired?: string;
             /** @description Once maxScans is reached */
             capped?: string;
+        };
+        ForgottenScans: {
+            /** @description Scans removed from the log (bots and refused scans included) */
+            forgotten: number;
         };
         /** @enum {unknown} */
         FrameStyle: "none" | "bottom-banner" | "phone" | "badge";
@@ -4534,6 +4635,10 @@ export interface components {
             /** @description Unique scans in the range */
             uniqueScans: number;
         };
+        UpdateAccountRequest: {
+            /** @description Days raw scans and per-day breakdowns are kept (1 to 3650); null keeps them forever. Totals always stay. */
+            scanRetentionDays: number | null;
+        };
         UpdateDesignRequest: {
             /** @description Shown in the studio */
             name?: string;
@@ -4697,6 +4802,7 @@ export type DotStyle = components['schemas']['DotStyle'];
 export type Error = components['schemas']['Error'];
 export type ErrorCorrectionLevel = components['schemas']['ErrorCorrectionLevel'];
 export type FallbackUrls = components['schemas']['FallbackUrls'];
+export type ForgottenScans = components['schemas']['ForgottenScans'];
 export type FrameStyle = components['schemas']['FrameStyle'];
 export type GradientType = components['schemas']['GradientType'];
 export type ImportResult = components['schemas']['ImportResult'];
@@ -4753,6 +4859,7 @@ export type StatsTotals = components['schemas']['StatsTotals'];
 export type SwitchAccountRequest = components['schemas']['SwitchAccountRequest'];
 export type TagList = components['schemas']['TagList'];
 export type TopCode = components['schemas']['TopCode'];
+export type UpdateAccountRequest = components['schemas']['UpdateAccountRequest'];
 export type UpdateDesignRequest = components['schemas']['UpdateDesignRequest'];
 export type UpdateDomainRequest = components['schemas']['UpdateDomainRequest'];
 export type UpdateQrRequest = components['schemas']['UpdateQrRequest'];
@@ -5333,6 +5440,78 @@ export interface operations {
             };
             /** @description Body is not application/json, or declares a charset other than UTF-8 */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    forgetQrScans: {
+        parameters: {
+            query?: {
+                /** @description First instant forgotten: a date (UTC midnight) or an ISO 8601 date-time */
+                from?: string;
+                /** @description First instant kept after the range: a date (UTC midnight) or an ISO 8601 date-time */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForgottenScans"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such item in this account (deleted, or never existed) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -61,9 +61,21 @@ export class ApiKeysRepository {
     }
   }
 
-  async findAccount(id: string): Promise<{ id: string; name: string; createdAt: string } | null> {
+  async findAccount(id: string): Promise<{ id: string; name: string; createdAt: string; scanRetentionDays: number | null } | null> {
     const row = await this.db.kysely.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? { id: row.id, name: row.name, createdAt: readTime(row.created_at) } : null;
+    return row
+      ? {
+          id: row.id,
+          name: row.name,
+          createdAt: readTime(row.created_at),
+          scanRetentionDays: row.scan_retention_days === null ? null : Number(row.scan_retention_days),
+        }
+      : null;
+  }
+
+  /** How long the account keeps raw scans (null: forever); retention (scan-retention.ts) applies it within the hour. */
+  async setScanRetention(id: string, days: number | null): Promise<void> {
+    await this.db.kysely.updateTable('accounts').set({ scan_retention_days: days }).where('id', '=', id).execute();
   }
 
   async findAccountId(name: string): Promise<string | null> {

@@ -53,7 +53,10 @@ export class SaltsRepository {
 
   private async deleteBefore(day: string): Promise<void> {
     await this.db.kysely.deleteFrom('salts').where('day', '<', day).execute();
-    await this.db.kysely.deleteFrom('scan_visitors').where('day', '<', day).execute();
+    // Visitors go a day later than their salt: the aggregator may still be applying the last scans
+    // of yesterday after midnight, and needs yesterday's visitors to tell which were unique. Without
+    // the salt a hash no longer leads back to an address.
+    await this.db.kysely.deleteFrom('scan_visitors').where('day', '<', dayBefore(day)).execute();
     // A unique scan cap's admissions are visitor hashes of a day, like the visitors above.
     await this.db.kysely.deleteFrom('cap_admissions').where('day', '<', day).execute();
   }
@@ -62,4 +65,8 @@ export class SaltsRepository {
 /** Purges expired salts now and then every `intervalMs` (see startPurge). */
 export function startSaltPurge(salts: SaltsRepository, onError: (err: unknown) => void, intervalMs = 10 * 60_000): () => Promise<void> {
   return startPurge(() => salts.purgeExpired(), onError, intervalMs);
+}
+
+function dayBefore(day: string): string {
+  return utcDay(Date.parse(`${day}T00:00:00Z`) - 86_400_000);
 }

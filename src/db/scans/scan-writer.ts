@@ -2,10 +2,11 @@
 import type { Db } from '../database.ts';
 import type { ScanEvent } from '../../domain/scans/scan-batch.ts';
 import { PostgresScanWriter } from './postgres-scan-writer.ts';
+import { createAggregator } from './rollup-aggregator.ts';
 import { SqliteScanWriter } from './sqlite-scan-writer.ts';
 
 export interface ScanWriter {
-  /** Resolves once the scan and its counters are durably committed. */
+  /** Resolves once the scan is durably appended to the log (the roll-ups follow: rollup-aggregator.ts). */
   record(scan: ScanEvent): Promise<void>;
   /** Commits anything still queued (shutdown). */
   drain(): Promise<void>;
@@ -21,4 +22,20 @@ export function createScanWriter(db: Db, observer: ScanWriteObserver | null = nu
   if (db.sqlite) return new SqliteScanWriter(db.sqlite, observer);
   if (db.pool) return new PostgresScanWriter(db.pool, observer);
   throw new Error('database has neither a SQLite handle nor a PostgreSQL pool');
+}
+
+/**
+ * A writer whose drain() also applies the log to the roll-ups: for tools that seed scans and then
+ * read the roll-ups directly (benches, the CLI, tests), without a server's aggregator running.
+ */
+export function createSeedingWriter(db: Db): ScanWriter {
+  const writer = createScanWriter(db);
+  const rollups = createAggregator(db);
+  return {
+    record: (scan) => writer.record(scan),
+    async drain() {
+      await writer.drain();
+      await rollups.catchUp(600_000);
+    },
+  };
 }

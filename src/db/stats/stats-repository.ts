@@ -116,6 +116,7 @@ export class StatsRepository {
         .where('is_bot', '=', this.db.codec.bool(false))
         // A scan the code refused (schedule, expiry, cap, password) is no scan of it.
         .where('outcome', 'in', ['redirect', 'landing'])
+        .orderBy('scanned_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
         .execute();

@@ -1,7 +1,8 @@
-// Work beside the requests: the daily salt purge and the quarter-hour breakdown prune, and
+// Work beside the requests: the scan log's aggregator, the daily salt purge and the quarter-hour breakdown prune, and
 // the close that ends them: connections let go, queued scans committed, pools closed.
 import { startQuarterDimsPrune } from '../../db/scans/quarter-dims-retention.ts';
 import { startSaltPurge } from '../../db/scans/salts-repository.ts';
+import { startScanRetention } from '../../db/scans/scan-retention.ts';
 import type { AppServices } from '../../services.ts';
 import { unencapsulated } from './unencapsulated.ts';
 
@@ -14,6 +15,8 @@ export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing:
     app.log.warn({ err }, 'could not prune old quarter-hour breakdowns'),
   );
   const stopDomainChecks = services.domainChecker.start((err) => app.log.warn({ err }, 'could not check domains'));
+  const stopRetention = startScanRetention(services.db, (err) => app.log.warn({ err }, 'could not apply the accounts’ scan retention'));
+  services.rollups.start((err) => app.log.warn({ err }, 'could not apply scans to the statistics'));
   // Other processes (PostgreSQL) may change the address or the domains: read them again now and then.
   const reread =
     services.config.database.kind === 'postgres'
@@ -37,7 +40,9 @@ export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing:
     await stopDomainChecks();
     await stopSaltPurge();
     await stopQuarterPrune();
+    await stopRetention();
     await services.tracker.drain();
+    await services.rollups.stop();
     await services.links.close?.();
     await services.renderer.close();
     await services.reads.close();

@@ -48,6 +48,10 @@ export const v1Api: FastifyPluginAsyncTypebox<V1Options> = async (v1, { config, 
       message: `rate limit exceeded: ${ctx.max} requests per minute; retry in ${ctx.after}`,
     }),
   });
+  // Read your writes: every scan answered before this request began is in the roll-ups it reads.
+  v1.addHook('preHandler', async () => {
+    await services.rollups.catchUp();
+  });
   await v1.register(qrItemsRoutes, { services });
   await v1.register(qrRulesRoutes, { services });
   await v1.register(statsRoutes, { services });

@@ -13,6 +13,7 @@ import { ACTIVE_KEYS_PER_ACCOUNT, OPEN_INVITES_PER_ACCOUNT } from '../../domain/
 import type { AppServices } from '../../services.ts';
 import {
   AccountResponse,
+  UpdateAccountBody,
   ApiKeysResponse,
   ChangeRoleBody,
   CreateInviteBody,
@@ -53,6 +54,25 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       },
     },
     async (req) => {
+      const account = await keys.findAccount(accountOf(req));
+      if (!account) throw new NotFoundError('account not found');
+      return { account, role: memberOf(req).role };
+    },
+  );
+
+  app.patch(
+    '/account',
+    {
+      config: { session: 'owner' },
+      schema: {
+        summary: 'Change the account’s settings: how long raw scans are kept (scanRetentionDays)',
+        tags: ['account'],
+        body: UpdateAccountBody,
+        response: { 200: AccountResponse, ...errors },
+      },
+    },
+    async (req) => {
+      await keys.setScanRetention(accountOf(req), req.body.scanRetentionDays);
       const account = await keys.findAccount(accountOf(req));
       if (!account) throw new NotFoundError('account not found');
       return { account, role: memberOf(req).role };

@@ -2,6 +2,7 @@
 // whole account (JSON, CSV). All read roll-ups only; all need qr:read.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { RECENT_LIMIT, recentScans } from '../../domain/stats/item-stats.ts';
+import { parseForgetRange } from '../../domain/stats/forget-range.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
 import { IdParams, authErrors, notFoundAnswer } from '../schemas/common.ts';
@@ -15,6 +16,8 @@ import {
   ItemStatsCsvQuery,
   RecentQuery,
   RecentResponse,
+  ForgetScansQuery,
+  ForgetScansResponse,
 } from '../schemas/stats.ts';
 
 const CSV_TYPE = 'text/csv; charset=utf-8';
@@ -22,6 +25,25 @@ const CSV_TYPE = 'text/csv; charset=utf-8';
 const CSV_TOP = 100;
 
 export const statsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
+  app.delete(
+    '/qr/:id/scans',
+    {
+      config: { scope: 'qr:write' },
+      schema: {
+        operationId: 'forgetQrScans',
+        summary: 'Forget the code’s scans in a range (all of them without one) and correct every count, total and breakdown',
+        tags: ['stats'],
+        params: IdParams,
+        querystring: ForgetScansQuery,
+        response: { 200: ForgetScansResponse, ...authErrors, 404: notFoundAnswer },
+      },
+    },
+    async (req) => {
+      const range = parseForgetRange(req.query);
+      return services.forgetter.forget(accountOf(req), req.params.id, range);
+    },
+  );
+
   app.get(
     '/qr/:id/stats',
     {

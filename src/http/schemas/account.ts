@@ -85,10 +85,16 @@ export const SwitchAccountBody = Type.Object({ accountId: Uuid('An account the u
 export const InvitePreviewResponse = Type.Object({ accountName: Type.String(), role: RoleSchema, expiresAt: Time });
 export const ResetPreviewResponse = Type.Object({ email: Type.String(), expiresAt: Time });
 
+const RetentionDays = Type.Union([Type.Integer({ minimum: 1, maximum: 3650 }), Type.Null()], {
+  description: 'Days raw scans and per-day breakdowns are kept (1 to 3650); null keeps them forever. Totals always stay.',
+});
+
 export const AccountResponse = Type.Object({
-  account: Type.Object({ id: Type.String(), name: Type.String(), createdAt: Time }),
+  account: Type.Object({ id: Type.String(), name: Type.String(), createdAt: Time, scanRetentionDays: RetentionDays }),
   role: RoleSchema,
 });
+
+export const UpdateAccountBody = Type.Object({ scanRetentionDays: RetentionDays }, { additionalProperties: false });
 
 export const Member = Type.Object({ userId: Type.String(), email: Type.String(), role: RoleSchema, joinedAt: Time });
 export const MembersResponse = Type.Object({ members: Type.Array(Member) });
@@ -193,6 +199,7 @@ for (const [name, schema] of Object.entries({
   InvitePreviewResponse,
   ResetPreviewResponse,
   AccountResponse,
+  UpdateAccountBody,
   Member,
   MembersResponse,
   ChangeRoleBody,

@@ -202,3 +202,16 @@ export const RecentResponse = named(
     recent: StatsResponse.properties.recent,
   }),
 );
+
+const ForgetEnd = (what: string) =>
+  Type.Optional(Type.String({ maxLength: 40, description: `${what}: a date (UTC midnight) or an ISO 8601 date-time` }));
+
+export const ForgetScansQuery = Type.Object(
+  { from: ForgetEnd('First instant forgotten'), to: ForgetEnd('First instant kept after the range') },
+  { additionalProperties: false },
+);
+
+export const ForgetScansResponse = named(
+  'ForgottenScans',
+  Type.Object({ forgotten: Type.Integer({ minimum: 0, description: 'Scans removed from the log (bots and refused scans included)' }) }),
+);

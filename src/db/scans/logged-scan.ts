@@ -1,0 +1,64 @@
+// A scan as the log holds it and as its consumers read it back. The log keeps whether a code had
+// rules at the time of the scan: rule_id null means "no rules", '' means "rules, none matched"
+// (rule ids are at least one letter), so the breakdowns by rule are summed from the log exactly
+// as they would have been from the request.
+import type { ScanEvent } from '../../domain/scans/scan-batch.ts';
+import { readBool, readTime } from '../codec.ts';
+import type { DbBool, DbTime } from '../schema.ts';
+
+export interface LoggedScan extends ScanEvent {
+  /** The log's id: consumers apply scans in id order past their cursor. */
+  id: number;
+}
+
+/** The columns a consumer selects (scans s joined to qr_items q for the account). */
+export const LOGGED_SCAN_COLUMNS = `s.id, s.item_id, q.account_id, s.scanned_at, s.is_bot, s.device, s.os, s.browser, s.country,
+  s.referrer, s.visitor_hash, s.outcome, s.rule_id, s.variant, s.destination`;
+
+export interface LoggedScanRow {
+  id: number | string;
+  item_id: string;
+  account_id: string;
+  scanned_at: DbTime;
+  is_bot: DbBool;
+  device: string;
+  os: string | null;
+  browser: string | null;
+  country: string | null;
+  referrer: string | null;
+  visitor_hash: string;
+  outcome: string;
+  rule_id: string | null;
+  variant: number | null;
+  destination: string | null;
+}
+
+export function ruleIdColumn(ruleId: string | null | undefined): string | null {
+  return ruleId === undefined ? null : (ruleId ?? '');
+}
+
+export function toLoggedScan(row: LoggedScanRow): LoggedScan {
+  const scannedAt = readTime(row.scanned_at);
+  const hasRules = row.rule_id !== null;
+  const scan: LoggedScan = {
+    id: Number(row.id),
+    itemId: row.item_id,
+    accountId: row.account_id,
+    scannedAt,
+    ms: Date.parse(scannedAt),
+    isBot: readBool(row.is_bot),
+    device: row.device,
+    os: row.os,
+    browser: row.browser,
+    country: row.country,
+    referrer: row.referrer,
+    visitorHash: row.visitor_hash,
+    outcome: row.outcome,
+  };
+  if (hasRules) {
+    scan.ruleId = row.rule_id === '' ? null : row.rule_id;
+    scan.variant = row.variant;
+    scan.destination = row.destination;
+  }
+  return scan;
+}

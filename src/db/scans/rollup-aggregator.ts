@@ -1,0 +1,281 @@
+// The aggregator: applies the scan log to the roll-ups past their cursor, in bounded slices,
+// off the redirect's path. A read that must hold every scan answered before it began waits in
+// catchUp() until the cursor has passed the log's end as it stood when the read began
+// (docs/scan-pipeline.md says why a wait and not roll-ups plus a tail).
+// SQLite: in the server process, a slice per turn of the event loop, started by each committed
+// batch. PostgreSQL: every process runs it, but a slice is applied under an advisory lock, so one
+// process at a time does; the others see the cursor move.
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import { ServiceBusyError } from '../../domain/errors.ts';
+import type { Db } from '../database.ts';
+import { LOGGED_SCAN_COLUMNS, type LoggedScanRow, toLoggedScan } from './logged-scan.ts';
+import { APPLY_SLICE, rollupParameters } from './postgres-rollup-statement.ts';
+import { SqliteRollups } from './sqlite-rollups.ts';
+
+export interface AggregatorLag {
+  /** Scans logged past the roll-ups' cursor when last looked. */
+  scans: number;
+  /** How long the roll-ups have been behind the log (0 when caught up). */
+  seconds: number;
+}
+
+export interface RollupAggregator {
+  /** Resolves once the roll-ups hold every scan committed before the call; 503 after `timeoutMs`. */
+  catchUp(timeoutMs?: number): Promise<void>;
+  /** Scans were appended: apply them soon. */
+  nudge(): void;
+  lag(): AggregatorLag;
+  /** Starts the periodic pass (PostgreSQL: picks up other processes' scans). */
+  start(onError: (err: unknown) => void): void;
+  /** Stops, after applying what is logged (shutdown). */
+  stop(): Promise<void>;
+}
+
+/** How long a read waits for the roll-ups before answering 503. */
+const CATCH_UP_TIMEOUT_MS = 10_000;
+
+export function createAggregator(db: Db): RollupAggregator {
+  if (db.sqlite) return new SqliteAggregator(new SqliteRollups(db.sqlite));
+  if (db.pool) return new PostgresAggregator(db.pool);
+  throw new Error('database has neither a SQLite handle nor a PostgreSQL pool');
+}
+
+function behind(): ServiceBusyError {
+  return new ServiceBusyError('statistics are catching up with the scans; try again in a moment', 1);
+}
+
+/** What both dialects share: the run loop, its waiters and the lag. */
+abstract class Aggregator implements RollupAggregator {
+  protected position = -1;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private behindSince: number | null = null;
+  private pending = 0;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private gapTimer: NodeJS.Timeout | undefined;
+  private lastRun = 0;
+  /** Told after each slice (and when a run ends), so a waiting read looks at the cursor again. */
+  private sliceWaiters: (() => void)[] = [];
+  private onError: (err: unknown) => void = () => {};
+
+  /** Applies one slice; answers how many scans it applied, or null when another process holds the lock. */
+  protected abstract applyOne(): Promise<{ applied: number; position: number; end: number } | null>;
+  /** The log's end now: every scan committed before this call has an id at most this. */
+  protected abstract logEnd(): Promise<number>;
+  protected abstract readPosition(): Promise<number>;
+  /** How often the aggregator looks at the log unasked (0: never). */
+  protected abstract readonly intervalMs: number;
+  /** The least time between two runs started by new scans: each run may cost a lock (PostgreSQL). */
+  protected abstract readonly minGapMs: number;
+
+  start(onError: (err: unknown) => void): void {
+    this.onError = onError;
+    this.kick();
+    if (this.intervalMs > 0) this.timer = setInterval(() => this.kick(), this.intervalMs).unref();
+  }
+
+  nudge(): void {
+    const wait = this.lastRun + this.minGapMs - Date.now();
+    if (wait <= 0) {
+      this.kick();
+      return;
+    }
+    if (this.gapTimer === undefined) {
+      this.gapTimer = setTimeout(() => {
+        this.gapTimer = undefined;
+        this.kick();
+      }, wait).unref();
+    }
+  }
+
+  /** Runs now, or once more after the run in progress. */
+  private kick(): void {
+    if (this.stopped) return;
+    if (this.running !== null) {
+      this.again = true;
+      return;
+    }
+    this.lastRun = Date.now();
+    this.running = this.run().finally(() => {
+      this.running = null;
+      for (const f of this.sliceWaiters.splice(0)) f();
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  private async run(): Promise<void> {
+    try {
+      for (;;) {
+        const slice = await this.applyOne();
+        if (slice === null) return;
+        this.position = slice.position;
+        this.pending = Math.max(0, slice.end - slice.position);
+        if (this.pending === 0) this.behindSince = null;
+        else this.behindSince ??= Date.now();
+        for (const f of this.sliceWaiters.splice(0)) f();
+        if (slice.applied === 0 || this.pending === 0) return;
+        await nextTurn();
+      }
+    } catch (err) {
+      this.onError(err);
+      // A failed slice changed nothing; try again shortly rather than spin.
+      await sleep(50);
+    }
+  }
+
+  async catchUp(timeoutMs = CATCH_UP_TIMEOUT_MS): Promise<void> {
+    const target = await this.logEnd();
+    if (this.position >= target) return;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      this.position = Math.max(this.position, await this.readPosition());
+      if (this.position >= target) return;
+      if (Date.now() > deadline || this.stopped) throw behind();
+      this.kick();
+      // Ours: wait for its next slice. Another process's (the lock was taken): look again soon.
+      await Promise.race([new Promise<void>((resolve) => this.sliceWaiters.push(resolve)), sleep(10)]);
+    }
+  }
+
+  lag(): AggregatorLag {
+    return { scans: this.pending, seconds: this.behindSince === null ? 0 : (Date.now() - this.behindSince) / 1000 };
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    clearTimeout(this.gapTimer);
+    try {
+      await this.catchUp(5_000);
+    } catch (err) {
+      this.onError(err);
+    }
+    this.stopped = true;
+    await this.running;
+  }
+}
+
+/** Scans per slice on SQLite: a few milliseconds of the thread that answers short links. */
+const SQLITE_SLICE = 256;
+
+class SqliteAggregator extends Aggregator {
+  protected readonly intervalMs = 1_000;
+  protected readonly minGapMs = 0;
+
+  constructor(private readonly rollups: SqliteRollups) {
+    super();
+  }
+
+  protected async applyOne() {
+    const slice = this.rollups.applySlice(SQLITE_SLICE);
+    return { applied: slice.applied, position: slice.position, end: this.rollups.state().end };
+  }
+
+  protected async logEnd(): Promise<number> {
+    return this.rollups.state().end;
+  }
+
+  protected async readPosition(): Promise<number> {
+    return this.rollups.state().position;
+  }
+}
+
+/** Scans per slice on PostgreSQL: one statement of a few tens of milliseconds. */
+const POSTGRES_SLICE = 2_000;
+/**
+ * The advisory lock that makes one process at a time the aggregator ('qrro' in ASCII), per schema:
+ * instances in different schemas of one server (and the tests) each have their own.
+ */
+export const AGGREGATOR_LOCK = 0x7172726f;
+
+class PostgresAggregator extends Aggregator {
+  /** How often a process looks for other processes' scans. */
+  protected readonly intervalMs = 200;
+  protected readonly minGapMs = 50;
+  /** The log's settled end as last read under the lock: slices up to it need no new lock. */
+  private settled = 0;
+
+  constructor(private readonly pool: pg.Pool) {
+    super();
+  }
+
+  protected async logEnd(): Promise<number> {
+    const res = await this.pool.query<{ last_value: string; is_called: boolean }>('select last_value, is_called from scans_id_seq');
+    const r = res.rows[0];
+    return r === undefined ? 0 : r.is_called ? Number(r.last_value) : Number(r.last_value) - 1;
+  }
+
+  protected async readPosition(): Promise<number> {
+    const res = await this.pool.query<{ position: string }>(`select position from log_cursors where name = 'rollups'`);
+    return Number(res.rows[0]?.position ?? 0);
+  }
+
+  /** The settled end, read under a brief lock that waits for the batches in flight (scan-log.ts). */
+  private async settle(): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`set local lock_timeout = '5s'`);
+      await client.query('lock table scans in share row exclusive mode');
+      const res = await client.query<{ last_value: string; is_called: boolean }>('select last_value, is_called from scans_id_seq');
+      await client.query('commit');
+      const r = res.rows[0];
+      return r === undefined ? 0 : r.is_called ? Number(r.last_value) : Number(r.last_value) - 1;
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  protected async applyOne() {
+    let position = this.position < 0 ? await this.readPosition() : this.position;
+    if (position >= this.settled) {
+      // Nothing new since the last look costs one read, not a lock.
+      const end = await this.logEnd();
+      if (end <= position) {
+        position = await this.readPosition();
+        return { applied: 0, position, end: Math.max(end, position) };
+      }
+      this.settled = await this.settle();
+    }
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const locked = await client.query<{ ok: boolean }>('select pg_try_advisory_xact_lock($1, hashtext(current_schema())) as ok', [
+        AGGREGATOR_LOCK,
+      ]);
+      if (locked.rows[0]?.ok !== true) {
+        await client.query('rollback');
+        return null;
+      }
+      const cursor = await client.query<{ position: string }>(`select position from log_cursors where name = 'rollups' for update`);
+      const from = Number(cursor.rows[0]?.position ?? 0);
+      const upTo = Math.max(from, this.settled);
+      const rows = await client.query<LoggedScanRow>(
+        `select ${LOGGED_SCAN_COLUMNS} from scans s join qr_items q on q.id = s.item_id
+         where s.id > $1 and s.id <= $2 order by s.id limit $3`,
+        [from, upTo, POSTGRES_SLICE],
+      );
+      const scans = rows.rows.map(toLoggedScan);
+      if (scans.length > 0) {
+        await client.query({ name: 'qrtrack_apply_rollups', text: APPLY_SLICE, values: rollupParameters(scans) });
+      }
+      // A full slice stops at its last scan; a short one has read everything up to the settled end.
+      const next = scans.length === POSTGRES_SLICE ? (scans[scans.length - 1]?.id ?? upTo) : upTo;
+      await client.query(`update log_cursors set position = $1 where name = 'rollups'`, [next]);
+      await client.query('commit');
+      return { applied: scans.length, position: next, end: this.settled };
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+}
