@@ -180,6 +180,14 @@ function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** The account's own settings (GET/PATCH /v1/account). */
+export interface AccountSettingsView {
+  id: string;
+  name: string;
+  createdAt: string;
+  scanRetentionDays: number | null;
+}
+
 export const api = {
   instance: () => call<InstanceView>('GET', '/instance'),
   session: readSession,
@@ -209,6 +217,9 @@ export const api = {
   resetPreview: (token: string) => call<ResetPreview>('GET', `/password-resets/${token}`),
   resetPassword: (token: string, password: string) => call<{ ok: boolean }>('POST', `/password-resets/${token}`, { password }),
 
+  account: () => call<{ account: AccountSettingsView }>('GET', '/account').then((r) => r.account),
+  setScanRetention: (scanRetentionDays: number | null) =>
+    call<{ account: AccountSettingsView }>('PATCH', '/account', { scanRetentionDays }).then((r) => r.account),
   members: () => call<{ members: MemberView[] }>('GET', '/account/members').then((r) => r.members),
   changeRole: (userId: string, role: Role) =>
     call<{ member: MemberView }>('PATCH', `/account/members/${userId}`, { role }).then((r) => r.member),

@@ -1,4 +1,4 @@
-// The signed-in person: change the password, sign out everywhere.
+// The signed-in person: change the password, the account's scan retention, sign out everywhere.
 import { useState } from 'preact/hooks';
 import { api } from '../../api.ts';
 import { Field } from '../../components/field.tsx';
@@ -9,6 +9,7 @@ import { navigate } from '../../router.ts';
 import { signedOut, useAppState } from '../../store.ts';
 import { announce } from '../../components/announce.ts';
 import { AccountTabs } from './account-tabs.tsx';
+import { ScanRetentionCard } from './scan-retention-card.tsx';
 
 export default function ProfilePage() {
   const { session } = useAppState();
@@ -65,6 +66,7 @@ export default function ProfilePage() {
           </Button>
         </form>
       </section>
+      <ScanRetentionCard owner={session?.account.role === 'owner'} />
       <section aria-labelledby="sessions" class="card">
         <h2 id="sessions">Sessions</h2>
         <p class="muted">Signs you out on every device and browser, this one included.</p>
