@@ -79,6 +79,23 @@ export async function measure(url: string, opts: MeasureOptions): Promise<LoadRe
   return toLoadResult(lastReport(stdout));
 }
 
+/**
+ * Drives `/r/{code}` on `baseUrl` with each request's code drawn at random from `codesFile`
+ * (bench/spread-load.ts in a child process), so the scans spread over a long tail of codes.
+ */
+export async function measureSpread(baseUrl: string, codesFile: string, opts: MeasureOptions): Promise<LoadResult> {
+  const target = new URL(baseUrl);
+  if (!LOOPBACK_HOSTS.has(target.hostname)) throw new Error(`measureSpread: loopback only, got ${target.hostname}`);
+  const script = new URL('./spread-load.ts', import.meta.url).pathname;
+  const agent = opts.headers?.['user-agent'] ?? 'bench';
+  const stdout = await runToCompletion(
+    process.execPath,
+    ['--import', 'tsx', script, baseUrl, codesFile, String(opts.connections), String(opts.durationSeconds), agent],
+    (opts.durationSeconds + 40) * 1000,
+  );
+  return toLoadResult(lastReport(stdout));
+}
+
 /** With a warm-up autocannon prints one JSON line per phase; the measured one is last. */
 function lastReport(stdout: string): AutocannonReport {
   const last = stdout.trim().split('\n').at(-1);

@@ -3,6 +3,8 @@
 // (autocannon in its own process, loopback only, bounded in time). The two are
 // measured in alternation and the median of each is reported, because a shared
 // 2-core machine drifts from minute to minute.
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { DatabaseConfig } from '../src/config.ts';
 import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';
@@ -11,7 +13,9 @@ import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
 import { resolveDesign } from '../src/domain/design/design.ts';
 import { checkRules } from '../src/domain/dynamic/check-rules.ts';
 import { type DynamicSettings, NO_DYNAMIC } from '../src/domain/dynamic/dynamic-settings.ts';
-import { type LoadResult, measure, spawnServer, startBareRedirectServer } from './http-load.ts';
+import { sampleLag } from './aggregator-lag.ts';
+import { type LoadResult, measure, measureSpread, spawnServer, startBareRedirectServer } from './http-load.ts';
+import { seedCodes } from './list-seed.ts';
 import { freePortNumber } from './ports.ts';
 import { settle } from './settle.ts';
 import type { ResultRow } from './result-row.ts';
@@ -24,6 +28,8 @@ export interface RedirectBenchOptions {
   connections: number;
   durationSeconds: number;
   rounds: number;
+  /** Codes the long-tail case spreads its scans over (each request draws one at random). */
+  spreadCodes: number;
 }
 
 export interface RedirectTarget {
@@ -90,6 +96,23 @@ async function seedItem(database: DatabaseConfig, dynamic?: DynamicSettings) {
   return { accountId, itemId: item.id, code: item.code };
 }
 
+/** An account of `count` codes, and a file of the active ones' codes for the load child. */
+async function seedSpread(database: DatabaseConfig, count: number): Promise<string> {
+  const db = await openDatabase(database);
+  const accountId = await new ApiKeysRepository(db).ensureAccount(`bench-spread-${Date.now()}`);
+  await seedCodes(db, accountId, count, 's');
+  const rows = await db.kysely
+    .selectFrom('qr_items')
+    .select('code')
+    .where('account_id', '=', accountId)
+    .where('active', '=', db.codec.bool(true))
+    .execute();
+  await db.close();
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'qrtrack-spread-')), 'codes.txt');
+  fs.writeFileSync(file, rows.map((r) => r.code).join('\n'));
+  return file;
+}
+
 async function storedScans(database: DatabaseConfig, accountId: string, itemId: string): Promise<number> {
   const db = await openDatabase(database);
   const item = await new QrItemsRepository(db).find(accountId, itemId);
@@ -104,6 +127,7 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
     for (const t of targets) {
       const seeded = await seedItem(t.database);
       const routed = await seedItem(t.database, heaviestRouting());
+      const spreadFile = await seedSpread(t.database, o.spreadCodes);
       const port = await freePortNumber();
       const server = await spawnServer(
         [process.execPath, '--import', 'tsx', path.join(ROOT, 'src/server.ts')],
@@ -118,6 +142,10 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
         results: [] as LoadResult[],
         routedUrl: `http://127.0.0.1:${port}/r/${routed.code}?utm_medium=print&ref=bench`,
         routedResults: [] as LoadResult[],
+        lag: [] as { p99Seconds: number; maxSeconds: number; catchUpSeconds: number }[],
+        base: `http://127.0.0.1:${port}`,
+        spreadFile,
+        spreadResults: [] as LoadResult[],
       });
     }
     const bareResults: LoadResult[] = [];
@@ -132,8 +160,13 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
     for (let round = 0; round < o.rounds; round++) {
       bareResults.push(await measureSettled(bare.url));
       for (const s of servers) {
-        s.results.push(await measureSettled(s.url));
+        quietest = Math.min(quietest, await settle());
+        const lag = await sampleLag(s.t.database);
+        s.results.push(await measure(s.url, load));
+        s.lag.push(await lag.stop());
         s.routedResults.push(await measureSettled(s.routedUrl));
+        quietest = Math.min(quietest, await settle());
+        s.spreadResults.push(await measureSpread(s.base, s.spreadFile, load));
       }
     }
     const ceiling = median(bareResults);
@@ -157,6 +190,23 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
         ratio: ours.rps / ceiling.rps,
         baseline: 'bare http 302',
         extra: `p50 ${ours.p50} ms, p99 ${ours.p99} ms, errors ${ours.errors + ours.non2xx3xx}; per-round ratios ${ratios.join(' ')}; ${stored.toLocaleString('en-US')} scans stored`,
+      });
+      const spread = median(s.spreadResults);
+      const spreadRatios = s.spreadResults.map((r, i) => r.rps / (bareResults[i]?.rps ?? Number.NaN)).map((x) => x.toFixed(2));
+      rows.push({
+        name: `${s.t.label} /r/{code} spread over ${o.spreadCodes.toLocaleString('en-US')} codes`,
+        value: spread.rps,
+        unit: 'req/s',
+        ratio: spread.rps / ceiling.rps,
+        baseline: 'bare http 302',
+        extra: `each request a random code of the account (a few landing pages and paused codes among them); p50 ${spread.p50} ms, p99 ${spread.p99} ms; per-round ratios ${spreadRatios.join(' ')}`,
+      });
+      const worst = (f: (l: (typeof s.lag)[number]) => number) => Math.max(...s.lag.map(f)).toFixed(2);
+      rows.push({
+        name: `${s.t.label} aggregator lag during the rounds above`,
+        value: Number(worst((l) => l.p99Seconds)),
+        unit: 's p99',
+        extra: `age of the oldest scan not yet in the roll-ups, sampled every 100 ms; worst round: max ${worst((l) => l.maxSeconds)} s, caught up ${worst((l) => l.catchUpSeconds)} s after the load stopped`,
       });
       const routed = median(s.routedResults);
       const routedRatios = s.routedResults.map((r, i) => r.rps / (bareResults[i]?.rps ?? Number.NaN)).map((x) => x.toFixed(2));

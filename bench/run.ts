@@ -56,7 +56,7 @@ if (only.includes('redirect')) {
   const targets: RedirectTarget[] = [{ label: 'SQLite', database: sqlite.config, databaseUrl: `sqlite:${sqlite.file}` }];
   const pg = withPostgres ? await freshPostgres() : null;
   if (pg) targets.push({ label: 'PostgreSQL', database: { kind: 'postgres', url: pg.url }, databaseUrl: pg.url });
-  rows.push(...(await runRedirectBench(targets, { ...load, rounds: quick ? 2 : 5 })));
+  rows.push(...(await runRedirectBench(targets, { ...load, rounds: quick ? 2 : 5, spreadCodes: quick ? 10_000 : 100_000 })));
   sqlite.dispose();
   await pg?.dispose();
 }

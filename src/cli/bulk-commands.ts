@@ -11,6 +11,7 @@ import { designFromJson, importCodes } from '../bulk/import-codes.ts';
 import type { Config } from '../config.ts';
 import { ApiKeysRepository } from '../db/accounts/api-keys-repository.ts';
 import { type Db, openDatabase } from '../db/database.ts';
+import { createAggregator } from '../db/scans/rollup-aggregator.ts';
 import { addressesOf } from '../db/domains/addresses.ts';
 import { DomainsRepository } from '../db/domains/domains-repository.ts';
 import { LIMITS } from '../domain/design/design.ts';
@@ -65,6 +66,8 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
     const accountId = await keys.findAccountId(values.account);
     if (!accountId) throw new BulkUsageError(`export: no account "${values.account}"`);
     const filter = exportFilter(values);
+    // Scan counts as of now, scans a stopped server left pending included.
+    await createAggregator(db).catchUp(120_000);
     if ((format === 'png' || format === 'svg') && !values.out)
       throw new BulkUsageError(`export: --format ${format} writes a ZIP file: give --out FILE.zip`);
     let exported = 0;

@@ -28,6 +28,8 @@ export interface CliCommand<O extends Options = Options> {
   /** Paragraphs shown by --help after the synopsis: options, output, examples. */
   details?: string;
   options?: O;
+  /** It reads scan counts: the scan log is applied to the roll-ups first (a server may be down with scans pending). */
+  readsScans?: boolean;
   /** Absent for commands still run by src/cli.ts itself (they have help here all the same). */
   run?(args: { values: ParsedValues<O>; positionals: string[] }, ctx: CommandContext): Promise<void>;
 }

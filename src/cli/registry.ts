@@ -3,6 +3,7 @@
 // which parses their arguments with the same parseCommandArgs.
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
+import { createAggregator } from '../db/scans/rollup-aggregator.ts';
 import { ValidationError } from '../domain/errors.ts';
 import type { CliCommand, CliIo } from './command.ts';
 import { accountsCreate } from './commands/accounts-create.ts';
@@ -94,6 +95,7 @@ export async function dispatch(argv: readonly string[], io: CliIo = stdio): Prom
   const config = loadConfig();
   const db = await openDatabase(config.database);
   try {
+    if (command.readsScans) await createAggregator(db).catchUp(120_000);
     await command.run({ values, positionals }, { ...io, config, db });
   } finally {
     await db.close();

@@ -3,6 +3,7 @@ import { defineCommand } from '../command.ts';
 
 export const exportItems = defineCommand({
   words: ['export'],
+  readsScans: true,
   synopsis: '--account NAME [--format csv|json|png|svg] [--active true|false] [--content-type KIND] [--q TEXT] [--tag NAME] [--out FILE]',
   summary: "an account's QR codes as CSV or JSON, or their images as a ZIP (png, svg)",
   details: 'png and svg write a ZIP of the images: give --out FILE.zip. The filters are those of GET /v1/qr.',

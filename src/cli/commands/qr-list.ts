@@ -22,6 +22,7 @@ export function exportCommandFor(values: { account?: string; active?: string; ty
 
 export const qrList = defineCommand({
   words: ['qr', 'list'],
+  readsScans: true,
   synopsis: '--account NAME [--limit N] [--active true|false] [--type KIND] [--search TEXT] [--json]',
   summary: "an account's QR codes, newest first",
   details: `--limit 1..200 (default 50), --type one of ${CONTENT_TYPES.join(', ')}, --search a case-insensitive

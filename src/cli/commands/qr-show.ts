@@ -10,6 +10,7 @@ import { table } from '../terminal-charts.ts';
 
 export const qrShow = defineCommand({
   words: ['qr', 'show'],
+  readsScans: true,
   synopsis: 'CODE_OR_ID [--json]',
   summary: 'one QR code: where it points, its state, scans and design',
   details: 'CODE_OR_ID is the short code (Ab3dE9z, case-sensitive) or the id. --json prints it as the API answers it.',

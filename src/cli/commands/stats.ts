@@ -9,6 +9,7 @@ const TOP = 5;
 
 export const stats = defineCommand({
   words: ['stats'],
+  readsScans: true,
   synopsis: 'CODE_OR_ID [--days N] [--tz ZONE] [--json]',
   summary: 'scans of one QR code: totals, a daily sparkline, breakdowns, recent scans',
   details: `--days 1..90 (default 14), --tz an IANA time zone such as Europe/Berlin (default UTC): days are cut
