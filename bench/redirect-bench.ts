@@ -16,6 +16,7 @@ import { type DynamicSettings, NO_DYNAMIC } from '../src/domain/dynamic/dynamic-
 import { sampleLag } from './aggregator-lag.ts';
 import { type LoadResult, measure, measureSpread, spawnServer, startBareRedirectServer } from './http-load.ts';
 import { seedCodes } from './list-seed.ts';
+import { postgresCpuSeconds } from './postgres-cpu.ts';
 import { freePortNumber } from './ports.ts';
 import { settle } from './settle.ts';
 import type { ResultRow } from './result-row.ts';
@@ -113,6 +114,17 @@ async function seedSpread(database: DatabaseConfig, count: number): Promise<stri
   return file;
 }
 
+/** Scans in the log (every one logged, applied or not): the highest id. */
+async function loggedScans(database: DatabaseConfig): Promise<number> {
+  const db = await openDatabase(database);
+  const row = await db.kysely
+    .selectFrom('scans')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
+  await db.close();
+  return Number(row?.id ?? 0);
+}
+
 async function storedScans(database: DatabaseConfig, accountId: string, itemId: string): Promise<number> {
   const db = await openDatabase(database);
   const item = await new QrItemsRepository(db).find(accountId, itemId);
@@ -146,6 +158,8 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
         base: `http://127.0.0.1:${port}`,
         spreadFile,
         spreadResults: [] as LoadResult[],
+        /** PostgreSQL CPU seconds and scans logged during the hot-code rounds. */
+        cpu: { seconds: 0, scans: 0 },
       });
     }
     const bareResults: LoadResult[] = [];
@@ -162,8 +176,15 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
       for (const s of servers) {
         quietest = Math.min(quietest, await settle());
         const lag = await sampleLag(s.t.database);
+        const cpuBefore = s.t.database.kind === 'postgres' ? await postgresCpuSeconds() : null;
+        const loggedBefore = await loggedScans(s.t.database);
         s.results.push(await measure(s.url, load));
         s.lag.push(await lag.stop());
+        const cpuAfter = cpuBefore === null ? null : await postgresCpuSeconds();
+        if (cpuBefore !== null && cpuAfter !== null) {
+          s.cpu.seconds += cpuAfter - cpuBefore;
+          s.cpu.scans += (await loggedScans(s.t.database)) - loggedBefore;
+        }
         s.routedResults.push(await measureSettled(s.routedUrl));
         quietest = Math.min(quietest, await settle());
         s.spreadResults.push(await measureSpread(s.base, s.spreadFile, load));
@@ -201,6 +222,13 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
         baseline: 'bare http 302',
         extra: `each request a random code of the account (a few landing pages and paused codes among them); p50 ${spread.p50} ms, p99 ${spread.p99} ms; per-round ratios ${spreadRatios.join(' ')}`,
       });
+      if (s.cpu.scans > 0)
+        rows.push({
+          name: `${s.t.label} CPU per scan (the rounds above, aggregation included)`,
+          value: Math.round((s.cpu.seconds / s.cpu.scans) * 1e6),
+          unit: 'µs',
+          extra: `${s.cpu.seconds.toFixed(1)} s of CPU of every postgres process over ${s.cpu.scans.toLocaleString('en-US')} scans, from /proc, until the roll-ups caught up (other clients of the server count too)`,
+        });
       const worst = (f: (l: (typeof s.lag)[number]) => number) => Math.max(...s.lag.map(f)).toFixed(2);
       rows.push({
         name: `${s.t.label} aggregator lag during the rounds above`,
