@@ -214,12 +214,24 @@ class PostgresAggregator extends Aggregator {
     return Number(res.rows[0]?.position ?? 0);
   }
 
-  /** The settled end, read under a brief lock that waits for the batches in flight (scan-log.ts). */
-  private async settle(): Promise<number> {
+  /**
+   * The settled end, read under a brief lock that waits for the batches in flight (scan-log.ts);
+   * null while another process holds the aggregator's lock. New batches queue behind a waiting
+   * table lock, so it is only asked for by the lock's holder (a forget or a retention slice, which
+   * hold it too, are never waited on) and for at most 200 ms.
+   */
+  private async settle(): Promise<number | null> {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      await client.query(`set local lock_timeout = '5s'`);
+      const locked = await client.query<{ ok: boolean }>('select pg_try_advisory_xact_lock($1, hashtext(current_schema())) as ok', [
+        AGGREGATOR_LOCK,
+      ]);
+      if (locked.rows[0]?.ok !== true) {
+        await client.query('rollback');
+        return null;
+      }
+      await client.query(`set local lock_timeout = '200ms'`);
       await client.query('lock table scans in share row exclusive mode');
       const res = await client.query<{ last_value: string; is_called: boolean }>('select last_value, is_called from scans_id_seq');
       await client.query('commit');
@@ -242,7 +254,9 @@ class PostgresAggregator extends Aggregator {
         position = await this.readPosition();
         return { applied: 0, position, end: Math.max(end, position) };
       }
-      this.settled = await this.settle();
+      const settled = await this.settle();
+      if (settled === null) return null;
+      this.settled = settled;
     }
     const client = await this.pool.connect();
     try {
