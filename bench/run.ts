@@ -7,7 +7,8 @@
 // loop (read workers, and reads on the main thread) against the redirect alone, lists at 10k against 1M codes, and bulk
 // create against one-at-a-time create, and the studio's in-browser preview against the
 // server's preview route, and the short links of one account while another account's
-// requests run beside them (neighbours: 200k codes, 1M with --big) against the idle probe.
+// requests run beside them (neighbours: 200k codes, 1M with --big) against the idle probe;
+// and, only when named, a long tail of scans over 1M codes: the aggregator's rate and the roll-ups' size.
 import { parseArgs } from 'node:util';
 import { type RedirectTarget, runRedirectBench } from './redirect-bench.ts';
 import { type ResultRow, printResults } from './result-row.ts';
@@ -15,7 +16,9 @@ import { runStatsBench, tempSqlite } from './stats-bench.ts';
 import { freshPostgres } from './postgres.ts';
 
 const BENCHES = ['redirect', 'stats', 'overview', 'lists', 'batch', 'render', 'mixed', 'reads', 'studio', 'neighbours'];
-const USAGE = `usage: npm run bench [-- --db sqlite|postgres|both] [--quick] [--big] [--only ${BENCHES.join(',')}]
+/** Run only when named: the long tail seeds 1M codes and 10M scans (100k and 1M with --quick). */
+const OPT_IN = ['longtail'];
+const USAGE = `usage: npm run bench [-- --db sqlite|postgres|both] [--quick] [--big] [--only ${[...BENCHES, ...OPT_IN].join(',')}]
 PostgreSQL runs use BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); each run makes a throw-away database there.`;
 
 function options() {
@@ -33,7 +36,7 @@ function options() {
       console.log(USAGE);
       process.exit(0);
     }
-    const unknown = (values.only ?? '').split(',').filter((name) => name !== '' && !BENCHES.includes(name));
+    const unknown = (values.only ?? '').split(',').filter((name) => name !== '' && !BENCHES.includes(name) && !OPT_IN.includes(name));
     if (unknown.length > 0) throw new Error(`--only: unknown bench ${unknown.join(', ')}`);
     if (!['sqlite', 'postgres', 'both'].includes(values.db)) throw new Error('--db: must be sqlite, postgres or both');
     return values;
@@ -59,6 +62,19 @@ if (only.includes('redirect')) {
   rows.push(...(await runRedirectBench(targets, { ...load, rounds: quick ? 2 : 5, spreadCodes: quick ? 10_000 : 100_000 })));
   sqlite.dispose();
   await pg?.dispose();
+}
+
+if (only.includes('longtail')) {
+  const { runLongTailBench } = await import('./long-tail-bench.ts');
+  const size = quick ? { codes: 100_000, scans: 1_000_000 } : { codes: 1_000_000, scans: 10_000_000 };
+  const sqlite = tempSqlite();
+  rows.push(...(await runLongTailBench(sqlite.config, 'SQLite', size)));
+  sqlite.dispose();
+  if (withPostgres) {
+    const pg = await freshPostgres();
+    rows.push(...(await runLongTailBench({ kind: 'postgres', url: pg.url }, 'PostgreSQL', size)));
+    await pg.dispose();
+  }
 }
 
 if (only.includes('stats')) {
