@@ -159,19 +159,31 @@ abstract class Aggregator implements RollupAggregator {
   }
 }
 
-/** Scans per slice on SQLite: a few milliseconds of the thread that answers short links. */
-const SQLITE_SLICE = 256;
+/**
+ * A slice on SQLite holds the thread that answers short links: its size follows how long the
+ * last one took, aiming at a few milliseconds (a hot code's scans share their roll-up rows and go
+ * fast; a long tail's each touch a dozen rows of their own).
+ */
+const SQLITE_SLICE = { first: 256, min: 16, max: 2_048, targetMs: 4 };
 
 class SqliteAggregator extends Aggregator {
   protected readonly intervalMs = 1_000;
   protected readonly minGapMs = 0;
+  private size = SQLITE_SLICE.first;
 
   constructor(private readonly rollups: SqliteRollups) {
     super();
   }
 
   protected async applyOne() {
-    const slice = this.rollups.applySlice(SQLITE_SLICE);
+    const started = performance.now();
+    const slice = this.rollups.applySlice(this.size);
+    const ms = performance.now() - started;
+    // Only a full slice says how long this many scans take.
+    if (slice.applied === this.size) {
+      if (ms > SQLITE_SLICE.targetMs * 1.5) this.size = Math.max(SQLITE_SLICE.min, Math.floor(this.size / 2));
+      else if (ms < SQLITE_SLICE.targetMs / 2) this.size = Math.min(SQLITE_SLICE.max, this.size * 2);
+    }
     return { applied: slice.applied, position: slice.position, end: this.rollups.state().end };
   }
 
