@@ -111,6 +111,7 @@ abstract class Aggregator implements RollupAggregator {
   private async run(): Promise<void> {
     try {
       for (;;) {
+        const before = this.position;
         const slice = await this.applyOne();
         if (slice === null) return;
         this.position = slice.position;
@@ -118,7 +119,8 @@ abstract class Aggregator implements RollupAggregator {
         if (this.pending === 0) this.behindSince = null;
         else this.behindSince ??= Date.now();
         for (const f of this.sliceWaiters.splice(0)) f();
-        if (slice.applied === 0 || this.pending === 0) return;
+        // Done when caught up, or when a slice moved nothing (the log's end is not settled further yet).
+        if (this.pending === 0 || slice.position <= before) return;
         await nextTurn();
       }
     } catch (err) {
@@ -282,18 +284,20 @@ class PostgresAggregator extends Aggregator {
       }
       const cursor = await client.query<{ position: string }>(`select position from log_cursors where name = 'rollups' for update`);
       const from = Number(cursor.rows[0]?.position ?? 0);
-      const upTo = Math.max(from, this.settled);
+      // A range of ids, not a LIMIT: ids are dense (gaps only where a batch failed), so a range of
+      // SLICE ids holds at most SLICE scans, and the planner, whose row estimates lag a growing log,
+      // cannot pick a plan that reads everything up to the settled end to sort it for each slice.
+      const upTo = Math.max(from, Math.min(this.settled, from + POSTGRES_SLICE));
       const rows = await client.query<LoggedScanRow>(
         `select ${LOGGED_SCAN_COLUMNS} from scans s join qr_items q on q.id = s.item_id
-         where s.id > $1 and s.id <= $2 order by s.id limit $3`,
-        [from, upTo, POSTGRES_SLICE],
+         where s.id > $1 and s.id <= $2 order by s.id`,
+        [from, upTo],
       );
       const scans = rows.rows.map(toLoggedScan);
       if (scans.length > 0) {
         await client.query({ name: 'qrtrack_apply_rollups', text: APPLY_SLICE, values: rollupParameters(scans) });
       }
-      // A full slice stops at its last scan; a short one has read everything up to the settled end.
-      const next = scans.length === POSTGRES_SLICE ? (scans[scans.length - 1]?.id ?? upTo) : upTo;
+      const next = upTo;
       await client.query(`update log_cursors set position = $1 where name = 'rollups'`, [next]);
       await client.query('commit');
       return { applied: scans.length, position: next, end: this.settled };
