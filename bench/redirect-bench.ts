@@ -158,6 +158,7 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
         base: `http://127.0.0.1:${port}`,
         spreadFile,
         spreadResults: [] as LoadResult[],
+        spreadLag: [] as { p99Seconds: number; maxSeconds: number; catchUpSeconds: number }[],
         /** PostgreSQL CPU seconds and scans logged during the hot-code rounds. */
         cpu: { seconds: 0, scans: 0 },
       });
@@ -194,7 +195,9 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
         }
         s.routedResults.push(await measureSettled(s.routedUrl));
         quietest = Math.min(quietest, await settle());
+        const spreadLag = await sampleLag(s.t.database);
         s.spreadResults.push(await measureSpread(s.base, s.spreadFile, load));
+        s.spreadLag.push(await spreadLag.stop());
       }
     }
     const ceiling = median(bareResults);
@@ -243,9 +246,15 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
           unit: 'µs',
           extra: `${s.cpu.seconds.toFixed(1)} s of CPU of every postgres process over ${s.cpu.scans.toLocaleString('en-US')} scans, from /proc, until the roll-ups caught up (other clients of the server count too)`,
         });
-      const worst = (f: (l: (typeof s.lag)[number]) => number) => Math.max(...s.lag.map(f)).toFixed(2);
+      const worst = (f: (l: (typeof s.lag)[number]) => number, of = s.lag) => Math.max(...of.map(f)).toFixed(2);
       rows.push({
-        name: `${s.t.label} aggregator lag during the rounds above`,
+        name: `${s.t.label} aggregator lag during the spread rounds`,
+        value: Number(worst((l) => l.p99Seconds, s.spreadLag)),
+        unit: 's p99',
+        extra: `a scan each of many codes costs the roll-ups a row each; worst round: max ${worst((l) => l.maxSeconds, s.spreadLag)} s, caught up ${worst((l) => l.catchUpSeconds, s.spreadLag)} s after the load stopped`,
+      });
+      rows.push({
+        name: `${s.t.label} aggregator lag during the hot-code rounds`,
         value: Number(worst((l) => l.p99Seconds)),
         unit: 's p99',
         extra: `age of the oldest scan not yet in the roll-ups, sampled every 100 ms; worst round: max ${worst((l) => l.maxSeconds)} s, caught up ${worst((l) => l.catchUpSeconds)} s after the load stopped`,
