@@ -20,6 +20,7 @@ import type { ParsedLogo } from '../domain/design/logo.ts';
 import { type RenderJob, type RenderOutcome, type RenderTask, SIGNAL, threadCpuNs } from './render-worker.ts';
 import { type FairQueue, Lanes } from './fair-queue.ts';
 import { workerFile } from '../worker-bundle.ts';
+import type { BatchBodyJob, ReadBatch } from '../http/request/batch-body.ts';
 
 export type { RenderJob } from './render-worker.ts';
 
@@ -77,7 +78,7 @@ export class RenderPool {
   private readonly pending = new Set<PendingJob>();
   /** Jobs stopped over budget whose threads have not exited yet. */
   private readonly abandoned = new Set<PendingJob>();
-  private readonly submitted: Record<RenderJob['kind'], number> = { svg: 0, png: 0, pdf: 0, logo: 0 };
+  private readonly submitted: Record<RenderJob['kind'], number> = { svg: 0, png: 0, pdf: 0, logo: 0, 'batch-body': 0 };
   private watch: NodeJS.Timeout | null = null;
   private readonly watchEveryMs: number;
   private readonly retryAfterSeconds: number;
@@ -127,11 +128,35 @@ export class RenderPool {
 
   /** Renders in a worker; throws a 400 naming the cost, or a 503 when the pool is busy. */
   async render(job: RenderJob, who: RenderFor = NOBODY, budgetMs = this.config.timeoutMs): Promise<Buffer | string> {
-    const outcome = await this.run(job, budgetMs, who);
+    const body = await this.answer(job, who, budgetMs);
+    if (typeof body === 'string') return body;
+    if (!(body instanceof Uint8Array)) throw new Error(`render: a ${job.kind} job answered no image`);
+    return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  }
+
+  /**
+   * Reads and validates a batch's JSON body in a worker (src/http/request/batch-body.ts);
+   * throws the 400 (or 415) to answer, as the main thread's parser and validator would.
+   */
+  async readBatchBody(job: BatchBodyJob, who: RenderFor = NOBODY): Promise<ReadBatch> {
+    // The bytes move to the worker rather than being copied, when they own their memory (a body
+    // is read into a buffer of its own); the caller must not read them afterwards.
+    const { bytes } = job;
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+    const body = await this.answer({ kind: 'batch-body', ...job }, who, this.config.timeoutMs, own ? [bytes.buffer] : []);
+    if (typeof body === 'string' || body instanceof Uint8Array) throw new Error('render: a batch-body job answered an image');
+    return body;
+  }
+
+  private async answer(
+    job: RenderJob,
+    who: RenderFor,
+    budgetMs: number,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<Uint8Array | string | ReadBatch> {
+    const outcome = await this.run(job, budgetMs, who, transfer);
     if (!outcome.ok) throw new DomainError(outcome.message, outcome.status);
-    return typeof outcome.body === 'string'
-      ? outcome.body
-      : Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength);
+    return outcome.body;
   }
 
   /**
@@ -162,7 +187,7 @@ export class RenderPool {
     await this.pool.close({ force: true });
   }
 
-  private async run(job: RenderJob, budgetMs: number, who: RenderFor): Promise<RenderOutcome> {
+  private async run(job: RenderJob, budgetMs: number, who: RenderFor, transfer: ArrayBuffer[] = []): Promise<RenderOutcome> {
     if (this.abandoned.size >= this.config.workers) throw this.busy('render: the renderer is busy; retry later');
     const startNow = this.hasWorkerFor(who.lane);
     const queue = this.waiting[who.lane];
@@ -202,7 +227,10 @@ export class RenderPool {
           queue.push(who.account, p);
         });
       }
-      return await this.pool.run({ job, signal: p.signal, lifeline: port2 }, { signal: p.abort.signal, transferList: [port2] });
+      return await this.pool.run(
+        { job, signal: p.signal, lifeline: port2 },
+        { signal: p.abort.signal, transferList: [port2, ...transfer] },
+      );
     } catch (err) {
       throw this.explain(p, err);
     } finally {
@@ -313,6 +341,7 @@ export class RenderPool {
 
 function tooExpensive(job: RenderJob): ValidationError {
   if (job.kind === 'logo') return new ValidationError(`${job.field}: the logo is too expensive to draw`);
+  if (job.kind === 'batch-body') return new ValidationError('body: is too costly to read');
   if (job.design.customLogoUrl !== null) return new ValidationError(LOGO_TOO_EXPENSIVE);
   if (job.kind === 'pdf') return new ValidationError(`size: the image is too expensive to draw at ${job.widthMm} mm`);
   return new ValidationError(`size: the image is too expensive to draw at ${job.width} px`);
