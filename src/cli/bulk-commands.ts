@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import { exportCodes } from '../bulk/export-codes.ts';
-import { type ImageExport, exportImagesZip } from '../bulk/export-images.ts';
+import { IMAGES_PAGE, type ImageExport, exportImagesZip } from '../bulk/export-images.ts';
+import { readPages } from '../bulk/paged-read.ts';
 import { RenderPool } from '../render-pool/render-pool.ts';
 import { designFromJson, importCodes } from '../bulk/import-codes.ts';
 import type { Config } from '../config.ts';
@@ -103,7 +104,7 @@ function parseBulkArgs(command: 'import' | 'export', args: string[]): ParsedArgs
 async function* imagesZip(db: Db, config: Config, accountId: string, opts: ImageExport): AsyncGenerator<Uint8Array> {
   const renderer = new RenderPool(config.render);
   try {
-    yield* exportImagesZip(db, renderer, accountId, await addressesOf(db, config), opts);
+    yield* exportImagesZip(readPages(db, accountId, opts.filter, IMAGES_PAGE), renderer, await addressesOf(db, config), opts);
   } finally {
     await renderer.close();
   }

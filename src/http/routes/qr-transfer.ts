@@ -4,7 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { exportImagesZip } from '../../bulk/export-images.ts';
+import { IMAGES_PAGE, exportImagesZip } from '../../bulk/export-images.ts';
 import { LIMITS } from '../../domain/design/design.ts';
 import { importCodes } from '../../bulk/import-codes.ts';
 import type { BulkJobKind } from '../../bulk/running-jobs.ts';
@@ -107,7 +107,11 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const filter = { active, contentType, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
       const account = accountOf(req);
       const zip = await whileRunning(services, account, 'export', `a ZIP export of ${format.toUpperCase()} images`, () =>
-        exportImagesZip(services.db, services.renderer, account, services.addresses, { filter, format, size }),
+        exportImagesZip(services.reads.codePages(account, filter, IMAGES_PAGE), services.renderer, services.addresses, {
+          filter,
+          format,
+          size,
+        }),
       );
       const raw: FastifyReply = reply;
       return raw.type('application/zip').header('content-disposition', `attachment; filename="qr-codes-${format}.zip"`).send(zip);
