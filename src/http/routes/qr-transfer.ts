@@ -147,7 +147,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
     async (req, reply) => {
       const body = req.body;
       const account = accountOf(req);
-      const done = services.bulkJobs.start(account, 'import', 'a CSV import');
+      const done = await services.bulkJobs.start(account, 'import', 'a CSV import');
       try {
         const summary = await importCodes(services.db, account, () => Readable.from(slices(body)), {
           publicBaseUrl: services.addresses.publicUrl(),
@@ -157,7 +157,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         });
         return await reply.code(201).send(summary);
       } finally {
-        done();
+        await done();
       }
     },
   );
@@ -174,23 +174,23 @@ async function whileRunning<T>(
   what: string,
   pieces: () => AsyncGenerator<T> | Promise<AsyncGenerator<T>>,
 ): Promise<Readable> {
-  const done = services.bulkJobs.start(account, kind, what);
+  const done = await services.bulkJobs.start(account, kind, what);
   let source: AsyncGenerator<T>;
   try {
     source = await pieces();
   } catch (err) {
-    done();
+    await done();
     throw err;
   }
   async function* held(): AsyncGenerator<T> {
     try {
       yield* source;
     } finally {
-      done();
+      await done();
     }
   }
   // A stream closed before its first read never runs the generator's `finally`.
-  return Readable.from(held()).once('close', done);
+  return Readable.from(held()).once('close', () => void done());
 }
 
 /**
