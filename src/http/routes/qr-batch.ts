@@ -130,6 +130,7 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       // Written hidden in short transactions (SQLite), shown in one below; all or nothing.
       const staged = await services.items.stageMany(account, contents);
       let answer: Static<typeof BatchCreateResponse>;
+      let shown = false;
       try {
         answer = await answerOnce(
           services.db,
@@ -147,8 +148,11 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
           },
           { fingerprint: readInWorker.get(req.body), send: (status, body) => sendInSlices(reply, status, body) },
         );
+        // Its own rows, unless another request with its Idempotency-Key was answered instead.
+        shown = answer.items[0]?.item.id === staged.rows?.[0]?.id;
       } finally {
-        await services.items.discardStaged(staged);
+        // Rows a failed batch left hidden are removed (on PostgreSQL there are none).
+        if (!shown) await services.items.discardStaged(staged);
       }
       void onItemsChanged(answer.items.map(({ item }) => item.code)); // new codes: the answer is already sent
       return reply;
