@@ -115,6 +115,26 @@ describe('bulk create', () => {
     expect(await count()).toBe(before + 2000);
   }, 120_000);
 
+  it('answers a malformed body as every other route does, though it reads the body in a worker', async () => {
+    const cases: [string, string | Buffer, string][] = [
+      ['empty', '', 'application/json'],
+      ['broken', '{"items":[', 'application/json'],
+      ['__proto__', '{"items":[{"title":"a","__proto__":{"x":1}}]}', 'application/json'],
+      ['constructor.prototype', '{"items":[{"title":"a","constructor":{"prototype":{}}}]}', 'application/json'],
+      ['charset', '{"items":[]}', 'application/json; charset=latin1'],
+      ['not UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]), 'application/json'],
+      ['too deep', `${'['.repeat(40)}${']'.repeat(40)}`, 'application/json'],
+      ['NUL', '{"items":[{"title":"a\\u0000"}]}', 'application/json'],
+    ];
+    for (const [name, payload, type] of cases) {
+      const headers = { 'content-type': type };
+      const viaWorker = await t.request({ method: 'POST', url: '/v1/qr/batch', key, headers, payload });
+      const onThisThread = await t.request({ method: 'POST', url: '/v1/qr', key, headers, payload });
+      expect(viaWorker.statusCode, name).toBeGreaterThanOrEqual(400);
+      expect([viaWorker.statusCode, viaWorker.json()], name).toEqual([onThisThread.statusCode, onThisThread.json()]);
+    }
+  });
+
   it('keeps a staged batch out of every list, count and search until it is published, and discards it on failure', async () => {
     const accountId = await t.services.keys.ensureAccount('stager');
     const stagerKey = await t.key('stager');
