@@ -467,12 +467,19 @@ export class QrItemsRepository {
       shown += Number(res.numUpdatedRows);
     }
     if (shown !== rows.length) throw new Error(`publishStaged: ${rows.length - shown} staged rows are gone`);
-    const records = rows.map((r, i) => ({
-      ...toRecord({ ...r, deleted_at: null, created_at: readTime(r.created_at), updated_at: readTime(r.updated_at) }),
-      tags: contents[i]?.tags ?? [],
-    }));
+    const records = this.stagedRecords(staged) ?? [];
     await this.tags.add(accountId, records);
     return records;
+  }
+
+  /** The records publishStaged will answer, known before (SQLite); null where they are made as they are stored (PostgreSQL). */
+  stagedRecords(staged: StagedBatch): QrItemRecord[] | null {
+    return (
+      staged.rows?.map((r, i) => ({
+        ...toRecord({ ...r, deleted_at: null, created_at: readTime(r.created_at), updated_at: readTime(r.updated_at) }),
+        tags: staged.contents[i]?.tags ?? [],
+      })) ?? null
+    );
   }
 
   /** Deletes the rows of a staged batch that were not published (after a failure; a no-op after success). */

@@ -9,7 +9,7 @@ import { ValidationError } from '../../domain/errors.ts';
 import { checkLogoShape } from '../../domain/design/logo.ts';
 import { logosIn, parseLogosOf } from '../../domain/design/request-logos.ts';
 import { batchError, planBatch } from '../../domain/qr-items/qr-batch.ts';
-import { type QrItemRequest, requestWarnings, toView } from '../../domain/qr-items/qr-item.ts';
+import { type QrItemRecord, type QrItemRequest, requestWarnings, toView } from '../../domain/qr-items/qr-item.ts';
 import { CODE_LENGTH, shortUrlFor } from '../../domain/qr-items/short-code.ts';
 import { domainForNewCode } from '../../db/domains/item-domains.ts';
 import { planContext } from './qr-items.ts';
@@ -129,6 +129,23 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       }
       // Written hidden in short transactions (SQLite), shown in one below; all or nothing.
       const staged = await services.items.stageMany(account, contents);
+      const entryOf = (r: QrItemRecord, i: number) => ({
+        item: toView(r, services.addresses),
+        warnings: [...requestWarnings(requests[i] ?? {}, r.contentType), ...(designWarnings[i] ?? [])],
+      });
+      // Where the records are known before they are shown (SQLite), the answer is made ahead, a
+      // slice at a time, rather than inside the showing transaction.
+      const known = services.items.stagedRecords(staged);
+      let ready: Static<typeof BatchCreateResponse> | null = null;
+      if (known !== null) {
+        const items: Static<typeof BatchCreateResponse>['items'] = [];
+        const sliced = turnTaker(50, TURN_EVERY_MS / 2);
+        for (const [i, r] of known.entries()) {
+          items.push(entryOf(r, i));
+          await sliced();
+        }
+        ready = { items };
+      }
       let answer: Static<typeof BatchCreateResponse>;
       let shown = false;
       try {
@@ -139,12 +156,7 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
           201,
           async (db) => {
             const records = await new QrItemsRepository(db).publishStaged(staged, config.maxCodesPerAccount);
-            return {
-              items: records.map((r, i) => ({
-                item: toView(r, services.addresses),
-                warnings: [...requestWarnings(requests[i] ?? {}, r.contentType), ...(designWarnings[i] ?? [])],
-              })),
-            };
+            return ready ?? { items: records.map(entryOf) };
           },
           { fingerprint: readInWorker.get(req.body), send: (status, body) => sendInSlices(reply, status, body) },
         );
