@@ -139,22 +139,13 @@ export class RenderPool {
    * throws the 400 (or 415) to answer, as the main thread's parser and validator would.
    */
   async readBatchBody(job: BatchBodyJob, who: RenderFor = NOBODY): Promise<ReadBatch> {
-    // The bytes move to the worker rather than being copied, when they own their memory (a body
-    // is read into a buffer of its own); the caller must not read them afterwards.
-    const { bytes } = job;
-    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-    const body = await this.answer({ kind: 'batch-body', ...job }, who, this.config.timeoutMs, own ? [bytes.buffer] : []);
+    const body = await this.answer({ kind: 'batch-body', ...job }, who, this.config.timeoutMs);
     if (typeof body === 'string' || body instanceof Uint8Array) throw new Error('render: a batch-body job answered an image');
     return body;
   }
 
-  private async answer(
-    job: RenderJob,
-    who: RenderFor,
-    budgetMs: number,
-    transfer: ArrayBuffer[] = [],
-  ): Promise<Uint8Array | string | ReadBatch> {
-    const outcome = await this.run(job, budgetMs, who, transfer);
+  private async answer(job: RenderJob, who: RenderFor, budgetMs: number): Promise<Uint8Array | string | ReadBatch> {
+    const outcome = await this.run(job, budgetMs, who);
     if (!outcome.ok) throw new DomainError(outcome.message, outcome.status);
     return outcome.body;
   }
@@ -187,7 +178,7 @@ export class RenderPool {
     await this.pool.close({ force: true });
   }
 
-  private async run(job: RenderJob, budgetMs: number, who: RenderFor, transfer: ArrayBuffer[] = []): Promise<RenderOutcome> {
+  private async run(job: RenderJob, budgetMs: number, who: RenderFor): Promise<RenderOutcome> {
     if (this.abandoned.size >= this.config.workers) throw this.busy('render: the renderer is busy; retry later');
     const startNow = this.hasWorkerFor(who.lane);
     const queue = this.waiting[who.lane];
@@ -227,10 +218,7 @@ export class RenderPool {
           queue.push(who.account, p);
         });
       }
-      return await this.pool.run(
-        { job, signal: p.signal, lifeline: port2 },
-        { signal: p.abort.signal, transferList: [port2, ...transfer] },
-      );
+      return await this.pool.run({ job, signal: p.signal, lifeline: port2 }, { signal: p.abort.signal, transferList: [port2] });
     } catch (err) {
       throw this.explain(p, err);
     } finally {

@@ -5,7 +5,8 @@ import { QrItemsRepository } from '../../db/qr-items/qr-items-repository.ts';
 import { TURN_EVERY_MS, turnTaker } from '../../event-loop-turns.ts';
 import { checkCodeQuota } from '../../domain/qr-items/code-quota.ts';
 import { LIMITS } from '../../domain/design/design.ts';
-import { ValidationError } from '../../domain/errors.ts';
+import { ServiceBusyError, ValidationError } from '../../domain/errors.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { checkLogoShape } from '../../domain/design/logo.ts';
 import { logosIn, parseLogosOf } from '../../domain/design/request-logos.ts';
 import { batchError, planBatch } from '../../domain/qr-items/qr-batch.ts';
@@ -35,9 +36,11 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
   const readInWorker = new WeakMap<object, string>();
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (req: FastifyRequest, bytes: Buffer) => {
-    const read = await services.renderer.readBatchBody(
-      { bytes, contentType: req.headers['content-type'], method: req.method, route: req.routeOptions.url ?? req.url },
-      { account: accountOf(req), lane: 'interactive' },
+    const read = await whenFree(() =>
+      services.renderer.readBatchBody(
+        { bytes, contentType: req.headers['content-type'], method: req.method, route: req.routeOptions.url ?? req.url },
+        { account: accountOf(req), lane: 'interactive' },
+      ),
     );
     const turn = turnTaker(50);
     const items: unknown[] = [];
@@ -192,4 +195,23 @@ async function sendInSlices(reply: FastifyReply, status: number, body: Static<ty
     .code(status)
     .type('application/json; charset=utf-8')
     .send(`{"items":[${parts.join(',')}]}`);
+}
+
+/** A busy render pool (503) is waited out this many times, 250 ms apart, before the batch answers 503. */
+const BUSY_RETRIES = 20;
+
+/**
+ * The body waits for a render worker when every one is busy (images, or threads of jobs stopped
+ * over budget still running) rather than being read on the short links' thread; a batch with no
+ * logo is refused only when the pool stays busy for seconds.
+ */
+async function whenFree<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (!(err instanceof ServiceBusyError) || attempt >= BUSY_RETRIES) throw err;
+      await sleep(250);
+    }
+  }
 }
