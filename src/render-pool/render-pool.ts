@@ -41,6 +41,8 @@ const WORKER_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16,
 const QUEUE_FULL = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
 
 const QUEUE_FULL_MESSAGE = 'render: the render queue is full; retry later';
+/** CPU milliseconds a batch's body may take to read in a worker. */
+const BODY_BUDGET_MS = 10_000;
 /** An account's fair share of a full lane: this fraction of its queue (rounded up), 1/4 of 16 is 4. */
 const ACCOUNT_SHARE_OF_QUEUE = 4;
 
@@ -139,7 +141,9 @@ export class RenderPool {
    * throws the 400 (or 415) to answer, as the main thread's parser and validator would.
    */
   async readBatchBody(job: BatchBodyJob, who: RenderFor = NOBODY): Promise<ReadBatch> {
-    const body = await this.answer({ kind: 'batch-body', ...job }, who, this.config.timeoutMs);
+    // Not a design's cost, so not RENDER_TIMEOUT_MS (which may be set low): a 16 MiB body takes
+    // some 0.1-0.2 s of CPU, and this only stops a worker that never ends.
+    const body = await this.answer({ kind: 'batch-body', ...job }, who, Math.max(this.config.timeoutMs, BODY_BUDGET_MS));
     if (typeof body === 'string' || body instanceof Uint8Array) throw new Error('render: a batch-body job answered an image');
     return body;
   }
