@@ -137,7 +137,8 @@ async function call(
   key: string,
   method: string,
   route: string,
-  body?: { type: string; data: string },
+  /** Bytes made once: encoding a 16 MiB string on every request would hold the probe's own thread here. */
+  body?: { type: string; data: string | Buffer<ArrayBuffer> },
   expect?: number[],
 ): Promise<void> {
   const res = await fetch(`${base}${route}`, {
@@ -176,9 +177,9 @@ export async function runNeighboursBench(target: NeighboursTarget, o: Neighbours
     120_000,
   );
   const { bigKey, smallKey, importKey, bulkIds } = seeded;
-  const csv = importCsv(o.importRows);
-  const big16 = batchBody(1_000, 16_000);
-  const batch1000 = batchBody(1_000, 40);
+  const csv = Buffer.from(importCsv(o.importRows));
+  const big16 = Buffer.from(batchBody(1_000, 16_000));
+  const batch1000 = Buffer.from(batchBody(1_000, 40));
   let paused = false;
   const codes = o.codes.toLocaleString('en-US');
   const classes: [string, () => Promise<void>][] = [

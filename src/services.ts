@@ -155,7 +155,7 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     renderer,
     shortLinkTally,
     metrics,
-    bulkJobs: new RunningJobs(),
+    bulkJobs: new RunningJobs(db),
     users: new UsersRepository(db),
     members: new MembersRepository(db),
     sessions: new SessionsRepository(db),

@@ -1,27 +1,27 @@
 // A ZIP of the images of an account's codes (those a filter selects), streamed: codes are
-// read a page at a time along the list's indexes (pages of a few milliseconds: paged-read.ts) and drawn one at a time in the render pool,
+// read a page at a time along the list's indexes (by the read workers on a SQLite file, else in
+// pages of a few milliseconds: paged-read.ts) and drawn one at a time in the render pool,
 // so memory stays flat and the short links keep their core however many codes there are.
 // An image that cannot be drawn (a design over budget) does not end the download: the
 // archive closes with `errors.txt` naming each such code.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
-import type { Db } from '../db/database.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { QrItemRecord } from '../domain/qr-items/qr-item.ts';
 import { type LinkAddresses, shortUrlOf } from '../domain/qr-items/short-code.ts';
 import { titleSlug } from '../domain/qr-items/title-slug.ts';
 import type { RenderPool } from '../render-pool/render-pool.ts';
 import type { ExportFilter } from './export-codes.ts';
-import { readPages } from './paged-read.ts';
 
 export type ImageFormat = 'png' | 'svg';
 
 /** Codes read at most per page: they wait in memory while drawn one by one. */
-const PAGE = 500;
+export const IMAGES_PAGE = 500;
 /** A busy pool (503) is waited out this many times per image before the image is listed as failed. */
 const BUSY_RETRIES = 20;
 
 export interface ImageExport {
+  /** Which codes `pages` reads (its caller's business; kept here for the CLI and the route alike). */
   filter: ExportFilter;
   format: ImageFormat;
   /** Width in pixels; default each code's own resolution. */
@@ -32,9 +32,8 @@ export interface ImageExport {
 
 /** Yields the ZIP file in chunks. */
 export async function* exportImagesZip(
-  db: Db,
+  pages: AsyncIterable<QrItemRecord[]>,
   renderer: RenderPool,
-  accountId: string,
   addresses: LinkAddresses,
   opts: ImageExport,
 ): AsyncGenerator<Uint8Array> {
@@ -51,7 +50,7 @@ export async function* exportImagesZip(
   const failed: string[] = [];
   let done = 0;
   const names = new Set<string>();
-  for await (const items of readPages(db, accountId, opts.filter, PAGE)) {
+  for await (const items of pages) {
     for (const item of items) {
       const image = await draw(renderer, item, addresses, opts);
       opts.onProgress?.(++done);

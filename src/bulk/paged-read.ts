@@ -49,7 +49,16 @@ export async function readPage(
   size: number,
 ): Promise<{ items: QrItemRecord[]; after: ListCursor | null }> {
   const page = await repo.list(accountId, { ...filter, limit: size, cursor: cursor ?? undefined });
+  return { items: page.items, after: pageAfter(page) };
+}
+
+/** Where the list goes on after a page (null: no codes after it). */
+export function pageAfter(page: {
+  items: readonly QrItemRecord[];
+  more: boolean;
+  resumeAfter?: ListCursor | undefined;
+}): ListCursor | null {
   const last = page.items.at(-1);
   const after = page.resumeAfter ?? (last ? { createdAt: last.createdAt, id: last.id } : undefined);
-  return { items: page.items, after: page.more && after ? after : null };
+  return page.more && after ? after : null;
 }

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import { exportCodes } from '../bulk/export-codes.ts';
-import { type ImageExport, exportImagesZip } from '../bulk/export-images.ts';
+import { IMAGES_PAGE, type ImageExport, exportImagesZip } from '../bulk/export-images.ts';
+import { readPages } from '../bulk/paged-read.ts';
 import { RenderPool } from '../render-pool/render-pool.ts';
 import { designFromJson, importCodes } from '../bulk/import-codes.ts';
 import type { Config } from '../config.ts';
@@ -18,6 +19,7 @@ import { LIMITS } from '../domain/design/design.ts';
 import { CONTENT_TYPES, type ContentType } from '../domain/payload/index.ts';
 import { normalizeTag } from '../domain/qr-items/tags.ts';
 import { BulkUsageError } from './bulk-usage.ts';
+import { RunningJobs } from '../bulk/running-jobs.ts';
 import { exportItems } from './commands/export.ts';
 import { importItems } from './commands/import.ts';
 import { writeOutputFile } from './output-file.ts';
@@ -40,24 +42,13 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
         throw new BulkUsageError(
           `import: no account named "${values.account}" (see qrtrack accounts list; qrtrack accounts create NAME makes one)`,
         );
-      const started = Date.now();
-      process.stderr.write(`checking ${file}…\n`);
-      // Logos are parsed and trialled as the server does, so the CLI stores none the server would refuse.
-      const renderer = new RenderPool(config.render);
-      const summary = await importCodes(db, accountId, () => fs.createReadStream(file), {
-        publicBaseUrl: (await addressesOf(db, config)).publicUrl(),
-        domainId: (await new DomainsRepository(db).activeDefault(accountId))?.id ?? null,
-        defaultDesign,
-        maxCodes: config.maxCodesPerAccount,
-        parseLogo: (field, logo) => renderer.parseLogo(field, logo, LIMITS.resolution.max),
-        onProgress: (stored, total) =>
-          progress(`imported ${stored.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} codes`, stored),
-      }).finally(() => renderer.close());
-      progressDone();
-      const seconds = (Date.now() - started) / 1000;
-      process.stderr.write(
-        `imported ${summary.created.toLocaleString('en-US')} codes into account "${values.account}" in ${seconds.toFixed(1)} s\n`,
-      );
+      // One import of an account at a time, the server's and the CLI's alike (running-jobs.ts).
+      const done = await new RunningJobs(db).start(accountId, 'import', 'a CLI import');
+      try {
+        await importFile(db, config, accountId, file, values.account, defaultDesign);
+      } finally {
+        await done();
+      }
       return;
     }
     const format = values.format ?? 'csv';
@@ -65,31 +56,72 @@ export async function runBulkCommand(command: 'import' | 'export', args: string[
       throw new BulkUsageError('export: --format must be csv, json, png or svg');
     const accountId = await keys.findAccountId(values.account);
     if (!accountId) throw new BulkUsageError(`export: no account "${values.account}"`);
-    const filter = exportFilter(values);
-    // Scan counts as of now, scans a stopped server left pending included.
-    await createAggregator(db).catchUp(120_000);
     if ((format === 'png' || format === 'svg') && !values.out)
       throw new BulkUsageError(`export: --format ${format} writes a ZIP file: give --out FILE.zip`);
-    let exported = 0;
-    const onProgress = (n: number) => {
-      exported = n;
-      progress(`exported ${n.toLocaleString('en-US')} codes`, n);
-    };
-    const chunks =
-      format === 'png' || format === 'svg'
-        ? imagesZip(db, config, accountId, { filter, format, onProgress })
-        : exportCodes(db, accountId, filter, format, (await addressesOf(db, config)).table(), onProgress);
-    if (values.out) await writeOutputFile('export', values.out, chunks);
-    else {
-      for await (const chunk of chunks) {
-        if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
-      }
+    // One export of an account at a time, the server's and the CLI's alike (running-jobs.ts).
+    const done = await new RunningJobs(db).start(accountId, 'export', `a CLI export (${format.toUpperCase()})`);
+    try {
+      await exportTo(db, config, accountId, format, values);
+    } finally {
+      await done();
     }
-    progressDone();
-    process.stderr.write(`exported ${exported.toLocaleString('en-US')} codes of account "${values.account}" as ${format}\n`);
   } finally {
     await db.close();
   }
+}
+
+async function importFile(
+  db: Db,
+  config: Config,
+  accountId: string,
+  file: string,
+  account: string,
+  defaultDesign: Awaited<ReturnType<typeof designFromJson>> | undefined,
+): Promise<void> {
+  const started = Date.now();
+  process.stderr.write(`checking ${file}…\n`);
+  // Logos are parsed and trialled as the server does, so the CLI stores none the server would refuse.
+  const renderer = new RenderPool(config.render);
+  const summary = await importCodes(db, accountId, () => fs.createReadStream(file), {
+    publicBaseUrl: (await addressesOf(db, config)).publicUrl(),
+    domainId: (await new DomainsRepository(db).activeDefault(accountId))?.id ?? null,
+    defaultDesign,
+    maxCodes: config.maxCodesPerAccount,
+    parseLogo: (field, logo) => renderer.parseLogo(field, logo, LIMITS.resolution.max),
+    onProgress: (stored, total) => progress(`imported ${stored.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} codes`, stored),
+  }).finally(() => renderer.close());
+  progressDone();
+  const seconds = (Date.now() - started) / 1000;
+  process.stderr.write(`imported ${summary.created.toLocaleString('en-US')} codes into account "${account}" in ${seconds.toFixed(1)} s\n`);
+}
+
+async function exportTo(
+  db: Db,
+  config: Config,
+  accountId: string,
+  format: 'csv' | 'json' | 'png' | 'svg',
+  values: ParsedArgs<BulkOptions>['values'],
+): Promise<void> {
+  const filter = exportFilter(values);
+  // Scan counts as of now, scans a stopped server left pending included.
+  await createAggregator(db).catchUp(120_000);
+  let exported = 0;
+  const onProgress = (n: number) => {
+    exported = n;
+    progress(`exported ${n.toLocaleString('en-US')} codes`, n);
+  };
+  const chunks =
+    format === 'png' || format === 'svg'
+      ? imagesZip(db, config, accountId, { filter, format, onProgress })
+      : exportCodes(db, accountId, filter, format, (await addressesOf(db, config)).table(), onProgress);
+  if (values.out) await writeOutputFile('export', values.out, chunks);
+  else {
+    for await (const chunk of chunks) {
+      if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+    }
+  }
+  progressDone();
+  process.stderr.write(`exported ${exported.toLocaleString('en-US')} codes of account "${values.account}" as ${format}\n`);
 }
 
 type BulkOptions = NonNullable<typeof importItems.options> & NonNullable<typeof exportItems.options>;
@@ -103,7 +135,7 @@ function parseBulkArgs(command: 'import' | 'export', args: string[]): ParsedArgs
 async function* imagesZip(db: Db, config: Config, accountId: string, opts: ImageExport): AsyncGenerator<Uint8Array> {
   const renderer = new RenderPool(config.render);
   try {
-    yield* exportImagesZip(db, renderer, accountId, await addressesOf(db, config), opts);
+    yield* exportImagesZip(readPages(db, accountId, opts.filter, IMAGES_PAGE), renderer, await addressesOf(db, config), opts);
   } finally {
     await renderer.close();
   }

@@ -282,6 +282,17 @@ export interface SaltsTable {
 }
 
 /** The first answer to a request sent with an Idempotency-Key, replayed to its retries. */
+/** A running import or export of an account (0016): one per account and kind, across processes. */
+export interface BulkLeasesTable {
+  account_id: string;
+  kind: string;
+  /** Which job holds it (process and job, random): only it renews or ends it. */
+  holder: string;
+  /** What runs, for the 409 of a second job: "a CSV export", "a CLI import", … */
+  what: string;
+  expires_at: DbTime;
+}
+
 export interface IdempotencyKeysTable {
   account_id: string;
   key: string;
@@ -316,6 +327,7 @@ export interface LogCursorsTable {
 
 export interface Database {
   accounts: AccountsTable;
+  bulk_leases: BulkLeasesTable;
   api_keys: ApiKeysTable;
   qr_items: QrItemsTable;
   scans: ScansTable;

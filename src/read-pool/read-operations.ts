@@ -10,6 +10,17 @@ import { type AccountStats, accountStats } from '../domain/stats/account-stats.t
 import type { Stats } from '../domain/stats/build-stats.ts';
 import { itemStats } from '../domain/stats/item-stats.ts';
 import { type Sparklines, sparklines } from '../domain/stats/sparklines.ts';
+import { type ListQuery, QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
+import type { ListCursor } from '../domain/qr-items/list-cursor.ts';
+import type { QrItemRecord } from '../domain/qr-items/qr-item.ts';
+
+/** A page of the codes list (GET /v1/qr), with its sparklines when asked for, read in one snapshot. */
+export interface ListPage {
+  items: QrItemRecord[];
+  more: boolean;
+  resumeAfter?: ListCursor | undefined;
+  sparklines?: Sparklines;
+}
 
 /**
  * Each operation's arguments and answer. `now` is the request's time on the thread that took it,
@@ -20,10 +31,11 @@ export interface ReadOps {
   accountStats: { args: { accountId: string; days: number; tz: string; top?: number; now?: number }; answer: AccountStats };
   sparklines: { args: { itemIds: readonly string[]; tz: string; now?: number }; answer: Sparklines };
   exportPage: { args: ExportPageQuery; answer: ExportPage };
+  listPage: { args: { accountId: string; query: ListQuery; sparklineTz?: string | undefined; now?: number }; answer: ListPage };
 }
 
 export type ReadKind = keyof ReadOps;
-export const READ_KINDS: readonly ReadKind[] = ['itemStats', 'accountStats', 'sparklines', 'exportPage'];
+export const READ_KINDS: readonly ReadKind[] = ['itemStats', 'accountStats', 'sparklines', 'exportPage', 'listPage'];
 
 export type ReadJob = { [K in ReadKind]: { kind: K; args: ReadOps[K]['args'] } }[ReadKind];
 
@@ -41,6 +53,15 @@ export function readOperations(db: Db): ReadOperations {
     accountStats: (args) => accountStats(account, args),
     sparklines: (args) => sparklines(stats, args),
     exportPage: (args) => exportPage(db, args),
+    listPage: async ({ accountId, query, sparklineTz, now }) => {
+      const page = await new QrItemsRepository(db).list(accountId, now === undefined ? query : { now, ...query });
+      if (sparklineTz === undefined) return page;
+      const itemIds = page.items.map((i) => i.id);
+      return {
+        ...page,
+        sparklines: await sparklines(stats, now === undefined ? { itemIds, tz: sparklineTz } : { itemIds, tz: sparklineTz, now }),
+      };
+    },
   };
 }
 
@@ -63,6 +84,8 @@ export async function runReadJob(db: Db, job: ReadJob): Promise<unknown> {
         return ops.sparklines(job.args);
       case 'exportPage':
         return ops.exportPage(job.args);
+      case 'listPage':
+        return ops.listPage(job.args);
     }
   });
 }

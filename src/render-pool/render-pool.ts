@@ -20,6 +20,7 @@ import type { ParsedLogo } from '../domain/design/logo.ts';
 import { type RenderJob, type RenderOutcome, type RenderTask, SIGNAL, threadCpuNs } from './render-worker.ts';
 import { type FairQueue, Lanes } from './fair-queue.ts';
 import { workerFile } from '../worker-bundle.ts';
+import type { BatchBodyJob, ReadBatch } from '../http/request/batch-body.ts';
 
 export type { RenderJob } from './render-worker.ts';
 
@@ -40,6 +41,8 @@ const WORKER_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16,
 const QUEUE_FULL = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
 
 const QUEUE_FULL_MESSAGE = 'render: the render queue is full; retry later';
+/** CPU milliseconds a batch's body may take to read in a worker. */
+const BODY_BUDGET_MS = 10_000;
 /** An account's fair share of a full lane: this fraction of its queue (rounded up), 1/4 of 16 is 4. */
 const ACCOUNT_SHARE_OF_QUEUE = 4;
 
@@ -77,7 +80,7 @@ export class RenderPool {
   private readonly pending = new Set<PendingJob>();
   /** Jobs stopped over budget whose threads have not exited yet. */
   private readonly abandoned = new Set<PendingJob>();
-  private readonly submitted: Record<RenderJob['kind'], number> = { svg: 0, png: 0, pdf: 0, logo: 0 };
+  private readonly submitted: Record<RenderJob['kind'], number> = { svg: 0, png: 0, pdf: 0, logo: 0, 'batch-body': 0 };
   private watch: NodeJS.Timeout | null = null;
   private readonly watchEveryMs: number;
   private readonly retryAfterSeconds: number;
@@ -127,11 +130,28 @@ export class RenderPool {
 
   /** Renders in a worker; throws a 400 naming the cost, or a 503 when the pool is busy. */
   async render(job: RenderJob, who: RenderFor = NOBODY, budgetMs = this.config.timeoutMs): Promise<Buffer | string> {
+    const body = await this.answer(job, who, budgetMs);
+    if (typeof body === 'string') return body;
+    if (!(body instanceof Uint8Array)) throw new Error(`render: a ${job.kind} job answered no image`);
+    return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  }
+
+  /**
+   * Reads and validates a batch's JSON body in a worker (src/http/request/batch-body.ts);
+   * throws the 400 (or 415) to answer, as the main thread's parser and validator would.
+   */
+  async readBatchBody(job: BatchBodyJob, who: RenderFor = NOBODY): Promise<ReadBatch> {
+    // Not a design's cost, so not RENDER_TIMEOUT_MS (which may be set low): a 16 MiB body takes
+    // some 0.1-0.2 s of CPU, and this only stops a worker that never ends.
+    const body = await this.answer({ kind: 'batch-body', ...job }, who, Math.max(this.config.timeoutMs, BODY_BUDGET_MS));
+    if (typeof body === 'string' || body instanceof Uint8Array) throw new Error('render: a batch-body job answered an image');
+    return body;
+  }
+
+  private async answer(job: RenderJob, who: RenderFor, budgetMs: number): Promise<Uint8Array | string | ReadBatch> {
     const outcome = await this.run(job, budgetMs, who);
     if (!outcome.ok) throw new DomainError(outcome.message, outcome.status);
-    return typeof outcome.body === 'string'
-      ? outcome.body
-      : Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength);
+    return outcome.body;
   }
 
   /**
@@ -313,6 +333,7 @@ export class RenderPool {
 
 function tooExpensive(job: RenderJob): ValidationError {
   if (job.kind === 'logo') return new ValidationError(`${job.field}: the logo is too expensive to draw`);
+  if (job.kind === 'batch-body') return new ValidationError('body: is too costly to read');
   if (job.design.customLogoUrl !== null) return new ValidationError(LOGO_TOO_EXPENSIVE);
   if (job.kind === 'pdf') return new ValidationError(`size: the image is too expensive to draw at ${job.widthMm} mm`);
   return new ValidationError(`size: the image is too expensive to draw at ${job.width} px`);

@@ -7,6 +7,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { QrDesign } from '../domain/design/design.ts';
 import { DomainError, ValidationError } from '../domain/errors.ts';
 import { parseLogoDataUrl } from '../domain/design/logo.ts';
+import { type BatchBodyJob, type ReadBatch, readBatchBody } from '../http/request/batch-body.ts';
 import { drawLogoAlone, renderPdf, renderPng, renderSvg } from '../render/index.ts';
 import { UNDECODABLE, rasterizableDesign, rasterizableLogo } from '../render/rasterizable-logo.ts';
 
@@ -19,7 +20,9 @@ export type RenderJob =
    * drawn alone at the largest size an image that wide gives a logo. Answers the
    * sanitized data URL.
    */
-  | { kind: 'logo'; field: string; logo: string; trialWidth: number | null };
+  | { kind: 'logo'; field: string; logo: string; trialWidth: number | null }
+  /** A batch's JSON body, read and validated (src/http/request/batch-body.ts). */
+  | ({ kind: 'batch-body' } & BatchBodyJob);
 
 export interface RenderTask {
   job: RenderJob;
@@ -33,7 +36,7 @@ export interface RenderTask {
 export const SIGNAL = { started: 0, threadId: 1, cpuNsAtStart: 2, wallMsAtStart: 3, length: 4 } as const;
 
 /** Errors cross the thread boundary as plain data: a structured clone keeps neither class nor status. */
-export type RenderOutcome = { ok: true; body: Uint8Array | string } | { ok: false; status: number; message: string };
+export type RenderOutcome = { ok: true; body: Uint8Array | string | ReadBatch } | { ok: false; status: number; message: string };
 
 /** This thread's id as the OS knows it (Linux), so the pool can read its CPU time; 0 elsewhere. */
 const osThreadId = (() => {
@@ -60,6 +63,7 @@ export default function render(task: RenderTask): RenderOutcome | Promise<Render
   Atomics.store(signal, SIGNAL.started, 1n);
   try {
     if (job.kind === 'logo') return outcome(() => parsedLogo(job.field, job.logo, job.trialWidth));
+    if (job.kind === 'batch-body') return { ok: true, body: readBatchBody(job) };
     if (job.kind === 'svg') return { ok: true, body: renderSvg(job.data, job.design, { size: job.width }) };
     // The rasterizer cannot draw a WebP logo: it gets the logo as a PNG.
     if (job.kind === 'pdf') return outcome(async () => renderPdf(job.data, await rasterizableDesign(job.design), job.widthMm));
@@ -69,7 +73,7 @@ export default function render(task: RenderTask): RenderOutcome | Promise<Render
   }
 }
 
-async function outcome(work: () => Promise<Uint8Array | string>): Promise<RenderOutcome> {
+async function outcome(work: () => Promise<Uint8Array | string | ReadBatch>): Promise<RenderOutcome> {
   try {
     return { ok: true, body: await work() };
   } catch (err) {

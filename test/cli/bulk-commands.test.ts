@@ -6,6 +6,10 @@ import { unzipSync } from 'fflate';
 import { decodePng } from '../render/decode.ts';
 import { runCli } from '../support/processes.ts';
 import { tempDir } from '../support/test-app.ts';
+import { RunningJobs } from '../../src/bulk/running-jobs.ts';
+import { parseDatabaseUrl } from '../../src/config.ts';
+import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
+import { openDatabase } from '../../src/db/database.ts';
 
 const dir = tempDir('qrtrack-cli-bulk-');
 const env = { DATABASE_URL: `sqlite:${path.join(dir, 'cli.db')}`, PUBLIC_BASE_URL: 'http://cli.test', LOG_LEVEL: 'silent' };
@@ -52,6 +56,33 @@ describe('qrtrack import and export', () => {
     expect(runCli(['export', '--account', 'shop', '--format', 'json', '--content-type', 'text', '--out', jsonOut], env).status).toBe(0);
     const notes = JSON.parse(fs.readFileSync(jsonOut, 'utf8')).items;
     expect(notes[0].design).toMatchObject({ dotsStyle: 'rounded', color1: '#1a73e8' });
+  });
+
+  it('refuses an export or import of an account whose export or import runs elsewhere, naming it, and runs once it has ended', async () => {
+    expect(runCli(['accounts', 'create', 'busy'], env).status).toBe(0);
+    const db = await openDatabase(parseDatabaseUrl(env.DATABASE_URL));
+    try {
+      const account = (await new ApiKeysRepository(db).findAccountId('busy'))!;
+      // The server's export of the account, in another process on the same file.
+      const end = await new RunningJobs(db).start(account, 'export', 'a ZIP export of PNG images');
+      const refused = runCli(['export', '--account', 'busy', '--format', 'json'], env);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toBe(
+        'qrtrack: export: a ZIP export of PNG images of this account is still running; an account runs one export at a time, so retry when it has finished\n',
+      );
+      const endImport = await new RunningJobs(db).start(account, 'import', 'a CSV import');
+      const importRefused = runCli(['import', file('busy.csv', 'title,url\nBusy,https://example.com\n'), '--account', 'busy'], env);
+      expect(importRefused.stderr).toMatch(/^qrtrack: import: a CSV import of this account is still running;/);
+      await end();
+      await endImport();
+      const out = runCli(['export', '--account', 'busy', '--format', 'json'], env);
+      expect(out.status).toBe(0);
+      expect(JSON.parse(out.stdout)).toEqual({ items: [] });
+      // The CLI ended its own lease: the next export starts.
+      await (await new RunningJobs(db).start(account, 'export', 'a CSV export'))();
+    } finally {
+      await db.close();
+    }
   });
 
   it('reports a bad row with its line number and stores nothing', () => {

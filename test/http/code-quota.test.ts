@@ -49,6 +49,21 @@ describe('code quota', () => {
     expect(await count(key)).toBe(5);
   });
 
+  it('stores one of two batches sent at once that fit the quota only alone, and nothing of the other', async () => {
+    // Both pass the early check; the second to be shown is refused by the count kept in its
+    // transaction, and its rows (written hidden, on SQLite) are removed.
+    const key = await t.key('quota-two-batches');
+    const [a, b] = await Promise.all([batch(key, 3), batch(key, 3)]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 400]);
+    expect((a.statusCode === 400 ? a : b).json().error).toMatch(
+      /^codes: an account may hold at most 5 codes; it holds 3 and this request would add 3;/,
+    );
+    expect(await count(key)).toBe(3);
+    const accountId = await t.services.keys.ensureAccount('quota-two-batches');
+    const rows = await t.db.kysely.selectFrom('qr_items').where('account_id', '=', accountId).select('id').execute();
+    expect(rows).toHaveLength(3);
+  });
+
   it('counts live codes: deleting one makes room for another', async () => {
     const key = await t.key('quota-delete');
     expect((await batch(key, 5)).statusCode).toBe(201);

@@ -2,7 +2,9 @@
 // image route gives and decoding to its short link; a code that cannot be drawn is listed in
 // errors.txt instead of ending the download.
 import { unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
+import { ON_POSTGRES } from '../support/databases.ts';
 import { resolveDesign } from '../../src/domain/design/design.ts';
 import { decodePng } from '../render/decode.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
@@ -44,6 +46,21 @@ describe('ZIP of images', () => {
       const direct = await t.request({ method: 'GET', url: `/v1/qr/${item.id}/image.png`, key });
       expect(png.equals(direct.rawPayload)).toBe(true);
       expect(await decodePng(png)).toBe(item.shortUrl);
+    }
+  });
+
+  it.skipIf(ON_POSTGRES)('reads its codes in the read workers on SQLite, never on the thread that answers short links', async () => {
+    for (let i = 0; i < 3; i++) await create(`Worker ${i}`, ['batch-read']);
+    const list = vi.spyOn(QrItemsRepository.prototype, 'list');
+    try {
+      const before = t.services.reads.pool!.stats.completed.listPage;
+      const res = await download('tag=batch-read&format=svg');
+      expect(res.statusCode).toBe(200);
+      expect(Object.keys(unzipSync(new Uint8Array(res.rawPayload)))).toHaveLength(3);
+      expect(t.services.reads.pool!.stats.completed.listPage - before).toBe(1);
+      expect(list).not.toHaveBeenCalled();
+    } finally {
+      list.mockRestore();
     }
   });
 

@@ -13,7 +13,9 @@ let t: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  t = await makeTestApp();
+  // Plans are recorded on this connection: lists are read here rather than in a read worker
+  // (the same repositories and queries run there).
+  t = await makeTestApp({ READ_WORKERS: '0' });
   key = await t.key('neighbour-plans');
 });
 afterAll(() => t.close());

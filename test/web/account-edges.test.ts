@@ -133,6 +133,32 @@ describe.skipIf(!HAVE_CHROMIUM)('the account pages at their edges', () => {
     await context.close();
   });
 
+  it("an owner's own row offers Change password instead of a reset link, and it opens the password form", {
+    timeout: 120_000,
+  }, async () => {
+    const { context, page, problems } = await suite.signIn(OWNER);
+    await page.goto(`${suite.url}/app/account/members`);
+    const own = page.getByRole('row').filter({ hasText: `${OWNER.email} (you)` });
+    const link = own.getByRole('link', { name: 'Change password' });
+    await link.waitFor();
+    // A reset link for oneself is refused by the server (a new password needs the current one).
+    expect(await page.getByRole('button', { name: `Make a password reset link for ${OWNER.email}` }).count()).toBe(0);
+    expect(await own.getByRole('button').count()).toBe(0);
+    // Other members keep theirs.
+    expect(await page.getByRole('button', { name: `Make a password reset link for ${EDITOR.email}` }).count()).toBe(1);
+    expect(await link.getAttribute('href')).toBe('/app/account/profile#password');
+    await checkPage(page, problems, 'members-own-row');
+
+    await link.click();
+    await page.waitForURL(`${suite.url}/app/account/profile#password`);
+    await page.getByRole('heading', { name: 'Change password' }).waitFor();
+    const current = page.getByLabel('Current password');
+    await current.waitFor();
+    expect(await page.getByLabel('New password').count()).toBe(1);
+    await checkPage(page, problems, 'profile-password-from-members');
+    await context.close();
+  });
+
   it('a reset link for a member who owns another account is refused, and the page says why in plain words', {
     timeout: 120_000,
   }, async () => {

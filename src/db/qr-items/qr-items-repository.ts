@@ -1,5 +1,6 @@
 // QR items. Every query is scoped by account: another account's item is simply not found.
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Insertable, type Updateable, sql } from 'kysely';
 import type { ContentType } from '../../domain/payload/index.ts';
 import { CodeQuotaError } from '../../domain/qr-items/code-quota.ts';
@@ -405,7 +406,105 @@ export class QrItemsRepository {
   private live(accountId: string) {
     return this.db.kysely.selectFrom('qr_items').where('account_id', '=', accountId).where('deleted_at', 'is', null);
   }
+
+  // A batch stored all or nothing in short transactions (docs/big-accounts.md). On SQLite one
+  // transaction of a thousand rows held the one writer, and the thread that answers the short
+  // links (where the scan writer commits), 30-90 ms; a turn of the event loop inside a write
+  // transaction would let the scan writer write into it. So the rows are written first as
+  // deleted ones (deleted_at = UNPUBLISHED), in transactions of about STAGE_SLICE.targetMs with a
+  // turn between, and made live together in the caller's one short transaction. Until then they
+  // are in no list, count, search or tag, and their short links answer as deleted codes do; rows
+  // a failed (or killed) batch leaves stay that way. On PostgreSQL, whose statements do not hold
+  // the event loop, the rows go in with the publishing transaction as createMany stores them.
+
+  /** Writes a batch's rows hidden (SQLite); nothing is stored on PostgreSQL until publishStaged. */
+  async stageMany(accountId: string, contents: readonly NewQrItemContent[]): Promise<StagedBatch> {
+    if (this.db.codec.dialect === 'postgres') return { accountId, contents, rows: null };
+    if (this.db.kysely.isTransaction) throw new Error('stageMany: writes in transactions of its own, not inside one');
+    const hidden = this.db.codec.time(UNPUBLISHED);
+    const rows = contents.map((content) => ({ ...this.newRow(accountId, content), deleted_at: hidden }));
+    let pending = rows;
+    let size: number = STAGE_SLICE.first;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > CODE_ATTEMPTS) throw new Error('create: no free short code found');
+      const stored = new Set<string>();
+      for (let i = 0; i < pending.length; i += size) {
+        const slice = pending.slice(i, i + size);
+        const started = performance.now();
+        for (const id of await inTransaction(this.db, (tx) => new QrItemsRepository(tx).insertRows(accountId, slice))) stored.add(id);
+        const tookMs = Math.max(performance.now() - started, 0.1);
+        size = Math.round(Math.min(STAGE_SLICE.max, size * 2, Math.max(STAGE_SLICE.min, (slice.length * STAGE_SLICE.targetMs) / tookMs)));
+        await nextTurn();
+      }
+      pending = pending.filter((r) => !stored.has(r.id));
+      for (const r of pending) r.code = generateShortCode();
+    }
+    return { accountId, contents, rows };
+  }
+
+  /**
+   * Makes a staged batch live, in the caller's transaction: counts it against `maxCodes`, shows
+   * its rows and writes their tags. Answers the records in the order staged.
+   */
+  async publishStaged(staged: StagedBatch, maxCodes = Number.POSITIVE_INFINITY): Promise<QrItemRecord[]> {
+    const { accountId, contents, rows } = staged;
+    if (rows === null) return this.createMany(accountId, contents, maxCodes);
+    if (!this.db.kysely.isTransaction) throw new Error("publishStaged: runs inside the caller's transaction");
+    await this.addToCodeCount(accountId, rows.length, maxCodes);
+    const hidden = this.db.codec.time(UNPUBLISHED);
+    let shown = 0;
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const res = await this.db.kysely
+        .updateTable('qr_items')
+        .set({ deleted_at: null })
+        .where(
+          'id',
+          'in',
+          rows.slice(i, i + INSERT_CHUNK).map((r) => r.id),
+        )
+        .where('deleted_at', '=', hidden)
+        .executeTakeFirst();
+      shown += Number(res.numUpdatedRows);
+    }
+    if (shown !== rows.length) throw new Error(`publishStaged: ${rows.length - shown} staged rows are gone`);
+    const records = this.stagedRecords(staged) ?? [];
+    await this.tags.add(accountId, records);
+    return records;
+  }
+
+  /** The records publishStaged will answer, known before (SQLite); null where they are made as they are stored (PostgreSQL). */
+  stagedRecords(staged: StagedBatch): QrItemRecord[] | null {
+    return (
+      staged.rows?.map((r, i) => ({
+        ...toRecord({ ...r, deleted_at: null, created_at: readTime(r.created_at), updated_at: readTime(r.updated_at) }),
+        tags: staged.contents[i]?.tags ?? [],
+      })) ?? null
+    );
+  }
+
+  /** Deletes the rows of a staged batch that were not published (after a failure; a no-op after success). */
+  async discardStaged(staged: StagedBatch): Promise<void> {
+    if (staged.rows === null) return;
+    const hidden = this.db.codec.time(UNPUBLISHED);
+    for (let i = 0; i < staged.rows.length; i += STAGE_SLICE.max / 5) {
+      const ids = staged.rows.slice(i, i + STAGE_SLICE.max / 5).map((r) => r.id);
+      await this.db.kysely.deleteFrom('qr_items').where('id', 'in', ids).where('deleted_at', '=', hidden).execute();
+      await nextTurn();
+    }
+  }
 }
+
+/** A batch's rows written hidden by stageMany (null on PostgreSQL: nothing written yet). */
+export interface StagedBatch {
+  readonly accountId: string;
+  readonly contents: readonly NewQrItemContent[];
+  readonly rows: readonly (Insertable<QrItemsTable> & ItemRow)[] | null;
+}
+
+/** deleted_at of a staged row not yet published: before any real deletion. */
+const UNPUBLISHED = '1970-01-01T00:00:00.000Z';
+/** Rows per staging transaction: sized by the clock to about targetMs, as an import's are. */
+const STAGE_SLICE = { first: 25, min: 5, max: 500, targetMs: 4 };
 
 /** The first rows whose designs fit LIST_PAGE_DESIGN_BYTES together; at least one. */
 function cutByDesignBytes(rows: readonly ListRow[]): ListRow[] {

@@ -1,8 +1,9 @@
 // How every request is read: TypeBox validation with our 400 messages, the `auth` slot, and
 // JSON as the only body type, refused past a depth or a number of values before it is parsed.
 import { ValidationError } from '../../domain/errors.ts';
-import { MAX_JSON_DEPTH, MAX_JSON_VALUES, jsonShapeProblem } from '../request/json-depth.ts';
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES, jsonShapeError } from '../request/json-depth.ts';
 import { utf8Body } from '../request/utf8-body.ts';
+import { FORBIDDEN_KEY } from '../request/json-body.ts';
 import { validatorCompiler } from '../request/validation.ts';
 import { unencapsulated } from './unencapsulated.ts';
 
@@ -21,15 +22,12 @@ export const requestParsing = unencapsulated(async (app) => {
     if (text instanceof Error) return done(text, undefined);
     if (text === '') return done(null, undefined);
     const maxValues = req.routeOptions.config.maxJsonValues ?? MAX_JSON_VALUES;
-    const problem = jsonShapeProblem(text, MAX_JSON_DEPTH, maxValues);
-    if (problem === 'depth') return done(new ValidationError(`body: must not nest deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-    if (problem === 'values')
-      return done(new ValidationError(`body: must not hold more than ${maxValues} values (array elements and fields)`), undefined);
+    const shapeError = jsonShapeError(text, MAX_JSON_DEPTH, maxValues);
+    if (shapeError !== null) return done(shapeError, undefined);
     parseJson(req, text, (err, value) => {
       // The parser refuses __proto__ (and constructor.prototype) in the same words as broken
       // JSON; text that parses plainly was refused for that, so say so (error path only).
-      if (err && isPlainJson(text))
-        return done(new ValidationError('body: a field named __proto__, or constructor holding prototype, is not allowed'), undefined);
+      if (err && isPlainJson(text)) return done(new ValidationError(FORBIDDEN_KEY), undefined);
       done(err, value);
     });
   });

@@ -22,6 +22,13 @@ export const IdempotencyHeaders = Type.Object({
   ),
 });
 
+export interface AnswerOptions<T> {
+  /** The body's requestFingerprint when it was made already (a batch's, in a worker). */
+  fingerprint?: string | undefined;
+  /** Sends an answer, first or replayed (default: reply.code(status).send(body)). */
+  send?: (status: number, body: T) => Promise<unknown>;
+}
+
 /** Thrown inside the transaction to roll it back when another request stored the key first. */
 class LostRace extends Error {}
 
@@ -35,23 +42,26 @@ export async function answerOnce<T>(
   reply: FastifyReply,
   status: number,
   create: (db: Db) => Promise<T>,
+  options: AnswerOptions<T> = {},
 ): Promise<T> {
+  const send = options.send ?? ((code: number, body: T) => reply.code(code).send(body));
   const header = req.headers['idempotency-key'];
   if (typeof header !== 'string') {
     // Still one transaction: an item and its tags are stored together or not at all.
     const body = await inTransaction(db, create);
-    await reply.code(status).send(body);
+    await send(status, body);
     return body;
   }
   const account = accountOf(req);
-  const fingerprint = requestFingerprint(req.method, req.routeOptions.url ?? req.url, req.body);
+  const fingerprint = options.fingerprint ?? requestFingerprint(req.method, req.routeOptions.url ?? req.url, req.body);
   const now = new Date();
   const notBefore = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
   const replay = async (): Promise<T | null> => {
     const stored = await new IdempotencyRepository(db).find(account, header, notBefore);
     if (!stored) return null;
     if (stored.requestHash !== fingerprint) throw new IdempotencyKeyReusedError();
-    await reply.code(stored.status).header('idempotent-replayed', 'true').send(stored.body);
+    reply.header('idempotent-replayed', 'true');
+    await send(stored.status, stored.body as T);
     return stored.body as T;
   };
 
@@ -70,7 +80,7 @@ export async function answerOnce<T>(
       if (!stored) throw new LostRace();
       return created;
     });
-    await reply.code(status).send(body);
+    await send(status, body);
     return body;
   } catch (err) {
     if (!(err instanceof LostRace)) throw err;

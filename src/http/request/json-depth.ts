@@ -4,6 +4,7 @@
 // needs more than a few levels, or more values than its route allows. One linear pass over
 // the text, strings skipped.
 import type {} from 'fastify';
+import { ValidationError } from '../../domain/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -69,4 +70,12 @@ function endOfString(text: string, from: number): number {
     if (slashes % 2 === 0) return at;
   }
   return text.length;
+}
+
+/** The 400 for text that breaks a limit (jsonShapeProblem), or null when it breaks none. */
+export function jsonShapeError(text: string, maxDepth: number, maxValues: number): ValidationError | null {
+  const problem = jsonShapeProblem(text, maxDepth, maxValues);
+  if (problem === 'depth') return new ValidationError(`body: must not nest deeper than ${maxDepth} levels`);
+  if (problem === 'values') return new ValidationError(`body: must not hold more than ${maxValues} values (array elements and fields)`);
+  return null;
 }

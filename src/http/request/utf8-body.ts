@@ -8,7 +8,12 @@ const strict = new TextDecoder('utf-8', { fatal: true });
 
 /** The body as text, or the error to answer: 415 for a declared charset other than UTF-8, 400 for bytes that are not UTF-8. */
 export function utf8Body(req: FastifyRequest, body: Buffer): string | DomainError {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(req.headers['content-type'] ?? '')?.[1];
+  return utf8Text(req.headers['content-type'], body);
+}
+
+/** As utf8Body, from the Content-Type header alone (a worker thread has no request). */
+export function utf8Text(contentType: string | undefined, body: Uint8Array): string | DomainError {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1];
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
     return new DomainError(`Content-Type: charset ${charset || '(empty)'} is not accepted; send UTF-8`, 415);
   }

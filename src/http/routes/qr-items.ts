@@ -102,23 +102,26 @@ export const qrItemsRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const { limit = DEFAULT_LIMIT, cursor, active, contentType, status, q, tag, include, tz = 'UTC' } = req.query;
       // Checked before the page is read, so a bad zone is a 400 whether or not sparklines are asked for.
       const zone = checkTimeZone(tz);
-      const page = await items.list(accountOf(req), {
-        limit,
-        cursor: cursor === undefined ? undefined : decodeCursor(cursor),
-        active,
-        contentType,
-        status,
-        q,
-        tag: tag === undefined ? undefined : normalizeTag(tag),
+      // Read in a read worker on SQLite, the page and its sparklines in one snapshot.
+      const page = await services.reads.listPage({
+        accountId: accountOf(req),
+        query: {
+          limit,
+          cursor: cursor === undefined ? undefined : decodeCursor(cursor),
+          active,
+          contentType,
+          status,
+          q,
+          tag: tag === undefined ? undefined : normalizeTag(tag),
+        },
+        sparklineTz: include === 'sparkline' ? zone : undefined,
       });
       const last = page.items.at(-1);
       const after = page.resumeAfter ?? (last ? { createdAt: last.createdAt, id: last.id } : undefined);
       return {
         items: page.items.map(view),
         nextCursor: page.more && after ? encodeCursor(after) : null,
-        ...(include === 'sparkline'
-          ? { sparklines: await services.reads.sparklines(accountOf(req), { itemIds: page.items.map((i) => i.id), tz: zone }) }
-          : {}),
+        ...(page.sparklines === undefined ? {} : { sparklines: page.sparklines }),
       };
     },
   );

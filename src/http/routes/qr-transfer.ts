@@ -4,7 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { exportImagesZip } from '../../bulk/export-images.ts';
+import { IMAGES_PAGE, exportImagesZip } from '../../bulk/export-images.ts';
 import { LIMITS } from '../../domain/design/design.ts';
 import { importCodes } from '../../bulk/import-codes.ts';
 import type { BulkJobKind } from '../../bulk/running-jobs.ts';
@@ -107,7 +107,11 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
       const filter = { active, contentType, q, tag: tag === undefined ? undefined : normalizeTag(tag) };
       const account = accountOf(req);
       const zip = await whileRunning(services, account, 'export', `a ZIP export of ${format.toUpperCase()} images`, () =>
-        exportImagesZip(services.db, services.renderer, account, services.addresses, { filter, format, size }),
+        exportImagesZip(services.reads.codePages(account, filter, IMAGES_PAGE), services.renderer, services.addresses, {
+          filter,
+          format,
+          size,
+        }),
       );
       const raw: FastifyReply = reply;
       return raw.type('application/zip').header('content-disposition', `attachment; filename="qr-codes-${format}.zip"`).send(zip);
@@ -143,7 +147,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
     async (req, reply) => {
       const body = req.body;
       const account = accountOf(req);
-      const done = services.bulkJobs.start(account, 'import', 'a CSV import');
+      const done = await services.bulkJobs.start(account, 'import', 'a CSV import');
       try {
         const summary = await importCodes(services.db, account, () => Readable.from(slices(body)), {
           publicBaseUrl: services.addresses.publicUrl(),
@@ -153,7 +157,7 @@ export const qrTransferRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
         });
         return await reply.code(201).send(summary);
       } finally {
-        done();
+        await done();
       }
     },
   );
@@ -170,23 +174,23 @@ async function whileRunning<T>(
   what: string,
   pieces: () => AsyncGenerator<T> | Promise<AsyncGenerator<T>>,
 ): Promise<Readable> {
-  const done = services.bulkJobs.start(account, kind, what);
+  const done = await services.bulkJobs.start(account, kind, what);
   let source: AsyncGenerator<T>;
   try {
     source = await pieces();
   } catch (err) {
-    done();
+    await done();
     throw err;
   }
   async function* held(): AsyncGenerator<T> {
     try {
       yield* source;
     } finally {
-      done();
+      await done();
     }
   }
   // A stream closed before its first read never runs the generator's `finally`.
-  return Readable.from(held()).once('close', done);
+  return Readable.from(held()).once('close', () => void done());
 }
 
 /**
