@@ -107,7 +107,12 @@ export class QrItemsRepository {
       tags: contents[i]?.tags ?? [],
     }));
     await this.tags.add(accountId, records);
-    await recordItemEvents(this.db, accountId, 'item.created', records.map((r) => r.id));
+    await recordItemEvents(
+      this.db,
+      accountId,
+      'item.created',
+      records.map((r) => r.id),
+    );
     return records;
   }
 
@@ -250,7 +255,12 @@ export class QrItemsRepository {
     const before =
       changes.active === undefined
         ? undefined
-        : await this.db.kysely.selectFrom('qr_items').select('active').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+        : await this.db.kysely
+            .selectFrom('qr_items')
+            .select('active')
+            .where('account_id', '=', accountId)
+            .where('id', '=', id)
+            .executeTakeFirst();
     const set: Updateable<QrItemsTable> = { updated_at: this.db.codec.time(new Date().toISOString()) };
     if (changes.title !== undefined) {
       set.title = changes.title;
@@ -348,7 +358,8 @@ export class QrItemsRepository {
    */
   async setActiveMany(accountId: string, ids: readonly string[], active: boolean): Promise<ItemRef[]> {
     if (ids.length === 0) return [];
-    if (!this.db.kysely.isTransaction) return inTransaction(this.db, (tx) => new QrItemsRepository(tx).setActiveMany(accountId, ids, active));
+    if (!this.db.kysely.isTransaction)
+      return inTransaction(this.db, (tx) => new QrItemsRepository(tx).setActiveMany(accountId, ids, active));
     // Those that change state (not those already paused or running) are told to webhooks.
     const changing = await this.db.kysely
       .updateTable('qr_items')

@@ -130,14 +130,23 @@ export class WebhookEndpointsRepository {
 
   /** Deletes the endpoint and its messages (sent or not). */
   async delete(accountId: string, id: string): Promise<boolean> {
-    const res = await this.db.kysely.deleteFrom('webhook_endpoints').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const res = await this.db.kysely
+      .deleteFrom('webhook_endpoints')
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (Number(res.numDeletedRows) === 0) return false;
     await this.db.kysely.deleteFrom('webhook_messages').where('endpoint_id', '=', id).execute();
     return true;
   }
 
   /** A new secret; the current one keeps signing beside it for `overlapMs`. */
-  async rotateSecret(accountId: string, id: string, now = new Date(), overlapMs = ROTATION_OVERLAP_MS): Promise<{ endpoint: WebhookEndpoint; secret: string } | null> {
+  async rotateSecret(
+    accountId: string,
+    id: string,
+    now = new Date(),
+    overlapMs = ROTATION_OVERLAP_MS,
+  ): Promise<{ endpoint: WebhookEndpoint; secret: string } | null> {
     const current = await this.db.kysely
       .selectFrom('webhook_endpoints')
       .select(['secret'])
@@ -174,7 +183,8 @@ export class WebhookEndpointsRepository {
     return new Map(
       rows.map((r) => {
         const until = readTimeOrNull(r.previous_secret_until);
-        const secrets = r.previous_secret !== null && until !== null && Date.parse(until) > nowMs ? [r.secret, r.previous_secret] : [r.secret];
+        const secrets =
+          r.previous_secret !== null && until !== null && Date.parse(until) > nowMs ? [r.secret, r.previous_secret] : [r.secret];
         return [r.id, { id: r.id, url: r.url, secrets }];
       }),
     );
@@ -191,11 +201,28 @@ export function toEndpoint(row: Row): WebhookEndpoint {
     includeBots: readBool(row.include_bots),
     enabled: row.disabled_at === null,
     disabledAt: readTimeOrNull(row.disabled_at),
-    disabledReason: row.disabled_reason,
+    disabledReason: row.disabled_reason as WebhookEndpoint['disabledReason'],
     consecutiveFailures: Number(row.consecutive_failures),
     failingSince: readTimeOrNull(row.failing_since),
     previousSecretUntil: readTimeOrNull(row.previous_secret_until),
     createdAt: readTime(row.created_at),
     updatedAt: readTime(row.updated_at),
   };
+}
+
+/** Those of `ids` that are no live code of the account (a filter may name only its own codes). */
+export async function unknownItemIds(db: Db, accountId: string, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const found = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db.kysely
+      .selectFrom('qr_items')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids.slice(i, i + 500))
+      .where('deleted_at', 'is', null)
+      .execute();
+    for (const r of rows) found.add(r.id);
+  }
+  return ids.filter((id) => !found.has(id));
 }

@@ -76,7 +76,13 @@ export async function insertMessages(db: Db, messages: readonly OutboxMessage[],
  * Writes `type` for each of the account's items among `itemIds` to the endpoints subscribed to
  * it (their filters applied), in the caller's transaction. One query when none is subscribed.
  */
-export async function recordItemEvents(db: Db, accountId: string, type: WebhookEvent, itemIds: readonly string[], now = new Date()): Promise<void> {
+export async function recordItemEvents(
+  db: Db,
+  accountId: string,
+  type: WebhookEvent,
+  itemIds: readonly string[],
+  now = new Date(),
+): Promise<void> {
   if (itemIds.length === 0) return;
   const subs = await subscriptions(db, [accountId], [type]);
   if (subs.length === 0) return;

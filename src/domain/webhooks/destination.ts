@@ -81,7 +81,9 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean, field = 'url
   const host = hostOf(url);
   if (!allowPrivate) {
     if (isIP(host) !== 0 && isPrivateAddress(host))
-      throw new ValidationError(`${field}: ${host} is a private, loopback or link-local address; receivers must be reachable on the internet`);
+      throw new ValidationError(
+        `${field}: ${host} is a private, loopback or link-local address; receivers must be reachable on the internet`,
+      );
     if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal') || !host.includes('.'))
       throw new ValidationError(`${field}: ${host} is not a public host name`);
   }

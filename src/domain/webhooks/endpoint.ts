@@ -1,6 +1,8 @@
 // An account's webhook endpoint, as the API shows it (never its secret, after create and rotate).
 import type { EndpointFilter, WebhookEvent } from './webhook-events.ts';
 
+export type DisabledReason = 'manual' | 'gone' | 'failures' | 'failing';
+
 export interface WebhookEndpoint {
   id: string;
   url: string;
@@ -12,7 +14,7 @@ export interface WebhookEndpoint {
   enabled: boolean;
   disabledAt: string | null;
   /** manual, gone (410), failures (20 in a row), failing (5 days); null while enabled. */
-  disabledReason: string | null;
+  disabledReason: DisabledReason | null;
   consecutiveFailures: number;
   failingSince: string | null;
   /** Until then the secret a rotation replaced signs too. */

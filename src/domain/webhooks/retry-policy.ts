@@ -21,7 +21,12 @@ export function retryDelay(schedule: readonly number[], attempts: number, random
 export type DisableReason = 'gone' | 'failures' | 'failing';
 
 /** Why an endpoint is disabled after a failed attempt, or null to keep it. */
-export function disableAfterFailure(status: number | null, consecutiveFailures: number, failingSinceMs: number, nowMs: number): DisableReason | null {
+export function disableAfterFailure(
+  status: number | null,
+  consecutiveFailures: number,
+  failingSinceMs: number,
+  nowMs: number,
+): DisableReason | null {
   if (status === 410) return 'gone';
   if (consecutiveFailures >= DISABLE_AFTER_FAILURES) return 'failures';
   if (nowMs - failingSinceMs >= DISABLE_AFTER_FAILING_MS) return 'failing';
