@@ -103,6 +103,55 @@ describe('webhooks', () => {
     expect(JSON.parse(r!.body)).toMatchObject({ type: 'item.created', data: { contentType: 'wifi', url: null, tags: ['print'] } });
   });
 
+  it('tells batch creates, CSV imports and bulk pauses, resumes and deletes, each code once and only when its state changed', async () => {
+    await create({ url: rx.url, events: ['item.created', 'item.paused', 'item.resumed', 'item.deleted'] });
+    const batch = await t.request({
+      method: 'POST',
+      url: '/v1/qr/batch',
+      key,
+      payload: { items: [1, 2, 3].map((i) => ({ title: `b${i}`, url: `https://example.com/${i}` })) },
+    });
+    expect(batch.statusCode).toBe(201);
+    const imported = await t.request({
+      method: 'POST',
+      url: '/v1/qr/import',
+      key,
+      payload: 'title,url\ni1,https://example.com/i1\ni2,https://example.com/i2\n',
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(imported.statusCode).toBe(201);
+    await rx.waitFor(5);
+    const ids = (await t.request({ method: 'GET', url: '/v1/qr', key })).json().items.map((i: { id: string }) => i.id) as string[];
+    await t.request({ method: 'PATCH', url: `/v1/qr/${ids[0]}`, key, payload: { active: false } });
+    await rx.waitFor(6);
+    const bulk = (action: string) => t.request({ method: 'POST', url: '/v1/qr/bulk', key, payload: { action, ids: ids.slice(0, 3) } });
+    expect((await bulk('pause')).statusCode).toBe(200); // the first is paused already: 2 events
+    expect((await bulk('resume')).statusCode).toBe(200); // 3 events
+    expect((await bulk('delete')).statusCode).toBe(200); // 3 events
+    const all = await rx.waitFor(14);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(rx.received).toHaveLength(14);
+    const count = (type: string) => all.filter((r) => JSON.parse(r.body).type === type).length;
+    expect([count('item.created'), count('item.paused'), count('item.resumed'), count('item.deleted')]).toEqual([5, 3, 3, 3]);
+  });
+
+  it('keeps at most 10 attempts in flight per endpoint; the rest waits in the database', async () => {
+    let open = 0;
+    let most = 0;
+    rx.answer = () => {
+      open++;
+      most = Math.max(most, open);
+      setTimeout(() => open--, 300);
+      return { status: 200, delayMs: 300 };
+    };
+    await create({ url: rx.url, events: ['item.created'] });
+    const items = Array.from({ length: 30 }, (_, i) => ({ title: `k${i}`, url: `https://example.com/${i}` }));
+    expect((await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items } })).statusCode).toBe(201);
+    await rx.waitFor(30);
+    expect(most).toBeLessThanOrEqual(10);
+    expect(most).toBeGreaterThan(1);
+  });
+
   it('retries a failing receiver with the same webhook-id until it answers 2xx, and logs each status', async () => {
     rx.answer = (_r, i) => (i < 2 ? { status: 500, body: 'x'.repeat(5000) } : { status: 204 });
     const { webhook } = (await create({ url: rx.url, events: ['item.created'] })).json();

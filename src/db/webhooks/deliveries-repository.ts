@@ -33,6 +33,15 @@ export interface AttemptOutcome {
 
 const DAY_MS = 86_400_000;
 
+interface ClaimRow {
+  seq: number;
+  id: string;
+  endpoint_id: string;
+  type: string;
+  body: string;
+  attempts: number;
+}
+
 export class WebhookDeliveriesRepository {
   constructor(private readonly db: Db) {}
 
@@ -56,14 +65,26 @@ export class WebhookDeliveriesRepository {
     if (n <= 0) return [];
     const at = now.toISOString();
     const lease = new Date(now.getTime() + leaseMs).toISOString();
-    const lock = this.db.codec.dialect === 'postgres' ? sql`for update skip locked` : sql``;
-    const rows = await sql<{ seq: number; id: string; endpoint_id: string; type: string; body: string; attempts: number }>`
+    // PostgreSQL: the rows are picked in a CTE, run once (an IN (subquery … LIMIT n SKIP LOCKED)
+    // may be run again per row and pick more than n). SQLite: one writer, one statement.
+    const rows =
+      this.db.codec.dialect === 'postgres'
+        ? await sql<ClaimRow>`
+      with picked as (
+        select seq from webhook_messages
+        where endpoint_id = ${endpointId} and status = 'pending' and next_attempt_at <= ${at}
+        order by next_attempt_at, seq limit ${n} for update skip locked
+      )
+      update webhook_messages m set next_attempt_at = ${lease}, attempts = m.attempts + 1, last_attempt_at = ${at}
+      from picked where m.seq = picked.seq
+      returning m.seq, m.id, m.endpoint_id, m.type, m.body, m.attempts`.execute(this.db.kysely)
+        : await sql<ClaimRow>`
       update webhook_messages set next_attempt_at = ${lease}, attempts = attempts + 1, last_attempt_at = ${at}
       where seq in (
         select seq from webhook_messages
         where endpoint_id = ${endpointId} and status = 'pending' and next_attempt_at <= ${at}
-        order by next_attempt_at, seq limit ${n} ${lock}
-      ) and status = 'pending'
+        order by next_attempt_at, seq limit ${n}
+      )
       returning seq, id, endpoint_id, type, body, attempts`.execute(this.db.kysely);
     return rows.rows
       .map((r) => ({ seq: Number(r.seq), id: r.id, endpointId: r.endpoint_id, type: r.type, body: r.body, attempts: Number(r.attempts) }))
