@@ -60,7 +60,9 @@ async function tellScans(tx: Db, subs: Awaited<ReturnType<typeof subscriptions>>
     tx.codec.dialect === 'postgres' ? sql`to_char(s.scanned_at at time zone 'UTC', 'YYYY-MM-DD')` : sql`substr(s.scanned_at, 1, 10)`;
   const rows = await sql<ScanRow>`
     select s.id, s.item_id, s.scanned_at, s.is_bot, s.device, s.os, s.browser, s.country, s.referrer, s.outcome,
-           s.rule_id, s.variant, s.destination, i.account_id, i.code, v.first_scan_id
+           s.rule_id, s.variant, i.account_id, i.code, v.first_scan_id,
+           -- The log keeps the destination of codes with rules; a plain URL code sends to its URL.
+           coalesce(s.destination, case when s.outcome = 'redirect' and i.content_type = 'url' then i.payload end) as destination
     from scans s
     join qr_items i on i.id = s.item_id
     left join scan_visitors v on v.item_id = s.item_id and v.visitor_hash = s.visitor_hash and v.day = ${day}
