@@ -15,6 +15,11 @@ interface Event {
   data: Record<string, unknown> & { item?: { id: string; code: string }; id?: string };
 }
 
+/** The scans of scan.created messages (batched: each carries data.scans), in order. */
+function scansOf(events: readonly Event[]): Event['data'][] {
+  return events.flatMap((e) => (e.data as { scans: Event['data'][] }).scans);
+}
+
 describe('scan events', () => {
   let t: TestApp;
   let rx: Receiver;
@@ -59,13 +64,16 @@ describe('scan events', () => {
     expect((await scan(item.code)).statusCode).toBe(302);
     expect((await scan(item.code)).statusCode).toBe(302); // same visitor: not unique
     expect((await scan(item.code, BOT)).statusCode).toBe(302); // a bot: not told
-    const got = await events(2);
+    await t.services.rollups.catchUp();
+    await t.services.webhooks.feed();
+    const got = await events(1);
     await new Promise((r) => setTimeout(r, 1500));
-    expect(rx.received).toHaveLength(2);
     for (const r of rx.received) new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
-    expect(got.map((e) => e.type)).toEqual(['scan.created', 'scan.created']);
-    const [first, second] = got as [Event, Event];
-    expect(first.data).toMatchObject({
+    expect(got.every((e) => e.type === 'scan.created')).toBe(true);
+    const all = scansOf(rx.received.map((r) => JSON.parse(r.body) as Event));
+    expect(all).toHaveLength(2);
+    const [first, second] = all as [Event['data'], Event['data']];
+    expect(first).toMatchObject({
       item: { id: item.id, code: item.code },
       classification: 'human',
       unique: true,
@@ -76,8 +84,8 @@ describe('scan events', () => {
       referrerHost: 'news.example.org',
       destination: 'https://example.com/menu',
     });
-    expect(second.data).toMatchObject({ unique: false });
-    expect(Number(second.data.scanId)).toBeGreaterThan(Number(first.data.scanId));
+    expect(second).toMatchObject({ unique: false });
+    expect(Number(second.scanId)).toBeGreaterThan(Number(first.scanId));
     const raw = rx.received.map((r) => r.body).join('\n');
     expect(raw).not.toContain('198.51.100.23');
     expect(raw).not.toContain('iPhone OS 17_0');
@@ -95,14 +103,15 @@ describe('scan events', () => {
       await scan(a.code, BOT);
       await scan(a.code);
       await scan(b.code);
-      const mine = await events(2);
-      expect(mine.map((e) => e.data.classification).sort()).toEqual(['bot', 'human']);
-      expect(mine.every((e) => e.data.item?.id === a.id)).toBe(true);
-      const theirs = await other.waitFor(1);
-      expect(JSON.parse(theirs[0]!.body).data).toMatchObject({ item: { id: a.id }, classification: 'human' });
+      await rx.waitFor(1);
+      await other.waitFor(1);
       await new Promise((r) => setTimeout(r, 1500));
-      expect(rx.received).toHaveLength(2);
-      expect(other.received).toHaveLength(1);
+      const mine = scansOf(rx.received.map((r) => JSON.parse(r.body) as Event));
+      expect(mine.map((s) => s.classification).sort()).toEqual(['bot', 'human']);
+      expect(mine.every((s) => s.item?.id === a.id)).toBe(true);
+      const theirs = scansOf(other.received.map((r) => JSON.parse(r.body) as Event));
+      expect(theirs).toHaveLength(1);
+      expect(theirs[0]).toMatchObject({ item: { id: a.id }, classification: 'human' });
     } finally {
       await other.close();
     }
@@ -118,10 +127,24 @@ describe('scan events', () => {
     const theirs = await t.request({ method: 'POST', url: '/v1/qr', key: otherKey, payload: { title: 'x', url: 'https://example.com/x' } });
     await scan(theirs.json().item.code);
     await scan(item.code, IPHONE, '192.0.2.99');
-    const [e] = await events(1);
+    await events(1);
     await new Promise((r) => setTimeout(r, 1500));
-    expect(rx.received).toHaveLength(1);
-    expect(e!.data.item?.id).toBe(item.id);
+    const told = scansOf(rx.received.map((r) => JSON.parse(r.body) as Event));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.item?.id).toBe(item.id);
+  });
+
+  it('batches a burst of scans into messages of at most 100 per endpoint, every scan once', async () => {
+    await hook({ events: ['scan.created'] });
+    const item = await code();
+    for (let i = 0; i < 230; i++) await scan(item.code, IPHONE, `192.0.2.${i % 250}`);
+    await t.services.rollups.catchUp();
+    await t.services.webhooks.feed();
+    await expect.poll(() => scansOf(rx.received.map((r) => JSON.parse(r.body) as Event)).length, { timeout: 15_000 }).toBe(230);
+    const sizes = rx.received.map((r) => (JSON.parse(r.body) as { data: { scans: unknown[] } }).data.scans.length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(100);
+    const ids = scansOf(rx.received.map((r) => JSON.parse(r.body) as Event)).map((s) => s.scanId);
+    expect(new Set(ids).size).toBe(230);
   });
 
   it('tells item.capped once, when a code first refuses a scan for its cap', async () => {

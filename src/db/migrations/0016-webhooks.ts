@@ -63,7 +63,9 @@ export function webhooks(dialect: Dialect): Migration {
         .addColumn('last_response', 'text')
         .addColumn('delivered_at', time)
         .execute();
-      await sql`create index webhook_messages_due on webhook_messages (next_attempt_at, endpoint_id) where status = 'pending'`.execute(db);
+      // The worker's probes: an endpoint's due messages, oldest first (pending ones only: the log's
+      // delivered rows are most of the table).
+      await sql`create index webhook_messages_due on webhook_messages (endpoint_id, next_attempt_at) where status = 'pending'`.execute(db);
       await db.schema.createIndex('webhook_messages_endpoint').on('webhook_messages').columns(['endpoint_id', 'seq']).execute();
       await db.schema.createIndex('webhook_messages_created').on('webhook_messages').column('created_at').execute();
       await db.schema

@@ -45,19 +45,29 @@ interface ClaimRow {
 export class WebhookDeliveriesRepository {
   constructor(private readonly db: Db) {}
 
-  /** Enabled endpoints with messages due at `now` (at most `limit`). */
+  /**
+   * Enabled endpoints with messages due at `now` (at most `limit`): one index probe per enabled
+   * endpoint, whatever the backlog (a DISTINCT over the due messages read them all each round).
+   */
   async dueEndpoints(now: Date, limit: number): Promise<string[]> {
+    const at = this.db.codec.time(now.toISOString());
     const rows = await this.db.kysely
-      .selectFrom('webhook_messages as m')
-      .innerJoin('webhook_endpoints as e', 'e.id', 'm.endpoint_id')
-      .select('m.endpoint_id')
-      .distinct()
-      .where('m.status', '=', 'pending')
-      .where('m.next_attempt_at', '<=', this.db.codec.time(now.toISOString()))
+      .selectFrom('webhook_endpoints as e')
+      .select('e.id')
       .where('e.disabled_at', 'is', null)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('webhook_messages as m')
+            .select('m.seq')
+            .whereRef('m.endpoint_id', '=', 'e.id')
+            .where('m.status', '=', 'pending')
+            .where('m.next_attempt_at', '<=', at),
+        ),
+      )
       .limit(limit)
       .execute();
-    return rows.map((r) => r.endpoint_id);
+    return rows.map((r) => r.id);
   }
 
   /** Claims up to `n` of the endpoint's due messages, oldest first, for `leaseMs`. */

@@ -18,6 +18,8 @@ export interface Subscription {
   events: WebhookEvent[];
   filter: EndpointFilter;
   includeBots: boolean;
+  /** ISO: scans before it are not the endpoint's to hear of. */
+  createdAt: string;
 }
 
 export interface OutboxMessage {
@@ -37,7 +39,7 @@ export async function subscriptions(db: Db, accountIds: readonly string[] | null
   if (accountIds !== null && accountIds.length === 0) return [];
   const rows = await db.kysely
     .selectFrom('webhook_endpoints')
-    .select(['id', 'account_id', 'events', 'filter_tags', 'filter_item_ids', 'include_bots'])
+    .select(['id', 'account_id', 'events', 'filter_tags', 'filter_item_ids', 'include_bots', 'created_at'])
     .where('disabled_at', 'is', null)
     .$if(accountIds !== null, (q) => q.where('account_id', 'in', accountIds ?? []))
     .where((eb) => eb.or(types.map((t) => eb('events', 'like', `%"${t}"%`))))
@@ -48,6 +50,7 @@ export async function subscriptions(db: Db, accountIds: readonly string[] | null
     events: JSON.parse(r.events) as WebhookEvent[],
     filter: { tags: JSON.parse(r.filter_tags) as string[], itemIds: JSON.parse(r.filter_item_ids) as string[] },
     includeBots: readBool(r.include_bots),
+    createdAt: readTime(r.created_at),
   }));
 }
 

@@ -12,6 +12,8 @@ import { cursorOf } from '../scans/scan-log.ts';
 import { inTransaction } from '../transaction.ts';
 import { type OutboxMessage, insertMessages, itemData, subscriptions, tagsOf } from './outbox.ts';
 
+/** Scans one scan.created message carries at most. */
+export const SCANS_PER_MESSAGE = 100;
 /** Scans read per transaction. */
 export const SCAN_SLICE = 500;
 /** Names this feed among the database's advisory locks. */
@@ -82,24 +84,41 @@ async function tellScans(tx: Db, subs: Awaited<ReturnType<typeof subscriptions>>
     const itemIds = [...new Set(scans.map((s) => s.item_id))];
     const tags = mine.some((s) => s.filter.tags.length > 0) ? await tagsOf(tx, accountId, itemIds) : new Map<string, string[]>();
     const scanSubs = mine.filter((s) => s.events.includes('scan.created'));
+    // Batched: one message per endpoint for up to SCANS_PER_MESSAGE scans of this slice, each
+    // scan's JSON made once whatever the number of endpoints (docs/webhooks.md).
+    const batches = new Map<string, string[]>();
     for (const scan of scans) {
       const item = { id: scan.item_id, tags: tags.get(scan.item_id) ?? [] };
       const bot = readBool(scan.is_bot);
+      const at = readTime(scan.scanned_at);
+      let json: string | null = null;
       for (const sub of scanSubs) {
         if (bot && !sub.includeBots) continue;
+        if (at < sub.createdAt) continue;
         if (!filterMatches(sub.filter, item)) continue;
-        messages.push({
-          endpointId: sub.id,
-          accountId,
-          type: 'scan.created',
-          body: eventBody('scan.created', timestamp, scanData(scan, bot)),
-        });
+        json ??= JSON.stringify(scanData(scan, bot));
+        const list = batches.get(sub.id);
+        if (list) list.push(json);
+        else batches.set(sub.id, [json]);
       }
     }
+    for (const [endpointId, jsons] of batches)
+      for (let i = 0; i < jsons.length; i += SCANS_PER_MESSAGE)
+        messages.push({
+          endpointId,
+          accountId,
+          type: 'scan.created',
+          body: scanBatchBody(timestamp, jsons.slice(i, i + SCANS_PER_MESSAGE)),
+        });
     const cappedSubs = mine.filter((s) => s.events.includes('item.capped'));
     if (cappedSubs.length > 0) messages.push(...(await cappedNotices(tx, accountId, cappedSubs, scans, tags, now)));
   }
   await insertMessages(tx, messages, now);
+}
+
+/** `{type, timestamp, data: {scans: [...]}}` from scans already serialised. */
+function scanBatchBody(timestamp: string, scans: readonly string[]): string {
+  return `{"type":"scan.created","timestamp":${JSON.stringify(timestamp)},"data":{"scans":[${scans.join(',')}]}}`;
 }
 
 function scanData(scan: ScanRow, bot: boolean): ScanEventData {
@@ -192,16 +211,7 @@ export async function tellExpiredItems(db: Db, now = new Date(), limit = 500): P
       .insertInto('webhook_notices')
       .values(rows.map((r) => ({ item_id: r.id, kind: 'expired', created_at: at })))
       .execute();
-    const created = await tx.kysely
-      .selectFrom('webhook_endpoints')
-      .select(['id', 'created_at'])
-      .where(
-        'id',
-        'in',
-        subs.map((s) => s.id),
-      )
-      .execute();
-    const createdAt = new Map(created.map((c) => [c.id, readTime(c.created_at)]));
+    const createdAt = new Map(subs.map((s) => [s.id, s.createdAt]));
     const messages: OutboxMessage[] = [];
     for (const accountId of accounts) {
       const mine = rows.filter((r) => r.account_id === accountId);
