@@ -354,7 +354,7 @@ export interface WebhookMessagesTable {
   endpoint_id: string;
   account_id: string;
   type: string;
-  body: string;
+  payload_id: string;
   created_at: DbTime;
   status: string;
   attempts: Generated<number>;
@@ -365,6 +365,13 @@ export interface WebhookMessagesTable {
   last_duration_ms: number | null;
   last_response: string | null;
   delivered_at: DbTime | null;
+}
+
+/** A message's body, shared by the endpoints one event goes to. */
+export interface WebhookPayloadsTable {
+  id: string;
+  body: string;
+  created_at: DbTime;
 }
 
 /** An item's one-time event (expired, capped) that was told. */
@@ -378,6 +385,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_messages: WebhookMessagesTable;
   webhook_notices: WebhookNoticesTable;
+  webhook_payloads: WebhookPayloadsTable;
   accounts: AccountsTable;
   bulk_leases: BulkLeasesTable;
   api_keys: ApiKeysTable;

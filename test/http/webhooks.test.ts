@@ -197,6 +197,36 @@ describe('webhooks', () => {
     await rx.waitFor(2);
   });
 
+  it('does not follow a redirect: a 3xx is a failed attempt, and the Location is never requested', async () => {
+    const target = await startReceiver();
+    try {
+      rx.answer = () => ({ status: 200 });
+      const { webhook } = (await create({ url: rx.url, events: ['item.created'] })).json();
+      rx.answer = () => ({ status: 307, body: target.url });
+      await newCode();
+      const d = await until(
+        async () => (await t.request({ method: 'GET', url: `/v1/webhooks/${webhook.id}/deliveries`, key })).json().deliveries[0],
+        (d) => d?.responseStatus === 307,
+      );
+      expect(d).toMatchObject({ error: 'redirects are not followed' });
+      expect(d.status).not.toBe('delivered');
+      expect(target.received).toHaveLength(0);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('purges deliveries older than 30 days and the bodies no delivery uses', async () => {
+    await create({ url: rx.url, events: ['item.created'] });
+    await newCode();
+    await rx.waitFor(1);
+    const deliveries = t.services.webhookDeliveries;
+    expect(await deliveries.purge(new Date(Date.now() + 29 * 86_400_000))).toBe(0);
+    expect(await deliveries.purge(new Date(Date.now() + 31 * 86_400_000))).toBe(1);
+    expect(await t.db.kysely.selectFrom('webhook_messages').select('seq').execute()).toHaveLength(0);
+    expect(await t.db.kysely.selectFrom('webhook_payloads').select('id').execute()).toHaveLength(0);
+  });
+
   it('disables an endpoint after 20 failures in a row', async () => {
     rx.answer = () => ({ status: 503 });
     const { webhook } = (await create({ url: rx.url, events: ['item.created'] })).json();

@@ -48,8 +48,10 @@ export function webhooks(dialect: Dialect): Migration {
         .addColumn('endpoint_id', 'text', (c) => c.notNull())
         .addColumn('account_id', 'text', (c) => c.notNull())
         .addColumn('type', 'text', (c) => c.notNull())
-        // The body as sent, fixed at creation so every attempt signs the same bytes.
-        .addColumn('body', 'text', (c) => c.notNull())
+        // The body as sent (webhook_payloads), fixed at creation so every attempt signs the same
+        // bytes; apart so the attempts' updates do not rewrite it, and shared by the endpoints
+        // one event goes to.
+        .addColumn('payload_id', 'text', (c) => c.notNull())
         .addColumn('created_at', time, (c) => c.notNull())
         // pending (waiting or being sent), delivered, failed (no attempt left).
         .addColumn('status', 'text', (c) => c.notNull())
@@ -68,6 +70,14 @@ export function webhooks(dialect: Dialect): Migration {
       await sql`create index webhook_messages_due on webhook_messages (endpoint_id, next_attempt_at) where status = 'pending'`.execute(db);
       await db.schema.createIndex('webhook_messages_endpoint').on('webhook_messages').columns(['endpoint_id', 'seq']).execute();
       await db.schema.createIndex('webhook_messages_created').on('webhook_messages').column('created_at').execute();
+      await db.schema.createIndex('webhook_messages_payload').on('webhook_messages').column('payload_id').execute();
+      await db.schema
+        .createTable('webhook_payloads')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('created_at', time, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('webhook_payloads_created').on('webhook_payloads').column('created_at').execute();
       await db.schema
         .createTable('webhook_notices')
         .addColumn('item_id', 'text', (c) => c.notNull())

@@ -38,7 +38,7 @@ interface ClaimRow {
   id: string;
   endpoint_id: string;
   type: string;
-  body: string;
+  payload_id: string;
   attempts: number;
 }
 
@@ -87,7 +87,7 @@ export class WebhookDeliveriesRepository {
       )
       update webhook_messages m set next_attempt_at = ${lease}, attempts = m.attempts + 1, last_attempt_at = ${at}
       from picked where m.seq = picked.seq
-      returning m.seq, m.id, m.endpoint_id, m.type, m.body, m.attempts`.execute(this.db.kysely)
+      returning m.seq, m.id, m.endpoint_id, m.type, m.payload_id, m.attempts`.execute(this.db.kysely)
         : await sql<ClaimRow>`
       update webhook_messages set next_attempt_at = ${lease}, attempts = attempts + 1, last_attempt_at = ${at}
       where seq in (
@@ -95,9 +95,26 @@ export class WebhookDeliveriesRepository {
         where endpoint_id = ${endpointId} and status = 'pending' and next_attempt_at <= ${at}
         order by next_attempt_at, seq limit ${n}
       )
-      returning seq, id, endpoint_id, type, body, attempts`.execute(this.db.kysely);
+      returning seq, id, endpoint_id, type, payload_id, attempts`.execute(this.db.kysely);
+    const ids = [...new Set(rows.rows.map((r) => r.payload_id))];
+    const bodies =
+      ids.length === 0
+        ? new Map<string, string>()
+        : new Map(
+            (await this.db.kysely.selectFrom('webhook_payloads').select(['id', 'body']).where('id', 'in', ids).execute()).map((p) => [
+              p.id,
+              p.body,
+            ]),
+          );
     return rows.rows
-      .map((r) => ({ seq: Number(r.seq), id: r.id, endpointId: r.endpoint_id, type: r.type, body: r.body, attempts: Number(r.attempts) }))
+      .map((r) => ({
+        seq: Number(r.seq),
+        id: r.id,
+        endpointId: r.endpoint_id,
+        type: r.type,
+        body: bodies.get(r.payload_id) ?? '',
+        attempts: Number(r.attempts),
+      }))
       .sort((a, b) => a.seq - b.seq);
   }
 
@@ -241,7 +258,7 @@ export class WebhookDeliveriesRepository {
     await insertMessages(this.db, [{ accountId, endpointId, type, body }], now);
   }
 
-  /** Deletes log rows older than 30 days, a slice at a time; answers how many went. */
+  /** Deletes log rows older than 30 days, a slice at a time, then the bodies no row uses; answers how many rows went. */
   async purge(now = new Date(), slice = 5000): Promise<number> {
     const before = this.db.codec.time(new Date(now.getTime() - DELIVERY_LOG_DAYS * DAY_MS).toISOString());
     let total = 0;
@@ -252,7 +269,24 @@ export class WebhookDeliveriesRepository {
         .executeTakeFirst();
       const n = Number(res.numDeletedRows);
       total += n;
-      if (n < slice) return total;
+      if (n < slice) break;
+      await new Promise((r) => setImmediate(r));
+    }
+    // Bodies of messages purged, or of endpoints deleted: older than a day and used by no message.
+    const dayAgo = this.db.codec.time(new Date(now.getTime() - DAY_MS).toISOString());
+    for (;;) {
+      const res = await this.db.kysely
+        .deleteFrom('webhook_payloads')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('webhook_payloads as p')
+            .select('p.id')
+            .where('p.created_at', '<', dayAgo)
+            .where((w) => w.not(w.exists(w.selectFrom('webhook_messages as m').select('m.seq').whereRef('m.payload_id', '=', 'p.id'))))
+            .limit(slice),
+        )
+        .executeTakeFirst();
+      if (Number(res.numDeletedRows) < slice) return total;
       await new Promise((r) => setImmediate(r));
     }
   }

@@ -55,7 +55,17 @@ export async function subscriptions(db: Db, accountIds: readonly string[] | null
 }
 
 export async function insertMessages(db: Db, messages: readonly OutboxMessage[], now = new Date()): Promise<void> {
+  if (messages.length === 0) return;
   const at = db.codec.time(now.toISOString());
+  // One payload per distinct body: the endpoints an event goes to share it.
+  const payloadOf = new Map<string, string>();
+  for (const m of messages) if (!payloadOf.has(m.body)) payloadOf.set(m.body, `pl_${randomBase62(22)}`);
+  const payloads = [...payloadOf].map(([body, id]) => ({ id, body, created_at: at }));
+  for (let i = 0; i < payloads.length; i += INSERT_CHUNK)
+    await db.kysely
+      .insertInto('webhook_payloads')
+      .values(payloads.slice(i, i + INSERT_CHUNK))
+      .execute();
   for (let i = 0; i < messages.length; i += INSERT_CHUNK) {
     await db.kysely
       .insertInto('webhook_messages')
@@ -65,7 +75,7 @@ export async function insertMessages(db: Db, messages: readonly OutboxMessage[],
           endpoint_id: m.endpointId,
           account_id: m.accountId,
           type: m.type,
-          body: m.body,
+          payload_id: payloadOf.get(m.body) as string,
           created_at: at,
           status: 'pending',
           next_attempt_at: at,
