@@ -24,6 +24,11 @@ describe.skipIf(!HAVE_CHROMIUM)('Account → Webhooks', () => {
   it('adds an endpoint, shows its secret once, delivers a test event, disables on 410, resends, rotates and deletes', {
     timeout: 240_000,
   }, async () => {
+    // A loaded machine may make the project retry this on the same server: start from nothing.
+    const left = (await (await suite.asOwner('GET', '/webhooks')).json()) as { webhooks: { id: string }[] };
+    for (const w of left.webhooks) await suite.asOwner('DELETE', `/webhooks/${w.id}`);
+    rx.received.length = 0;
+    rx.answer = () => ({ status: 200, body: 'ok' });
     const { context, page, problems } = await suite.signIn(OWNER);
     await page.goto(`${suite.url}/app/account/webhooks`);
     await page.getByText('No endpoints yet.').waitFor();
@@ -44,7 +49,7 @@ describe.skipIf(!HAVE_CHROMIUM)('Account → Webhooks', () => {
     expect(secret).toMatch(/^whsec_/);
     await checkPage(page, problems, 'webhooks-secret');
     await page.getByRole('button', { name: 'Done' }).click();
-    await expect.poll(() => secretField.count()).toBe(0);
+    await expect.poll(() => secretField.count(), { timeout: 30_000 }).toBe(0);
 
     const card = page.locator('article.webhook').filter({ hasText: rx.url });
     await card.getByText('Enabled', { exact: true }).waitFor();
@@ -61,17 +66,20 @@ describe.skipIf(!HAVE_CHROMIUM)('Account → Webhooks', () => {
     await card.getByRole('button', { name: `Edit ${rx.url}` }).click();
     await card.getByRole('checkbox', { name: /^scan\.created/ }).uncheck();
     await card.getByRole('button', { name: 'Save endpoint' }).click();
-    await expect.poll(() => card.locator('.webhook-events-line code').allTextContents()).toEqual(['item.created']);
+    await expect.poll(() => card.locator('.webhook-events-line code').allTextContents(), { timeout: 30_000 }).toEqual(['item.created']);
 
     // The receiver says 410: the endpoint is disabled, and the page says why after a reload.
     rx.answer = () => ({ status: 410, body: 'gone' });
     await card.getByRole('button', { name: 'Send test event' }).click();
     await rx.waitFor(2);
     await expect
-      .poll(async () => {
-        await page.reload();
-        return page.getByText('Disabled: the receiver answered 410 Gone.').count();
-      })
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByText('Disabled: the receiver answered 410 Gone.').count();
+        },
+        { timeout: 30_000, interval: 500 },
+      )
       .toBe(1);
     await page.locator('article.webhook summary', { hasText: 'Delivery log' }).click();
     await page.getByText('HTTP 410').first().waitFor();
