@@ -227,6 +227,28 @@ describe('webhooks', () => {
     expect(await t.db.kysely.selectFrom('webhook_payloads').select('id').execute()).toHaveLength(0);
   });
 
+  it('pages the delivery log newest first, and checks a changed URL like a new one', async () => {
+    const { webhook } = (await create({ url: rx.url, events: ['item.created'] })).json();
+    for (let i = 0; i < 3; i++) await t.request({ method: 'POST', url: `/v1/webhooks/${webhook.id}/test`, key });
+    await rx.waitFor(3);
+    const first = (await t.request({ method: 'GET', url: `/v1/webhooks/${webhook.id}/deliveries?limit=2`, key })).json();
+    expect(first.deliveries).toHaveLength(2);
+    expect(first.nextCursor).not.toBeNull();
+    const rest = (
+      await t.request({ method: 'GET', url: `/v1/webhooks/${webhook.id}/deliveries?limit=2&cursor=${first.nextCursor}`, key })
+    ).json();
+    expect(rest.deliveries).toHaveLength(1);
+    expect(rest.nextCursor).toBeNull();
+    const ids = [...first.deliveries, ...rest.deliveries].map((d: { id: string }) => d.id);
+    expect(new Set(ids).size).toBe(3);
+    expect((await t.request({ method: 'GET', url: `/v1/webhooks/${webhook.id}/deliveries?limit=0`, key })).statusCode).toBe(400);
+    const bad = await t.request({ method: 'PATCH', url: `/v1/webhooks/${webhook.id}`, key, payload: { url: 'gopher://example.com/' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatch(/^url: /);
+    const events = await t.request({ method: 'PATCH', url: `/v1/webhooks/${webhook.id}`, key, payload: { events: [] } });
+    expect(events.json().error).toMatch(/^events: /);
+  });
+
   it('disables an endpoint after 20 failures in a row', async () => {
     rx.answer = () => ({ status: 503 });
     const { webhook } = (await create({ url: rx.url, events: ['item.created'] })).json();

@@ -394,19 +394,20 @@ function EndpointCard({
       )}
       <details class="webhook-log" open={showLog} onToggle={(e) => setShowLog((e.currentTarget as HTMLDetailsElement).open)}>
         <summary>Delivery log</summary>
-        {showLog ? <DeliveryLog key={logKey} hookId={hook.id} onRefresh={() => setLogKey((k) => k + 1)} /> : null}
+        {showLog ? <DeliveryLog key={logKey} hookId={hook.id} enabled={hook.enabled} onRefresh={() => setLogKey((k) => k + 1)} /> : null}
       </details>
     </article>
   );
 }
 
-function statusText(d: WebhookDeliveryView): string {
+function statusText(d: WebhookDeliveryView, enabled: boolean): string {
   if (d.status === 'delivered') return 'Delivered';
   if (d.status === 'failed') return 'Failed';
+  if (!enabled) return 'Waiting: endpoint disabled';
   return d.attempts === 0 ? 'Queued' : 'Retrying';
 }
 
-function DeliveryLog({ hookId, onRefresh }: { hookId: string; onRefresh: () => void }) {
+function DeliveryLog({ hookId, enabled, onRefresh }: { hookId: string; enabled: boolean; onRefresh: () => void }) {
   const [rows, setRows] = useState<WebhookDeliveryView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -447,7 +448,7 @@ function DeliveryLog({ hookId, onRefresh }: { hookId: string; onRefresh: () => v
               <div class="delivery__head">
                 <code>{d.type}</code>
                 <span class={`badge badge--${d.status === 'delivered' ? 'active' : d.status === 'failed' ? 'failed' : 'pending'}`}>
-                  {statusText(d)}
+                  {statusText(d, enabled)}
                 </span>
                 <span class="muted small">
                   <When iso={d.lastAttemptAt ?? d.createdAt} />
@@ -456,7 +457,7 @@ function DeliveryLog({ hookId, onRefresh }: { hookId: string; onRefresh: () => v
               <p class="small">
                 {d.responseStatus !== null ? `HTTP ${d.responseStatus}` : (d.error ?? 'Not sent yet')}
                 {d.durationMs !== null ? ` · ${d.durationMs} ms` : ''} · {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
-                {d.nextAttemptAt ? (
+                {d.nextAttemptAt && enabled ? (
                   <>
                     {' '}
                     · next try <When iso={d.nextAttemptAt} />
