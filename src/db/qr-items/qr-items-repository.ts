@@ -515,6 +515,13 @@ export class QrItemsRepository {
     if (shown !== rows.length) throw new Error(`publishStaged: ${rows.length - shown} staged rows are gone`);
     const records = this.stagedRecords(staged) ?? [];
     await this.tags.add(accountId, records);
+    // Told to webhooks in the publishing transaction, as createMany does.
+    await recordItemEvents(
+      this.db,
+      accountId,
+      'item.created',
+      records.map((r) => r.id),
+    );
     return records;
   }
 
