@@ -1,4 +1,4 @@
-// npm run bench [-- --db postgres] [-- --quick] [-- --big] [-- --only redirect,stats,overview,lists,batch,render,mixed,reads,studio,neighbours]
+// npm run bench [-- --db postgres] [-- --quick] [-- --big] [-- --only redirect,stats,overview,lists,batch,render,mixed,reads,studio,neighbours,webhooks]
 // One run measures every hot path against a baseline taken in the same run:
 // the redirect against a bare http server, stats at 10k against 1M scans, the account
 // overview at 10k codes / 1M scans against 100 codes / 10k scans, rendering against
@@ -7,7 +7,8 @@
 // loop (read workers, and reads on the main thread) against the redirect alone, lists at 10k against 1M codes, and bulk
 // create against one-at-a-time create, and the studio's in-browser preview against the
 // server's preview route, and the short links of one account while another account's
-// requests run beside them (neighbours: 200k codes, 1M with --big) against the idle probe;
+// requests run beside them (neighbours: 200k codes, 1M with --big) against the idle probe, and the
+// redirect with five webhook endpoints subscribed to every scan against none (webhooks);
 // and, only when named, a long tail of scans over 1M codes: the aggregator's rate and the roll-ups' size.
 import { parseArgs } from 'node:util';
 import { type RedirectTarget, runRedirectBench } from './redirect-bench.ts';
@@ -15,7 +16,7 @@ import { type ResultRow, printResults } from './result-row.ts';
 import { runStatsBench, tempSqlite } from './stats-bench.ts';
 import { freshPostgres } from './postgres.ts';
 
-const BENCHES = ['redirect', 'stats', 'overview', 'lists', 'batch', 'render', 'mixed', 'reads', 'studio', 'neighbours'];
+const BENCHES = ['redirect', 'stats', 'overview', 'lists', 'batch', 'render', 'mixed', 'reads', 'studio', 'neighbours', 'webhooks'];
 /** Run only when named: the long tail seeds 1M codes and 10M scans (100k and 1M with --quick). */
 const OPT_IN = ['longtail'];
 const USAGE = `usage: npm run bench [-- --db sqlite|postgres|both] [--quick] [--big] [--only ${[...BENCHES, ...OPT_IN].join(',')}]
@@ -162,6 +163,12 @@ if (only.includes('neighbours')) {
     );
     await pg.dispose();
   }
+}
+
+if (only.includes('webhooks')) {
+  // SQLite: the feed and the worker share the thread that answers short links there.
+  const { runWebhooksBench } = await import('./webhooks-bench.ts');
+  rows.push(...(await runWebhooksBench({ ...load, rounds: quick ? 1 : 3 })));
 }
 
 printResults(rows);

@@ -1,5 +1,6 @@
 // The only reader of process.env. Validates everything once at start-up and
 // fails with one clear line, so a typo in deployment never becomes a 5xx later.
+import { DELIVERY_TIMEOUT_MS, RETRY_DELAYS_MS } from './domain/webhooks/retry-policy.ts';
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,6 +53,19 @@ export interface Config {
   metrics: MetricsConfig | null;
   /** One log line per request (ACCESS_LOG=true). */
   accessLog: boolean;
+  webhooks: WebhookConfig;
+}
+
+/** The webhooks' delivery (docs/webhooks.md). */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE=true: http URLs and private, loopback and link-local receivers are allowed. */
+  allowPrivate: boolean;
+  /** The waits before each retry (WEBHOOK_RETRY_SCHEDULE, seconds; the specification's by default). */
+  retryDelaysMs: number[];
+  /** How often the worker looks for due deliveries. */
+  pollMs: number;
+  /** A delivery with no answer by then failed (10 s). */
+  timeoutMs: number;
 }
 
 /** Where GET /metrics listens: apart from the public port, for a scraper inside the deployment. */
@@ -226,7 +240,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     maxCodesPerAccount: parseIntRange('MAX_CODES_PER_ACCOUNT', env.MAX_CODES_PER_ACCOUNT, 1_000_000, 1, 1_000_000_000),
     metrics: parseMetrics(env, port, host),
     accessLog: parseBoolean('ACCESS_LOG', env.ACCESS_LOG, false),
+    webhooks: {
+      allowPrivate: parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, false),
+      retryDelaysMs: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
+      pollMs: 500,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+    },
   };
+}
+
+/** WEBHOOK_RETRY_SCHEDULE: seconds between attempts, comma-separated (a staging receiver, tests). */
+function parseRetrySchedule(raw: string | undefined): number[] {
+  if (raw === undefined || raw.trim() === '') return [...RETRY_DELAYS_MS];
+  const parts = raw.split(',').map((p) => p.trim());
+  const out = parts.map((p) => Number(p));
+  if (parts.length > 20 || out.some((n, i) => parts[i] === '' || !Number.isFinite(n) || n < 0 || n > 7 * 86_400))
+    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE: must be up to 20 comma-separated numbers of seconds (0 to 604800), such as 5,300,1800');
+  return out.map((n) => Math.round(n * 1000));
 }
 
 /** DNS_RESOLVERS: comma-separated IPv4/IPv6 addresses, each with an optional port (127.0.0.1:5353, [::1]:53). */

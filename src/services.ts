@@ -38,6 +38,9 @@ import { InstanceSettingsRepository } from './db/domains/instance-settings-repos
 import { createTxtLookup } from './domain/domains/txt-lookup.ts';
 import { type Metrics, createMetrics } from './metrics/metrics.ts';
 import { type ShortLinkTally, newShortLinkTally } from './metrics/short-link-tally.ts';
+import { WebhookDeliveriesRepository } from './db/webhooks/deliveries-repository.ts';
+import { WebhookEndpointsRepository } from './db/webhooks/endpoints-repository.ts';
+import { WebhookJobs } from './webhooks/webhook-jobs.ts';
 
 export interface AppServices {
   config: Config;
@@ -102,6 +105,10 @@ export interface AppServices {
   instanceSettings: InstanceSettingsRepository;
   /** Verifies domains by their TXT record (DNS_RESOLVERS, else the system's resolver). */
   domainChecker: DomainChecker;
+  webhookEndpoints: WebhookEndpointsRepository;
+  webhookDeliveries: WebhookDeliveriesRepository;
+  /** The delivery worker, the scan log's feed and the expiry check (started by the background jobs). */
+  webhooks: WebhookJobs;
 }
 
 export function createServices(config: Config, db: Db, redis: Redis | null = null): AppServices {
@@ -134,6 +141,12 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
   const countries = createCountryLookup({ trustedHeader: config.countryHeader, database: 'bundled' });
   const domains = new DomainsRepository(db);
   const instanceSettings = new InstanceSettingsRepository(db);
+  const webhookEndpoints = new WebhookEndpointsRepository(db);
+  const webhookDeliveries = new WebhookDeliveriesRepository(db);
+  const webhooks = new WebhookJobs(db, webhookDeliveries, webhookEndpoints, {
+    ...config.webhooks,
+    metrics: metrics?.webhooks ?? null,
+  });
   const addresses = new Addresses(instanceSettings, domains, { url: config.publicBaseUrl, fromEnv: config.publicBaseUrlFromEnv });
   return {
     config,
@@ -166,7 +179,11 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     signUpLimiter: redis
       ? new SharedAttemptLimiter(redis, new AttemptLimiter(SIGN_UP_LIMITS), 'qrtrack-signup:')
       : localAttempts(new AttemptLimiter(SIGN_UP_LIMITS)),
-    onItemsChanged: (codes) => links.invalidate(codes),
+    onItemsChanged: (codes) => {
+      // Their webhook events are in the outbox now.
+      webhooks.worker.nudge();
+      return links.invalidate(codes);
+    },
     warningsFor: async (design, data) => {
       if (design.frameStyle !== 'none') await warmFontsFor(design.frameText);
       return designWarnings(design, data);
@@ -175,5 +192,8 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     domains,
     instanceSettings,
     domainChecker: new DomainChecker(domains, createTxtLookup(config.dnsResolvers), addresses),
+    webhookEndpoints,
+    webhookDeliveries,
+    webhooks,
   };
 }

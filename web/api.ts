@@ -23,6 +23,7 @@ import type { SavedDesign as SavedDesignSchema } from '../src/http/schemas/desig
 import type { QrDesign } from '../src/domain/design/design-schema.ts';
 import type { DomainView, PublicAddressView } from '../src/http/schemas/domains.ts';
 import type { ContentType } from '../src/domain/payload/index.ts';
+import type { CreateWebhookRequest, UpdateWebhookRequest, WebhookDelivery, WebhookEndpoint } from '../src/http/schemas/webhooks.ts';
 import type { RulesTestRequest, RulesTestResult } from '../src/domain/dynamic/rules-schema.ts';
 
 export type { ContentType };
@@ -41,6 +42,9 @@ export type {
 };
 export type { DomainView, PublicAddressView };
 export type Role = SessionView['account']['role'];
+export type WebhookView = Static<typeof WebhookEndpoint>;
+export type WebhookDeliveryView = Static<typeof WebhookDelivery>;
+export type { CreateWebhookRequest, UpdateWebhookRequest };
 export type Scope = SessionView['scopes'][number];
 export type QrList = Static<typeof ListResponse>;
 export type QrItem = QrList['items'][number];
@@ -235,6 +239,16 @@ export const api = {
   updateDomain: (id: string, body: { isDefault?: boolean; fallbackUrl?: string | null; rootRedirect?: string | null }) =>
     call<{ domain: DomainView }>('PATCH', `/domains/${id}`, body).then((r) => r.domain),
   deleteDomain: (id: string) => call<{ ok: boolean }>('DELETE', `/domains/${id}`),
+  webhooks: () => call<{ webhooks: WebhookView[] }>('GET', '/webhooks').then((r) => r.webhooks),
+  createWebhook: (body: CreateWebhookRequest) => call<{ webhook: WebhookView; secret: string }>('POST', '/webhooks', body),
+  updateWebhook: (id: string, body: UpdateWebhookRequest) =>
+    call<{ webhook: WebhookView }>('PATCH', `/webhooks/${id}`, body).then((r) => r.webhook),
+  deleteWebhook: (id: string) => call<{ ok: boolean }>('DELETE', `/webhooks/${id}`),
+  rotateWebhookSecret: (id: string) => call<{ webhook: WebhookView; secret: string }>('POST', `/webhooks/${id}/rotate-secret`),
+  testWebhook: (id: string) => call<{ ok: boolean }>('POST', `/webhooks/${id}/test`),
+  webhookDeliveries: (id: string) =>
+    call<{ deliveries: WebhookDeliveryView[]; nextCursor: string | null }>('GET', `/webhooks/${id}/deliveries?limit=50`),
+  resendDelivery: (id: string, deliveryId: string) => call<{ ok: boolean }>('POST', `/webhooks/${id}/deliveries/${deliveryId}/resend`),
   changePublicAddress: (publicBaseUrl: string) =>
     call<{ publicAddress: PublicAddressView }>('PUT', '/instance/public-address', { publicBaseUrl }).then((r) => r.publicAddress),
   createKey: (name: string, scopes: Scope[], expiresAt: string | null = null) =>

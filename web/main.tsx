@@ -43,6 +43,7 @@ const Studio = lazyPage(() => import('./pages/studio/studio-page.tsx'));
 const Keys = lazyPage(() => import('./pages/account/keys-page.tsx'));
 const Members = lazyPage(() => import('./pages/account/members-page.tsx'));
 const Domains = lazyPage(() => import('./pages/account/domains-page.tsx'));
+const Webhooks = lazyPage(() => import('./pages/account/webhooks-page.tsx'));
 const Profile = lazyPage(() => import('./pages/account/profile-page.tsx'));
 const CodeStats = lazyPage(() => import('./pages/stats/code-stats-page.tsx'));
 const Overview = lazyPage(() => import('./pages/stats/overview-page.tsx'));
@@ -58,6 +59,7 @@ const PRIVATE: Array<[string, PageComponent]> = [
   ['/account/keys', Keys],
   ['/account/members', Members],
   ['/account/domains', Domains],
+  ['/account/webhooks', Webhooks],
   ['/account/profile', Profile],
 ];
 

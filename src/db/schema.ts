@@ -325,7 +325,67 @@ export interface LogCursorsTable {
   position: number | string;
 }
 
+/** A receiver of an account's events (migration 0016). */
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  url: string;
+  description: string;
+  /** JSON arrays. */
+  events: string;
+  filter_tags: string;
+  filter_item_ids: string;
+  include_bots: DbBool;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: DbTime | null;
+  disabled_at: DbTime | null;
+  disabled_reason: string | null;
+  consecutive_failures: Generated<number>;
+  failing_since: DbTime | null;
+  created_at: DbTime;
+  updated_at: DbTime;
+}
+
+/** The outbox: one message per endpoint and event, with its last attempt (the delivery log). */
+export interface WebhookMessagesTable {
+  seq: Generated<number>;
+  id: string;
+  endpoint_id: string;
+  account_id: string;
+  type: string;
+  payload_id: string;
+  created_at: DbTime;
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: DbTime | null;
+  last_attempt_at: DbTime | null;
+  last_status: number | null;
+  last_error: string | null;
+  last_duration_ms: number | null;
+  last_response: string | null;
+  delivered_at: DbTime | null;
+}
+
+/** A message's body, shared by the endpoints one event goes to. */
+export interface WebhookPayloadsTable {
+  id: string;
+  body: string;
+  created_at: DbTime;
+}
+
+/** An item's one-time event (expired, capped) that was told. */
+export interface WebhookNoticesTable {
+  item_id: string;
+  kind: string;
+  created_at: DbTime;
+}
+
 export interface Database {
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_notices: WebhookNoticesTable;
+  webhook_payloads: WebhookPayloadsTable;
   accounts: AccountsTable;
   bulk_leases: BulkLeasesTable;
   api_keys: ApiKeysTable;

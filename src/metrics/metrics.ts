@@ -24,9 +24,18 @@ export interface Metrics {
   /** A request answered through Fastify: its route template (undefined: no route matched). */
   observeRequest(method: string, route: string | undefined, status: number, seconds: number): void;
   readonly scanWrites: ScanWriteObserver;
+  /** Webhook deliveries by result (no endpoint or account label). */
+  readonly webhooks: WebhookDeliveryObserver;
   /** The text exposition, and its content type. */
   exposition(): Promise<string>;
   readonly contentType: string;
+}
+
+/** success: a 2xx; failure: any other answer, a time-out, or a refused destination. */
+export type WebhookResult = 'success' | 'failure';
+
+export interface WebhookDeliveryObserver {
+  delivered(result: WebhookResult, seconds: number): void;
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -76,6 +85,21 @@ export function createMetrics(sources: MetricSources): Metrics {
     registers,
   });
   for (const c of ['human', 'bot']) scans.inc({ class: c }, 0);
+
+  const deliveries = new Counter({
+    name: 'qrtrack_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by result (success: a 2xx within the time-out)',
+    labelNames: ['result'],
+    registers,
+  });
+  const deliverySeconds = new Histogram({
+    name: 'qrtrack_webhook_delivery_seconds',
+    help: 'Time from sending a webhook to its answer (or the time-out)',
+    labelNames: ['result'],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  for (const result of ['success', 'failure']) deliveries.inc({ result }, 0);
 
   const render = (name: string, help: string, read: (l: ReturnType<MetricSources['renderLoad']>) => number) => {
     const g: Gauge = new Gauge({
@@ -151,6 +175,12 @@ export function createMetrics(sources: MetricSources): Metrics {
       failed(batch, seconds) {
         lost.inc(batch.length);
         batchSeconds.observe(seconds);
+      },
+    },
+    webhooks: {
+      delivered(result, seconds) {
+        deliveries.inc({ result });
+        deliverySeconds.observe({ result }, seconds);
       },
     },
     exposition: () => registry.metrics(),

@@ -437,8 +437,8 @@ describe('API keys from the account area', () => {
   it('names every bad field of a new key', async () => {
     const cases: Array<[unknown, string]> = [
       [{ name: '', scopes: ['qr:read'] }, 'name: must be a name of 1 to 80 characters'],
-      [{ name: 'k', scopes: [] }, 'scopes: must list one or more of qr:read, qr:write'],
-      [{ name: 'k', scopes: ['qr:read', 'qr:read'] }, 'scopes: must list one or more of qr:read, qr:write'],
+      [{ name: 'k', scopes: [] }, 'scopes: must list one or more of qr:read, qr:write, webhooks:read, webhooks:write'],
+      [{ name: 'k', scopes: ['qr:read', 'qr:read'] }, 'scopes: must list one or more of qr:read, qr:write, webhooks:read, webhooks:write'],
       [{ name: 'k' }, 'scopes: is required'],
     ];
     for (const [payload, error] of cases) {

@@ -9,6 +9,7 @@ import { type MetricsServer, startMetricsServer } from '../../src/metrics/metric
 import { newShortLinkTally } from '../../src/metrics/short-link-tally.ts';
 import { ON_POSTGRES } from '../support/databases.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -123,6 +124,32 @@ describe('Prometheus metrics', () => {
     expect(text).not.toContain(accountId as string);
     const requestSeries = text.split('\n').filter((l) => l.startsWith('qrtrack_http_request_duration_seconds_count{'));
     expect(requestSeries.length).toBeLessThan(10);
+  });
+
+  it('count webhook deliveries by result and time them, with no endpoint, account or URL in a label', async () => {
+    const { app, metricsUrl } = await listening({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0.05' });
+    const rx = await startReceiver();
+    try {
+      rx.answer = (_r, i) => (i === 0 ? { status: 500 } : { status: 200 });
+      const key = await app.key('acme', 'qr:read,qr:write,webhooks:read,webhooks:write');
+      const made = await app.request({ method: 'POST', url: '/v1/webhooks', key, payload: { url: rx.url, events: ['item.created'] } });
+      const hookId = made.json().webhook.id as string;
+      await app.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'm', url: 'https://example.com/' } });
+      await rx.waitFor(2);
+      let text = '';
+      await expect
+        .poll(async () => {
+          text = await (await fetch(metricsUrl)).text();
+          return sample(text, 'qrtrack_webhook_deliveries_total{result="success"}');
+        })
+        .toBe(1);
+      expect(sample(text, 'qrtrack_webhook_deliveries_total{result="failure"}')).toBe(1);
+      expect(sample(text, 'qrtrack_webhook_delivery_seconds_count{result="success"}')).toBe(1);
+      expect(text).not.toContain(hookId);
+      expect(text).not.toContain(rx.url);
+    } finally {
+      await rx.close();
+    }
   });
 
   it('tally each refusal of a dynamic code by its outcome', async () => {

@@ -27,7 +27,7 @@ describe('first-run setup', () => {
     const body = res.json();
     expect(body.user.email).toBe('owner@example.com');
     expect(body.account).toMatchObject({ name: 'Acme', role: 'owner' });
-    expect(body.scopes).toEqual(['qr:read', 'qr:write']);
+    expect(body.scopes).toEqual(['qr:read', 'qr:write', 'webhooks:read', 'webhooks:write']);
     const cookie = res.cookies.find((c) => c.name === 'qrtrack_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     expect(cookie?.secure).toBeFalsy();

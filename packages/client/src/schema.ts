@@ -3768,6 +3768,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's webhook endpoints */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Add a webhook endpoint; the answer carries its signing secret, shown only this once */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint and its delivery log; nothing more is sent to it */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /** Change an endpoint: its URL, events, filter, description; disable it, or enable it again */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret, shown once; the old one also signs for 24 hours (two v1 signatures) */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's delivery log, newest first (kept 30 days) */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now, with the same webhook-id and body (a fresh run of retries) */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a webhook.test event to the endpoint (whatever it subscribes to); see its delivery log */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3814,7 +3919,7 @@ export interface components {
             name: string;
             /** @description The first characters of the key, to recognise it */
             prefix: string;
-            scopes: ("qr:read" | "qr:write")[];
+            scopes: ("qr:read" | "qr:write" | "webhooks:read" | "webhooks:write")[];
             /** Format: date-time */
             createdAt: string;
             /** @description null for keys made with the CLI */
@@ -3898,7 +4003,7 @@ export interface components {
         };
         CreateKeyRequest: {
             name: string;
-            scopes: ("qr:read" | "qr:write")[];
+            scopes: ("qr:read" | "qr:write" | "webhooks:read" | "webhooks:write")[];
             /** @description The key answers 401 from this instant on (it must be in the future); null or absent: never */
             expiresAt?: string | null;
         };
@@ -4005,6 +4110,16 @@ export interface components {
             password?: string | null;
             /** @description An active domain of the account (its hostname, e.g. qr.acme.com) the short link lives on; null: the instance's address. On create the default is the account's default domain, else the instance's address */
             domain?: string | null;
+        };
+        CreateWebhookRequest: {
+            /** @description Where events are POSTed (https) */
+            url: string;
+            /** @description The events sent to the endpoint */
+            events: ("scan.created" | "item.created" | "item.updated" | "item.paused" | "item.resumed" | "item.deleted" | "item.expired" | "item.capped")[];
+            description?: string;
+            filter?: components["schemas"]["WebhookFilter"];
+            /** @description scan.created also for bots and link previews (default false: human scans only) */
+            includeBots?: boolean;
         };
         CreatedInviteResponse: {
             invite: components["schemas"]["Invite"];
@@ -4522,7 +4637,7 @@ export interface components {
                 /** @enum {unknown} */
                 role: "owner" | "editor" | "viewer";
             };
-            scopes: ("qr:read" | "qr:write")[];
+            scopes: ("qr:read" | "qr:write" | "webhooks:read" | "webhooks:write")[];
             /** @description Every account the user is a member of */
             accounts: {
                 id: string;
@@ -4756,6 +4871,18 @@ export interface components {
             /** @description An active domain of the account (its hostname, e.g. qr.acme.com) the short link lives on; null: the instance's address. On create the default is the account's default domain, else the instance's address */
             domain?: string | null;
         };
+        UpdateWebhookRequest: {
+            /** @description Where events are POSTed (https) */
+            url?: string;
+            /** @description The events sent to the endpoint */
+            events?: ("scan.created" | "item.created" | "item.updated" | "item.paused" | "item.resumed" | "item.deleted" | "item.expired" | "item.capped")[];
+            description?: string;
+            filter?: components["schemas"]["WebhookFilter"];
+            /** @description scan.created also for bots and link previews (default false: human scans only) */
+            includeBots?: boolean;
+            /** @description false disables the endpoint; true enables it again and sends what waited */
+            enabled?: boolean;
+        };
         /** @description Fixed utm_* parameters added to the destination */
         Utm: {
             source?: string;
@@ -4763,6 +4890,76 @@ export interface components {
             campaign?: string;
             term?: string;
             content?: string;
+        };
+        WebhookDeliveriesResponse: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as cursor for older deliveries; null on the last page */
+            nextCursor: string | null;
+        };
+        WebhookDelivery: {
+            /** @description The webhook-id header: the same on every attempt */
+            id: string;
+            type: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description pending: waiting or being sent; delivered: a 2xx came; failed: no attempt left
+             * @enum {unknown}
+             */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            lastAttemptAt: string | null;
+            /** @description The receiver's HTTP status; null when none came */
+            responseStatus: number | null;
+            /** @description Why the attempt failed without an answer (time-out, refused address) */
+            error: string | null;
+            durationMs: number | null;
+            /** @description At most 1 KiB of the receiver's answer */
+            response: string | null;
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            events: ("scan.created" | "item.created" | "item.updated" | "item.paused" | "item.resumed" | "item.deleted" | "item.expired" | "item.capped")[];
+            filter: {
+                tags: string[];
+                itemIds: string[];
+            };
+            includeBots: boolean;
+            /** @description False once disabled: by a member, by a 410 from the receiver, or after failing deliveries */
+            enabled: boolean;
+            disabledAt: string | null;
+            /** @description manual: a member; gone: the receiver answered 410; failures: 20 in a row; failing: failing for 5 days */
+            disabledReason: ("manual" | "gone" | "failures" | "failing") | null;
+            consecutiveFailures: number;
+            failingSince: string | null;
+            /** @description Until then the secret a rotation replaced also signs */
+            previousSecretUntil: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookFilter: {
+            /** @description Only codes carrying one of these tags (empty or absent: any code) */
+            tags?: string[];
+            /** @description Only these codes (empty or absent: any code) */
+            itemIds?: string[];
+        };
+        WebhookResponse: {
+            webhook: components["schemas"]["WebhookEndpoint"];
+        };
+        WebhookWithSecretResponse: {
+            webhook: components["schemas"]["WebhookEndpoint"];
+            /** @description whsec_ + base64 of 32 random bytes; shown only now: store it to verify signatures */
+            secret: string;
+        };
+        WebhooksResponse: {
+            webhooks: components["schemas"]["WebhookEndpoint"][];
         };
         /** @enum {unknown} */
         WifiEncryption: "WPA" | "WEP" | "nopass";
@@ -4793,6 +4990,7 @@ export type CreateDomainRequest = components['schemas']['CreateDomainRequest'];
 export type CreateInviteRequest = components['schemas']['CreateInviteRequest'];
 export type CreateKeyRequest = components['schemas']['CreateKeyRequest'];
 export type CreateQrRequest = components['schemas']['CreateQrRequest'];
+export type CreateWebhookRequest = components['schemas']['CreateWebhookRequest'];
 export type CreatedInviteResponse = components['schemas']['CreatedInviteResponse'];
 export type CreatedKeyResponse = components['schemas']['CreatedKeyResponse'];
 export type Domain = components['schemas']['Domain'];
@@ -4863,7 +5061,15 @@ export type UpdateAccountRequest = components['schemas']['UpdateAccountRequest']
 export type UpdateDesignRequest = components['schemas']['UpdateDesignRequest'];
 export type UpdateDomainRequest = components['schemas']['UpdateDomainRequest'];
 export type UpdateQrRequest = components['schemas']['UpdateQrRequest'];
+export type UpdateWebhookRequest = components['schemas']['UpdateWebhookRequest'];
 export type Utm = components['schemas']['Utm'];
+export type WebhookDeliveriesResponse = components['schemas']['WebhookDeliveriesResponse'];
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+export type WebhookFilter = components['schemas']['WebhookFilter'];
+export type WebhookResponse = components['schemas']['WebhookResponse'];
+export type WebhookWithSecretResponse = components['schemas']['WebhookWithSecretResponse'];
+export type WebhooksResponse = components['schemas']['WebhooksResponse'];
 export type WifiEncryption = components['schemas']['WifiEncryption'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -6695,6 +6901,654 @@ export interface operations {
             };
             /** @description The render queue is full; retry after Retry-After seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecretResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json, or declares a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json, or declares a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecretResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Default 50 */
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveriesResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkResponse"];
+                };
+            };
+            /** @description Invalid input; the message names the field and the rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

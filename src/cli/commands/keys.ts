@@ -24,7 +24,8 @@ export const keysCreate = defineCommand({
   },
   details: `Without --account the key is for the instance's only account (the one made at setup, in
 the web app); with several, name one. A NAME that does not exist yet is created.
-Scopes: qr:read (list, read, stats, images), qr:write (create, update, delete).
+Scopes: qr:read (list, read, stats, images), qr:write (create, update, delete),
+webhooks:read (endpoints, delivery logs), webhooks:write (add, change, delete endpoints).
 --expires: an ISO date-time (2027-01-01T00:00:00Z) or a time from now (90d, 12h); from then
 on the key answers 401 saying it expired. Without it the key lasts until revoked.
 The key is shown once; only its SHA-256 is stored. --json prints {id, account, name, scopes, key, createdAt, expiresAt}.

@@ -13,6 +13,7 @@ import { readBool, readTime } from '../codec.ts';
 import type { Db } from '../database.ts';
 import type { QrItemsTable } from '../schema.ts';
 import { inTransaction } from '../transaction.ts';
+import { recordItemEvents } from '../webhooks/outbox.ts';
 import { ITEM_COLUMNS, type ItemRow, toRecord } from './item-row.ts';
 import { DEFAULT_SEARCH_WALK, type ListCursor, ListPlanner, type ListQuery, type ListRow, type SearchWalk } from './list-planner.ts';
 import { insertItemsPostgres } from './postgres-bulk-insert.ts';
@@ -106,6 +107,12 @@ export class QrItemsRepository {
       tags: contents[i]?.tags ?? [],
     }));
     await this.tags.add(accountId, records);
+    await recordItemEvents(
+      this.db,
+      accountId,
+      'item.created',
+      records.map((r) => r.id),
+    );
     return records;
   }
 
@@ -243,9 +250,17 @@ export class QrItemsRepository {
   }
 
   async update(accountId: string, id: string, changes: QrItemChanges): Promise<QrItemRecord | null> {
-    if (changes.tags !== undefined && !this.db.kysely.isTransaction) {
-      return inTransaction(this.db, (tx) => new QrItemsRepository(tx).update(accountId, id, changes));
-    }
+    // In one transaction with the webhook events it makes.
+    if (!this.db.kysely.isTransaction) return inTransaction(this.db, (tx) => new QrItemsRepository(tx).update(accountId, id, changes));
+    const before =
+      changes.active === undefined
+        ? undefined
+        : await this.db.kysely
+            .selectFrom('qr_items')
+            .select('active')
+            .where('account_id', '=', accountId)
+            .where('id', '=', id)
+            .executeTakeFirst();
     const set: Updateable<QrItemsTable> = { updated_at: this.db.codec.time(new Date().toISOString()) };
     if (changes.title !== undefined) {
       set.title = changes.title;
@@ -286,6 +301,13 @@ export class QrItemsRepository {
       await this.tags.replace(accountId, item, changes.tags);
       item.tags = [...changes.tags];
     }
+    if (item) {
+      const wasActive = before === undefined ? undefined : readBool(before.active);
+      const toggled = wasActive !== undefined && wasActive !== item.active;
+      const otherChanges = Object.keys(changes).some((k) => k !== 'active' && k !== 'recountCap');
+      if (otherChanges) await recordItemEvents(this.db, accountId, 'item.updated', [id]);
+      if (toggled) await recordItemEvents(this.db, accountId, item.active ? 'item.resumed' : 'item.paused', [id]);
+    }
     return item;
   }
 
@@ -307,6 +329,13 @@ export class QrItemsRepository {
       .where('deleted_at', 'is', null)
       .returning(['id', 'code'])
       .execute();
+    // Before its tags go: an endpoint filtered by tag hears of it.
+    await recordItemEvents(
+      this.db,
+      accountId,
+      'item.deleted',
+      done.map((r) => r.id),
+    );
     // A deleted code leaves its tags: it is in no list, so it must count in none. Nor is it
     // among the top codes, which are walked from its scan total.
     await this.tags.removeAllOf(done.map((r) => r.id));
@@ -329,13 +358,30 @@ export class QrItemsRepository {
    */
   async setActiveMany(accountId: string, ids: readonly string[], active: boolean): Promise<ItemRef[]> {
     if (ids.length === 0) return [];
-    return this.db.kysely
+    if (!this.db.kysely.isTransaction)
+      return inTransaction(this.db, (tx) => new QrItemsRepository(tx).setActiveMany(accountId, ids, active));
+    // Those that change state (not those already paused or running) are told to webhooks.
+    const changing = await this.db.kysely
       .updateTable('qr_items')
       .set({ active: this.db.codec.bool(active), updated_at: this.db.codec.time(new Date().toISOString()) })
       .where(this.accountNotByIndex(), '=', accountId)
       .where('id', 'in', ids)
       .where('deleted_at', 'is', null)
-      .returning(['id', 'code'])
+      .where('active', '=', this.db.codec.bool(!active))
+      .returning(['id'])
+      .execute();
+    await recordItemEvents(
+      this.db,
+      accountId,
+      active ? 'item.resumed' : 'item.paused',
+      changing.map((r) => r.id),
+    );
+    return this.db.kysely
+      .selectFrom('qr_items')
+      .select(['id', 'code'])
+      .where(this.accountNotByIndex(), '=', accountId)
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
       .execute();
   }
 
@@ -469,6 +515,13 @@ export class QrItemsRepository {
     if (shown !== rows.length) throw new Error(`publishStaged: ${rows.length - shown} staged rows are gone`);
     const records = this.stagedRecords(staged) ?? [];
     await this.tags.add(accountId, records);
+    // Told to webhooks in the publishing transaction, as createMany does.
+    await recordItemEvents(
+      this.db,
+      accountId,
+      'item.created',
+      records.map((r) => r.id),
+    );
     return records;
   }
 

@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ValidationError } from '../errors.ts';
 
-export const SCOPES = ['qr:read', 'qr:write'] as const;
+export const SCOPES = ['qr:read', 'qr:write', 'webhooks:read', 'webhooks:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const KEY_PREFIX = 'qrt_';

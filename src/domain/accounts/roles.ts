@@ -5,7 +5,8 @@ export const ROLES = ['owner', 'editor', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
 const SCOPES_OF: Record<Role, Scope[]> = {
-  owner: ['qr:read', 'qr:write'],
+  // Owners manage the webhooks (they send the account's data elsewhere).
+  owner: ['qr:read', 'qr:write', 'webhooks:read', 'webhooks:write'],
   editor: ['qr:read', 'qr:write'],
   viewer: ['qr:read'],
 };

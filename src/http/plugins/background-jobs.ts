@@ -17,6 +17,7 @@ export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing:
   const stopDomainChecks = services.domainChecker.start((err) => app.log.warn({ err }, 'could not check domains'));
   const stopRetention = startScanRetention(services.db, (err) => app.log.warn({ err }, 'could not apply the accounts’ scan retention'));
   services.rollups.start((err) => app.log.warn({ err }, 'could not apply scans to the statistics'));
+  services.webhooks.start((err) => app.log.warn({ err }, 'webhooks: a round failed'));
   // Other processes (PostgreSQL) may change the address or the domains: read them again now and then.
   const reread =
     services.config.database.kind === 'postgres'
@@ -38,6 +39,7 @@ export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing:
     clearInterval(drain);
     clearInterval(reread);
     await stopDomainChecks();
+    await services.webhooks.stop();
     await stopSaltPurge();
     await stopQuarterPrune();
     await stopRetention();

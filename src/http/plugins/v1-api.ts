@@ -20,6 +20,7 @@ import { qrTransferRoutes } from '../routes/qr-transfer.ts';
 import { statsRoutes } from '../routes/stats.ts';
 import { tagRoutes } from '../routes/tags.ts';
 import { webAccountRoutes } from '../routes/web-accounts.ts';
+import { webhookRoutes } from '../routes/webhooks.ts';
 
 export interface V1Options {
   config: Config;
@@ -63,4 +64,5 @@ export const v1Api: FastifyPluginAsyncTypebox<V1Options> = async (v1, { config, 
   await v1.register(tagRoutes, { services });
   await v1.register(designRoutes, { services });
   await v1.register(qrTransferRoutes, { services });
+  await v1.register(webhookRoutes, { services });
 };

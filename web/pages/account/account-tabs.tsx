@@ -1,4 +1,4 @@
-// The account area's sub-navigation: API keys and domains for owners, members and the profile for everyone.
+// The account area's sub-navigation: API keys, domains and webhooks for owners, members and the profile for everyone.
 import { Link, usePath } from '../../router.ts';
 import { useAppState } from '../../store.ts';
 
@@ -9,6 +9,7 @@ export function AccountTabs() {
   const tabs = [
     ...(owner ? [{ href: '/account/keys', label: 'API keys' }] : []),
     ...(owner ? [{ href: '/account/domains', label: 'Domains' }] : []),
+    ...(owner ? [{ href: '/account/webhooks', label: 'Webhooks' }] : []),
     { href: '/account/members', label: 'Members' },
     { href: '/account/profile', label: 'Profile' },
   ];

@@ -24,6 +24,8 @@ const LIFETIMES: { days: number; text: string }[] = [
 const SCOPE_TEXT: Record<Scope, string> = {
   'qr:read': 'qr:read — list codes, read stats, download images',
   'qr:write': 'qr:write — create, change and delete codes',
+  'webhooks:read': 'webhooks:read — list webhook endpoints and their delivery logs',
+  'webhooks:write': 'webhooks:write — add, change and delete webhook endpoints',
 };
 
 export default function KeysPage() {
@@ -48,7 +50,12 @@ function OwnerKeys() {
   /** The secret shown once: a new key's, or a rotated key's successor (then `previous` is the old key). */
   const [created, setCreated] = useState<(CreatedKey & { previous?: ApiKeyListItem }) | null>(null);
   const [lifetime, setLifetime] = useState(0);
-  const [scopes, setScopes] = useState<Record<Scope, boolean>>({ 'qr:read': true, 'qr:write': false });
+  const [scopes, setScopes] = useState<Record<Scope, boolean>>({
+    'qr:read': true,
+    'qr:write': false,
+    'webhooks:read': false,
+    'webhooks:write': false,
+  });
   const form = useForm({ name: '', scopes: '' });
   /** What the last revoke did, where its button was. */
   const [done, setDone] = useState<string | null>(null);

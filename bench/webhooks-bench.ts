@@ -1,0 +1,178 @@
+// Webhooks: what five endpoints subscribed to every scan cost the redirect, against none, on one
+// server in the same run (rounds alternate: none, five, none, five…; the ratio is of the medians),
+// and how fast the worker delivers a backlog to a receiver that answers at once.
+// Scan events are written by the scan log's feed after the roll-ups, never by the redirect: the
+// redirect pays only for the feed's and the worker's share of the thread (SQLite) or database.
+// Run alone: npx tsx bench/webhooks-bench.ts [--quick]
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
+import { generateApiKey, parseScopes } from '../src/domain/accounts/api-key.ts';
+import { resolveDesign } from '../src/domain/design/design.ts';
+import { type LoadResult, measure, spawnServer } from './http-load.ts';
+import { freePortNumber } from './ports.ts';
+import { type ResultRow, printResults } from './result-row.ts';
+import { settle } from './settle.ts';
+import { tempSqlite } from './stats-bench.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const ENDPOINTS = 5;
+
+export interface WebhooksBenchOptions {
+  connections: number;
+  durationSeconds: number;
+  rounds: number;
+}
+
+async function seed(file: string) {
+  const db = await openDatabase({ kind: 'sqlite', file });
+  const keys = new ApiKeysRepository(db);
+  const accountId = await keys.ensureAccount('bench-webhooks');
+  const key = generateApiKey();
+  await keys.createKey({
+    accountId,
+    name: 'bench',
+    prefix: key.prefix,
+    hash: key.hash,
+    scopes: parseScopes('qr:read,webhooks:read,webhooks:write'),
+  });
+  const item = await new QrItemsRepository(db).create(accountId, {
+    title: 'bench',
+    contentType: 'url',
+    payload: 'https://example.com/',
+    fields: {},
+    design: resolveDesign(undefined),
+  });
+  await db.close();
+  return { key: key.key, code: item.code };
+}
+
+/** A receiver that answers 204 at once and counts the scans the messages carry. */
+async function receiver(): Promise<{ url: string; count(): number; close(): Promise<void> }> {
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      // Counted without parsing: the receiver shares the machine's cores with the server.
+      const body = Buffer.concat(chunks).toString('latin1');
+      for (let at = body.indexOf('"scanId":'); at !== -1; at = body.indexOf('"scanId":', at + 9)) n++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    count: () => n,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+function medianResult(results: LoadResult[]): LoadResult {
+  const pick = (f: (r: LoadResult) => number) => median(results.map(f));
+  return {
+    rps: pick((r) => r.rps),
+    p50: pick((r) => r.p50),
+    p99: pick((r) => r.p99),
+    errors: pick((r) => r.errors),
+    non2xx3xx: pick((r) => r.non2xx3xx),
+  };
+}
+
+export async function runWebhooksBench(o: WebhooksBenchOptions): Promise<ResultRow[]> {
+  const sqlite = tempSqlite();
+  const seeded = await seed(sqlite.file);
+  const rx = await receiver();
+  const port = await freePortNumber();
+  const base = `http://127.0.0.1:${port}`;
+  const server = await spawnServer(
+    [
+      process.execPath,
+      ...(process.env.WEBHOOKS_BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.WEBHOOKS_BENCH_PROF}`] : []),
+      '--import',
+      'tsx',
+      path.join(ROOT, 'src/server.ts'),
+    ],
+    {
+      DATABASE_URL: `sqlite:${sqlite.file}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    },
+    `${base}/healthz`,
+  );
+  const api = async (method: string, p: string, body?: object) => {
+    const res = await fetch(`${base}/v1${p}`, {
+      method,
+      headers: { authorization: `Bearer ${seeded.key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<{ webhook: { id: string } }>;
+  };
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < ENDPOINTS; i++) ids.push((await api('POST', '/webhooks', { url: rx.url, events: ['scan.created'] })).webhook.id);
+    const setEnabled = (enabled: boolean) => Promise.all(ids.map((id) => api('PATCH', `/webhooks/${id}`, { enabled })));
+    const url = `${base}/r/${seeded.code}`;
+    const load = { connections: o.connections, durationSeconds: o.durationSeconds, headers: { 'user-agent': IPHONE } };
+    const none: LoadResult[] = [];
+    const five: LoadResult[] = [];
+    let delivered = 0;
+    let deliverSeconds = 0;
+    for (let round = 0; round < o.rounds; round++) {
+      await setEnabled(false);
+      await settle();
+      none.push(await measure(url, load));
+      await setEnabled(true);
+      await settle();
+      const before = rx.count();
+      const started = performance.now();
+      five.push(await measure(url, load));
+      delivered += rx.count() - before;
+      deliverSeconds += (performance.now() - started) / 1000;
+    }
+    // The backlog the rounds left: delivered at the worker's pace for a few seconds more.
+    const drainFrom = rx.count();
+    const drainStart = performance.now();
+    await new Promise((r) => setTimeout(r, o.durationSeconds * 1000));
+    const drainRate = (rx.count() - drainFrom) / ((performance.now() - drainStart) / 1000);
+    const n = medianResult(none);
+    const f = medianResult(five);
+    const perRound = five.map((r, i) => `${none[i]?.rps.toFixed(0)}→${r.rps.toFixed(0)}`).join(' ');
+    return [
+      {
+        name: `SQLite /r/{code} req/s with ${ENDPOINTS} webhook endpoints subscribed to every scan`,
+        value: f.rps,
+        unit: 'req/s',
+        ratio: f.rps / n.rps,
+        baseline: `no endpoint: ${Math.round(n.rps)} req/s, p50 ${n.p50} ms, p99 ${n.p99} ms`,
+        extra: `p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors + f.non2xx3xx}; req/s per round none→five ${perRound}; median of ${o.rounds}`,
+      },
+      {
+        name: `SQLite scan events delivered a second to ${ENDPOINTS} endpoints, during the load`,
+        value: delivered / deliverSeconds,
+        unit: 'events/s',
+        extra: `then the backlog alone: ${drainRate.toFixed(0)} events/s; up to 100 scans a message, each endpoint held to 50 messages a second and 10 in flight`,
+      },
+    ];
+  } finally {
+    await server.close();
+    await rx.close();
+    sqlite.dispose();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const quick = process.argv.includes('--quick');
+  printResults(await runWebhooksBench({ connections: 50, durationSeconds: quick ? 3 : 10, rounds: quick ? 1 : 3 }));
+}

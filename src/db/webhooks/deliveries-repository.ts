@@ -1,0 +1,293 @@
+// The outbox's messages as the delivery worker and the delivery log see them. A worker claims a
+// message by moving its next attempt past the attempt's time-out (a lease) in one statement; on
+// PostgreSQL the rows are picked FOR UPDATE SKIP LOCKED, so processes never claim one message
+// together. A process killed mid-attempt leaves the lease to run out, and the message is sent again
+// then: at least once, and twice only for an attempt that was in flight.
+import { sql } from 'kysely';
+import type { WebhookDelivery } from '../../domain/webhooks/endpoint.ts';
+import { DELIVERY_LOG_DAYS, disableAfterFailure, retryDelay } from '../../domain/webhooks/retry-policy.ts';
+import { readTimeOrNull } from '../codec.ts';
+import type { Db } from '../database.ts';
+import { inTransaction } from '../transaction.ts';
+import { insertMessages } from './outbox.ts';
+import { readTime } from '../codec.ts';
+import type { WebhookMessageType } from '../../domain/webhooks/webhook-events.ts';
+
+export interface ClaimedMessage {
+  seq: number;
+  id: string;
+  endpointId: string;
+  type: string;
+  body: string;
+  /** Attempts so far, this one included. */
+  attempts: number;
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+  response: string | null;
+}
+
+const DAY_MS = 86_400_000;
+
+interface ClaimRow {
+  seq: number;
+  id: string;
+  endpoint_id: string;
+  type: string;
+  payload_id: string;
+  attempts: number;
+}
+
+export class WebhookDeliveriesRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Enabled endpoints with messages due at `now` (at most `limit`): one index probe per enabled
+   * endpoint, whatever the backlog (a DISTINCT over the due messages read them all each round).
+   */
+  async dueEndpoints(now: Date, limit: number): Promise<string[]> {
+    const at = this.db.codec.time(now.toISOString());
+    const rows = await this.db.kysely
+      .selectFrom('webhook_endpoints as e')
+      .select('e.id')
+      .where('e.disabled_at', 'is', null)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('webhook_messages as m')
+            .select('m.seq')
+            .whereRef('m.endpoint_id', '=', 'e.id')
+            .where('m.status', '=', 'pending')
+            .where('m.next_attempt_at', '<=', at),
+        ),
+      )
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Claims up to `n` of the endpoint's due messages, oldest first, for `leaseMs`. */
+  async claim(endpointId: string, n: number, now: Date, leaseMs: number): Promise<ClaimedMessage[]> {
+    if (n <= 0) return [];
+    const at = now.toISOString();
+    const lease = new Date(now.getTime() + leaseMs).toISOString();
+    // PostgreSQL: the rows are picked in a CTE, run once (an IN (subquery … LIMIT n SKIP LOCKED)
+    // may be run again per row and pick more than n). SQLite: one writer, one statement.
+    const rows =
+      this.db.codec.dialect === 'postgres'
+        ? await sql<ClaimRow>`
+      with picked as (
+        select seq from webhook_messages
+        where endpoint_id = ${endpointId} and status = 'pending' and next_attempt_at <= ${at}
+        order by next_attempt_at, seq limit ${n} for update skip locked
+      )
+      update webhook_messages m set next_attempt_at = ${lease}, attempts = m.attempts + 1, last_attempt_at = ${at}
+      from picked where m.seq = picked.seq
+      returning m.seq, m.id, m.endpoint_id, m.type, m.payload_id, m.attempts`.execute(this.db.kysely)
+        : await sql<ClaimRow>`
+      update webhook_messages set next_attempt_at = ${lease}, attempts = attempts + 1, last_attempt_at = ${at}
+      where seq in (
+        select seq from webhook_messages
+        where endpoint_id = ${endpointId} and status = 'pending' and next_attempt_at <= ${at}
+        order by next_attempt_at, seq limit ${n}
+      )
+      returning seq, id, endpoint_id, type, payload_id, attempts`.execute(this.db.kysely);
+    const ids = [...new Set(rows.rows.map((r) => r.payload_id))];
+    const bodies =
+      ids.length === 0
+        ? new Map<string, string>()
+        : new Map(
+            (await this.db.kysely.selectFrom('webhook_payloads').select(['id', 'body']).where('id', 'in', ids).execute()).map((p) => [
+              p.id,
+              p.body,
+            ]),
+          );
+    return rows.rows
+      .map((r) => ({
+        seq: Number(r.seq),
+        id: r.id,
+        endpointId: r.endpoint_id,
+        type: r.type,
+        body: bodies.get(r.payload_id) ?? '',
+        attempts: Number(r.attempts),
+      }))
+      .sort((a, b) => a.seq - b.seq);
+  }
+
+  /**
+   * Stores an attempt's outcome and its consequence: delivered, retried later, failed for good;
+   * and for the endpoint, its run of failures, and whether it is now disabled.
+   */
+  async recordAttempt(
+    message: ClaimedMessage,
+    outcome: AttemptOutcome,
+    now: Date,
+    schedule: readonly number[],
+    random: () => number = Math.random,
+  ): Promise<{ disabled: string | null }> {
+    return inTransaction(this.db, async (tx) => {
+      const at = tx.codec.time(now.toISOString());
+      const last = {
+        last_status: outcome.status,
+        last_error: outcome.error,
+        last_duration_ms: outcome.durationMs,
+        last_response: outcome.response,
+        last_attempt_at: at,
+      };
+      if (outcome.ok) {
+        await tx.kysely
+          .updateTable('webhook_messages')
+          .set({ ...last, status: 'delivered', delivered_at: at, next_attempt_at: null })
+          .where('seq', '=', message.seq)
+          // A resend during the attempt started a new run: that one stands.
+          .where('attempts', '=', message.attempts)
+          .execute();
+        await tx.kysely
+          .updateTable('webhook_endpoints')
+          .set({ consecutive_failures: 0, failing_since: null })
+          .where('id', '=', message.endpointId)
+          .where('consecutive_failures', '>', 0)
+          .execute();
+        return { disabled: null };
+      }
+      const delay = retryDelay(schedule, message.attempts, random);
+      await tx.kysely
+        .updateTable('webhook_messages')
+        .set({
+          ...last,
+          status: delay === null ? 'failed' : 'pending',
+          next_attempt_at: delay === null ? null : tx.codec.time(new Date(now.getTime() + delay).toISOString()),
+        })
+        .where('seq', '=', message.seq)
+        .where('attempts', '=', message.attempts)
+        .execute();
+      const endpoint = await tx.kysely
+        .updateTable('webhook_endpoints')
+        .set((eb) => ({
+          consecutive_failures: eb('consecutive_failures', '+', 1),
+          failing_since: eb.fn.coalesce('failing_since', eb.val(at)),
+        }))
+        .where('id', '=', message.endpointId)
+        .returning(['consecutive_failures', 'failing_since', 'disabled_at'])
+        .executeTakeFirst();
+      if (!endpoint || endpoint.disabled_at !== null) return { disabled: null };
+      const since = readTimeOrNull(endpoint.failing_since) ?? now.toISOString();
+      const reason = disableAfterFailure(outcome.status, Number(endpoint.consecutive_failures), Date.parse(since), now.getTime());
+      if (reason !== null)
+        await tx.kysely
+          .updateTable('webhook_endpoints')
+          .set({ disabled_at: at, disabled_reason: reason })
+          .where('id', '=', message.endpointId)
+          .execute();
+      return { disabled: reason };
+    });
+  }
+
+  /** Gives a claim back untried (the worker is stopping before it sent it). */
+  async release(message: ClaimedMessage, now: Date): Promise<void> {
+    await this.db.kysely
+      .updateTable('webhook_messages')
+      .set((eb) => ({ next_attempt_at: this.db.codec.time(now.toISOString()), attempts: eb('attempts', '-', 1) }))
+      .where('seq', '=', message.seq)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
+  /** The endpoint's messages, newest first (the delivery log). */
+  async list(endpointId: string, limit: number, beforeSeq?: number): Promise<{ deliveries: WebhookDelivery[]; nextCursor: string | null }> {
+    const rows = await this.db.kysely
+      .selectFrom('webhook_messages')
+      .select([
+        'seq',
+        'id',
+        'type',
+        'created_at',
+        'status',
+        'attempts',
+        'last_attempt_at',
+        'last_status',
+        'last_error',
+        'last_duration_ms',
+        'last_response',
+        'next_attempt_at',
+        'delivered_at',
+      ])
+      .where('endpoint_id', '=', endpointId)
+      .$if(beforeSeq !== undefined, (q) => q.where('seq', '<', beforeSeq ?? 0))
+      .orderBy('seq', 'desc')
+      .limit(limit + 1)
+      .execute();
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      deliveries: page.map((r) => ({
+        id: r.id,
+        type: r.type,
+        createdAt: readTime(r.created_at),
+        status: r.status as WebhookDelivery['status'],
+        attempts: Number(r.attempts),
+        lastAttemptAt: readTimeOrNull(r.last_attempt_at),
+        responseStatus: r.last_status === null ? null : Number(r.last_status),
+        error: r.last_error,
+        durationMs: r.last_duration_ms === null ? null : Number(r.last_duration_ms),
+        response: r.last_response,
+        nextAttemptAt: r.status === 'pending' ? readTimeOrNull(r.next_attempt_at) : null,
+        deliveredAt: readTimeOrNull(r.delivered_at),
+      })),
+      nextCursor: rows.length > limit && last ? String(last.seq) : null,
+    };
+  }
+
+  /** Queues the message again now, with a fresh run of attempts (same webhook-id). False: no such message. */
+  async resend(endpointId: string, messageId: string, now = new Date()): Promise<boolean> {
+    const res = await this.db.kysely
+      .updateTable('webhook_messages')
+      .set({ status: 'pending', attempts: 0, next_attempt_at: this.db.codec.time(now.toISOString()) })
+      .where('endpoint_id', '=', endpointId)
+      .where('id', '=', messageId)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  /** Queues one message for one endpoint (the test event). */
+  async enqueue(accountId: string, endpointId: string, type: WebhookMessageType, body: string, now = new Date()): Promise<void> {
+    await insertMessages(this.db, [{ accountId, endpointId, type, body }], now);
+  }
+
+  /** Deletes log rows older than 30 days, a slice at a time, then the bodies no row uses; answers how many rows went. */
+  async purge(now = new Date(), slice = 5000): Promise<number> {
+    const before = this.db.codec.time(new Date(now.getTime() - DELIVERY_LOG_DAYS * DAY_MS).toISOString());
+    let total = 0;
+    for (;;) {
+      const res = await this.db.kysely
+        .deleteFrom('webhook_messages')
+        .where('seq', 'in', (eb) => eb.selectFrom('webhook_messages').select('seq').where('created_at', '<', before).limit(slice))
+        .executeTakeFirst();
+      const n = Number(res.numDeletedRows);
+      total += n;
+      if (n < slice) break;
+      await new Promise((r) => setImmediate(r));
+    }
+    // Bodies of messages purged, or of endpoints deleted: older than a day and used by no message.
+    const dayAgo = this.db.codec.time(new Date(now.getTime() - DAY_MS).toISOString());
+    for (;;) {
+      const res = await this.db.kysely
+        .deleteFrom('webhook_payloads')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('webhook_payloads as p')
+            .select('p.id')
+            .where('p.created_at', '<', dayAgo)
+            .where((w) => w.not(w.exists(w.selectFrom('webhook_messages as m').select('m.seq').whereRef('m.payload_id', '=', 'p.id'))))
+            .limit(slice),
+        )
+        .executeTakeFirst();
+      if (Number(res.numDeletedRows) < slice) return total;
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+}

@@ -1,0 +1,180 @@
+// Sends the outbox's messages, in this process, beside the requests. Bounded per endpoint: at
+// most `perEndpointInFlight` attempts at once and `perEndpointPerSecond` started a second (a
+// token bucket), and at most `maxInFlight` in all; the rest stays queued in the database, never
+// in memory. Several processes may run it (PostgreSQL): claims never overlap (deliveries-repository.ts).
+import type { WebhookDeliveriesRepository, ClaimedMessage } from '../db/webhooks/deliveries-repository.ts';
+import type { WebhookEndpointsRepository } from '../db/webhooks/endpoints-repository.ts';
+import type { EndpointTarget } from '../domain/webhooks/endpoint.ts';
+import { signatureHeader } from '../domain/webhooks/signature.ts';
+import type { WebhookDeliveryObserver } from '../metrics/metrics.ts';
+import { type SendResult, sendWebhook } from './send-webhook.ts';
+
+export interface DeliveryWorkerOptions {
+  allowPrivate: boolean;
+  retryDelaysMs: readonly number[];
+  pollMs: number;
+  timeoutMs: number;
+  perEndpointInFlight?: number;
+  perEndpointPerSecond?: number;
+  maxInFlight?: number;
+  /** The clock (tests move it). */
+  now?: () => number;
+  metrics?: WebhookDeliveryObserver | null;
+  onError?: (err: unknown) => void;
+  /** Sends one attempt (tests may wrap it); sendWebhook by default. */
+  send?: typeof sendWebhook;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/** Endpoints looked at per round. */
+const ENDPOINTS_PER_ROUND = 100;
+
+export class DeliveryWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private stopped = true;
+  private again = false;
+  private readonly inFlight = new Map<string, number>();
+  private total = 0;
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly sending = new Set<Promise<void>>();
+  private readonly perEndpoint: number;
+  private readonly perSecond: number;
+  private readonly maxInFlight: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly options: DeliveryWorkerOptions,
+  ) {
+    this.perEndpoint = options.perEndpointInFlight ?? 10;
+    this.perSecond = options.perEndpointPerSecond ?? 50;
+    this.maxInFlight = options.maxInFlight ?? 200;
+    this.now = options.now ?? Date.now;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Looks for due messages now (after an enqueue in this process). */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  /** Stops claiming; waits up to `graceMs` for attempts in flight (the others' leases run out). */
+  async stop(graceMs = 5000): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    let wait: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.sending]), new Promise((r) => (wait = setTimeout(r, graceMs)))]);
+    clearTimeout(wait);
+  }
+
+  /** One round: claims what may be sent now and starts sending it. */
+  async round(): Promise<number> {
+    const now = this.now();
+    const due = await this.deliveries.dueEndpoints(new Date(now), ENDPOINTS_PER_ROUND);
+    if (due.length === 0) return 0;
+    const targets = await this.endpoints.targets(due, now);
+    let started = 0;
+    for (const endpointId of due) {
+      const target = targets.get(endpointId);
+      if (!target) continue;
+      const slots = Math.min(
+        this.perEndpoint - (this.inFlight.get(endpointId) ?? 0),
+        this.tokens(endpointId, now),
+        this.maxInFlight - this.total,
+      );
+      if (slots <= 0) continue;
+      const claimed = await this.deliveries.claim(endpointId, slots, new Date(now), this.options.timeoutMs + 5000);
+      this.take(endpointId, claimed.length);
+      for (const message of claimed) {
+        started++;
+        this.launch(target, message);
+      }
+    }
+    return started;
+  }
+
+  private launch(target: EndpointTarget, message: ClaimedMessage): void {
+    this.inFlight.set(target.id, (this.inFlight.get(target.id) ?? 0) + 1);
+    this.total++;
+    const p = this.attempt(target, message)
+      .catch((err: unknown) => this.options.onError?.(err))
+      .finally(() => {
+        this.sending.delete(p);
+        this.total--;
+        const left = (this.inFlight.get(target.id) ?? 1) - 1;
+        if (left === 0) this.inFlight.delete(target.id);
+        else this.inFlight.set(target.id, left);
+        this.nudge();
+      });
+    this.sending.add(p);
+  }
+
+  private async attempt(target: EndpointTarget, message: ClaimedMessage): Promise<void> {
+    const timestamp = Math.floor(this.now() / 1000);
+    const headers = {
+      'webhook-id': message.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(target.secrets, message.id, timestamp, message.body),
+    };
+    const send = this.options.send ?? sendWebhook;
+    const result: SendResult = await send(target.url, headers, message.body, {
+      allowPrivate: this.options.allowPrivate,
+      timeoutMs: this.options.timeoutMs,
+    });
+    this.options.metrics?.delivered(result.ok ? 'success' : 'failure', result.durationMs / 1000);
+    await this.deliveries.recordAttempt(message, result, new Date(this.now()), this.options.retryDelaysMs);
+  }
+
+  /** Whole tokens the endpoint's bucket holds now. */
+  private tokens(endpointId: string, now: number): number {
+    const b = this.buckets.get(endpointId) ?? { tokens: this.perSecond, at: now };
+    b.tokens = Math.min(this.perSecond, b.tokens + ((now - b.at) / 1000) * this.perSecond);
+    b.at = now;
+    this.buckets.set(endpointId, b);
+    if (this.buckets.size > 10_000) this.buckets.clear();
+    return Math.floor(b.tokens);
+  }
+
+  private take(endpointId: string, n: number): void {
+    const b = this.buckets.get(endpointId);
+    if (b) b.tokens -= n;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = null;
+    if (this.running || this.stopped) return;
+    this.running = true;
+    this.again = false;
+    let started = 0;
+    try {
+      started = await this.round();
+    } catch (err) {
+      this.options.onError?.(err);
+    } finally {
+      this.running = false;
+    }
+    // More may be due at once (a backlog): go on soon; else at the next poll. A bucket short of
+    // tokens refills within a second.
+    this.schedule(this.again || started > 0 ? 20 : this.options.pollMs);
+  }
+}

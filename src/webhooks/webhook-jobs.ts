@@ -1,0 +1,69 @@
+// The webhooks' work beside the requests, started and stopped with the app: the delivery worker,
+// the scan log's feed (scan.created, item.capped), the expiry check (item.expired) and the
+// delivery log's purge. Each catches its own errors: a failing round is logged and tried again.
+import type { Db } from '../db/database.ts';
+import type { WebhookDeliveriesRepository } from '../db/webhooks/deliveries-repository.ts';
+import type { WebhookEndpointsRepository } from '../db/webhooks/endpoints-repository.ts';
+import { feedScanEvents, tellExpiredItems } from '../db/webhooks/scan-events.ts';
+import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
+
+const EXPIRY_CHECK_MS = 30_000;
+const PURGE_MS = 60 * 60 * 1000;
+
+export class WebhookJobs {
+  readonly worker: DeliveryWorker;
+  private timers: NodeJS.Timeout[] = [];
+  private feeding = false;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Db,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    endpoints: WebhookEndpointsRepository,
+    private readonly options: DeliveryWorkerOptions,
+  ) {
+    // The worker reads onError from these options when it fails, so one set reaches both.
+    this.worker = new DeliveryWorker(deliveries, endpoints, options);
+  }
+
+  start(onError?: (err: unknown) => void): void {
+    if (onError) this.options.onError = onError;
+    this.stopped = false;
+    this.worker.start();
+    const every = (ms: number, job: () => Promise<unknown>) => {
+      const t = setInterval(() => void job().catch((err: unknown) => this.options.onError?.(err)), ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(this.options.pollMs, () => this.feed());
+    every(EXPIRY_CHECK_MS, () => this.checkExpiries());
+    every(PURGE_MS, () => this.deliveries.purge());
+  }
+
+  /** Tells the scans the roll-ups have applied, slice after slice until caught up. */
+  async feed(): Promise<void> {
+    if (this.feeding) return;
+    this.feeding = true;
+    try {
+      let moved = 0;
+      for (let n = await feedScanEvents(this.db); n > 0 && !this.stopped; n = await feedScanEvents(this.db)) {
+        moved += n;
+        await new Promise((r) => setImmediate(r));
+      }
+      if (moved > 0) this.worker.nudge();
+    } finally {
+      this.feeding = false;
+    }
+  }
+
+  async checkExpiries(): Promise<void> {
+    if ((await tellExpiredItems(this.db)) > 0) this.worker.nudge();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    await this.worker.stop();
+  }
+}

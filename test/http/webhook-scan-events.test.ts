@@ -1,0 +1,174 @@
+// scan.created, item.capped and item.expired: taken from the scan log after the roll-ups (never
+// on the redirect), told once each, with no IP, user agent or visitor hash in them.
+import { Webhook } from 'standardwebhooks';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type TestApp, makeTestApp } from '../support/test-app.ts';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
+
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const ALL = 'qr:read,qr:write,webhooks:read,webhooks:write';
+
+interface Event {
+  type: string;
+  data: Record<string, unknown> & { item?: { id: string; code: string }; id?: string };
+}
+
+/** The scans of scan.created messages (batched: each carries data.scans), in order. */
+function scansOf(events: readonly Event[]): Event['data'][] {
+  return events.flatMap((e) => (e.data as { scans: Event['data'][] }).scans);
+}
+
+describe('scan events', () => {
+  let t: TestApp;
+  let rx: Receiver;
+  let key: string;
+  beforeEach(async () => {
+    t = await makeTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    rx = await startReceiver();
+    key = await t.key('acme', ALL);
+  });
+  afterEach(async () => {
+    await t.close();
+    await rx.close();
+  });
+
+  const hook = async (body: Record<string, unknown>, url = rx.url) => {
+    const res = await t.request({ method: 'POST', url: '/v1/webhooks', key, payload: { url, ...body } });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as { webhook: { id: string }; secret: string };
+  };
+  const code = async (extra: Record<string, unknown> = {}) => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: { title: 'Poster', url: 'https://example.com/menu', ...extra },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().item as { id: string; code: string };
+  };
+  const scan = (c: string, ua = IPHONE, ip = '198.51.100.23') =>
+    t.request({
+      method: 'GET',
+      url: `/r/${c}`,
+      headers: { 'user-agent': ua, referer: 'https://news.example.org/story?id=1' },
+      remoteAddress: ip,
+    });
+  const events = (n: number) => rx.waitFor(n).then((rs) => rs.map((r) => JSON.parse(r.body) as Event));
+
+  it('tells each human scan once, signed, with its class and whether it was unique, and nothing that identifies the visitor', async () => {
+    const { secret } = await hook({ events: ['scan.created'] });
+    const item = await code();
+    expect((await scan(item.code)).statusCode).toBe(302);
+    expect((await scan(item.code)).statusCode).toBe(302); // same visitor: not unique
+    expect((await scan(item.code, BOT)).statusCode).toBe(302); // a bot: not told
+    await t.services.rollups.catchUp();
+    await t.services.webhooks.feed();
+    const got = await events(1);
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const r of rx.received) new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
+    expect(got.every((e) => e.type === 'scan.created')).toBe(true);
+    const all = scansOf(rx.received.map((r) => JSON.parse(r.body) as Event));
+    expect(all).toHaveLength(2);
+    const [first, second] = all as [Event['data'], Event['data']];
+    expect(first).toMatchObject({
+      item: { id: item.id, code: item.code },
+      classification: 'human',
+      unique: true,
+      outcome: 'redirect',
+      device: 'mobile',
+      os: 'iOS',
+      browser: 'Safari',
+      referrerHost: 'news.example.org',
+      destination: 'https://example.com/menu',
+    });
+    expect(second).toMatchObject({ unique: false });
+    expect(Number(second.scanId)).toBeGreaterThan(Number(first.scanId));
+    const raw = rx.received.map((r) => r.body).join('\n');
+    expect(raw).not.toContain('198.51.100.23');
+    expect(raw).not.toContain('iPhone OS 17_0');
+    const hashes = await t.db.kysely.selectFrom('scans').select('visitor_hash').execute();
+    for (const h of hashes) expect(raw).not.toContain(h.visitor_hash);
+  });
+
+  it('tells bots only to endpoints with includeBots, and each endpoint only the codes its filter names', async () => {
+    const a = await code({ tags: ['print'] });
+    const b = await code();
+    const other = await startReceiver();
+    try {
+      await hook({ events: ['scan.created'], includeBots: true, filter: { itemIds: [a.id] } });
+      await hook({ events: ['scan.created'], filter: { tags: ['print'] } }, other.url);
+      await scan(a.code, BOT);
+      await scan(a.code);
+      await scan(b.code);
+      await rx.waitFor(1);
+      await other.waitFor(1);
+      await new Promise((r) => setTimeout(r, 1500));
+      const mine = scansOf(rx.received.map((r) => JSON.parse(r.body) as Event));
+      expect(mine.map((s) => s.classification).sort()).toEqual(['bot', 'human']);
+      expect(mine.every((s) => s.item?.id === a.id)).toBe(true);
+      const theirs = scansOf(other.received.map((r) => JSON.parse(r.body) as Event));
+      expect(theirs).toHaveLength(1);
+      expect(theirs[0]).toMatchObject({ item: { id: a.id }, classification: 'human' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('tells scans made before the endpoint existed to no one, and another account’s scans never', async () => {
+    const item = await code();
+    await scan(item.code);
+    await t.services.rollups.catchUp();
+    await t.services.webhooks.feed();
+    await hook({ events: ['scan.created'] });
+    const otherKey = await t.key('globex', ALL);
+    const theirs = await t.request({ method: 'POST', url: '/v1/qr', key: otherKey, payload: { title: 'x', url: 'https://example.com/x' } });
+    await scan(theirs.json().item.code);
+    await scan(item.code, IPHONE, '192.0.2.99');
+    await events(1);
+    await new Promise((r) => setTimeout(r, 1500));
+    const told = scansOf(rx.received.map((r) => JSON.parse(r.body) as Event));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.item?.id).toBe(item.id);
+  });
+
+  it('batches a burst of scans into messages of at most 100 per endpoint, every scan once', async () => {
+    await hook({ events: ['scan.created'] });
+    const item = await code();
+    for (let i = 0; i < 230; i++) await scan(item.code, IPHONE, `192.0.2.${i % 250}`);
+    await t.services.rollups.catchUp();
+    await t.services.webhooks.feed();
+    await expect.poll(() => scansOf(rx.received.map((r) => JSON.parse(r.body) as Event)).length, { timeout: 15_000 }).toBe(230);
+    const sizes = rx.received.map((r) => (JSON.parse(r.body) as { data: { scans: unknown[] } }).data.scans.length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(100);
+    const ids = scansOf(rx.received.map((r) => JSON.parse(r.body) as Event)).map((s) => s.scanId);
+    expect(new Set(ids).size).toBe(230);
+  });
+
+  it('tells item.capped once, when a code first refuses a scan for its cap', async () => {
+    await hook({ events: ['item.capped'] });
+    const item = await code({ maxScans: 1 });
+    expect((await scan(item.code)).statusCode).toBe(302);
+    await scan(item.code, IPHONE, '192.0.2.1'); // refused: capped
+    await scan(item.code, IPHONE, '192.0.2.2'); // refused again: not told again
+    const [e] = await events(1);
+    expect(e).toMatchObject({ type: 'item.capped', data: { id: item.id, code: item.code, maxScans: 1 } });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(rx.received).toHaveLength(1);
+  });
+
+  it('tells item.expired once, after the code’s end passed', async () => {
+    await hook({ events: ['item.expired'] });
+    const soon = new Date(Date.now() + 1500).toISOString();
+    const item = await code({ expiresAt: soon });
+    await new Promise((r) => setTimeout(r, 1700));
+    await t.services.webhooks.checkExpiries();
+    await t.services.webhooks.checkExpiries();
+    const [e] = await events(1);
+    expect(e).toMatchObject({ type: 'item.expired', data: { id: item.id, expiresAt: soon } });
+    await new Promise((r) => setTimeout(r, 800));
+    expect(rx.received).toHaveLength(1);
+  });
+});
