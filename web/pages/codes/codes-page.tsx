@@ -13,7 +13,7 @@ import { STATUSES, statusAt } from '../../item-lifecycle.ts';
 import { CodeRow } from './code-row.tsx';
 import { CodesFilters } from './codes-filters.tsx';
 import { isFiltered, parseQuery, toFilter } from './codes-query.ts';
-import { DeleteDialog } from './delete-dialog.tsx';
+import { DeleteDialog } from '../../components/delete-dialog.tsx';
 import { useCodes } from './use-codes.ts';
 import './codes.css';
 
@@ -212,11 +212,9 @@ export default function CodesPage() {
                   Scans
                 </th>
                 <th scope="col">Last 14 days</th>
-                {canEdit ? (
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>

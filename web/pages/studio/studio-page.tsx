@@ -3,6 +3,7 @@
 // through /v1 like any client. A viewer gets the preview and downloads, no edit controls.
 // The draft itself (loading, checks, saving) is useStudioDraft's; this is layout and wiring.
 import './studio.css';
+import { CodeActions } from '../../components/code-actions.tsx';
 import { AppLayout } from '../../components/layout.tsx';
 import { Button, FormError, Notice, Spinner } from '../../components/ui.tsx';
 import { Link } from '../../router.ts';
@@ -82,6 +83,7 @@ export default function StudioPage({ id }: { id?: string }) {
           Stats
         </Link>
       ) : null}
+      {item && mayEdit ? <CodeActions item={item} onChange={studio.changed} /> : null}
       {mayEdit ? saveButton : null}
     </div>
   );
