@@ -272,6 +272,8 @@ export const api = {
   /** The server's own image of a code (exactly what image.png / image.svg give); a link, read with the session cookie. */
   codeImageUrl: (id: string, format: 'svg' | 'png', size?: number) =>
     linked(`/v1/qr/${encodeURIComponent(id)}/image.${format}${size === undefined ? '' : `?size=${size}`}`),
+  /** The print-ready vector PDF, `widthMm` millimetres wide (the height follows the frame); a link. */
+  codePdfUrl: (id: string, widthMm: number) => linked(`/v1/qr/${encodeURIComponent(id)}/image.pdf?size=${widthMm}`),
   /** Which rule, variant and destination a described visitor would get (nothing is recorded). */
   testRules: (id: string, visitor: VisitorTest) => call<RuleTestResult>('POST', `/qr/${encodeURIComponent(id)}/rules/test`, visitor),
   /** Pauses, resumes or deletes up to 200 codes in one request. */

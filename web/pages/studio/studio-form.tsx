@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { TITLE_MAX } from '../../../src/domain/qr-items/qr-title.ts';
 import { Field } from '../../components/field.tsx';
+import { TagEditor, useAccountTags } from '../../components/tag-editor.tsx';
 import { ContentPanel } from './content-panel.tsx';
 import { DesignPanel } from './design-groups.tsx';
 import { DesignLibrary } from './design-library.tsx';
@@ -26,6 +27,7 @@ export function StudioForm({ studio, form, designs, saveButton, mini }: StudioFo
   const { shown, touch } = visibility;
   const stored = studio.item;
   const redirects = REDIRECT_KINDS.has(draft.content.kind);
+  const accountTags = useAccountTags();
   return (
     <>
       <div class="card">
@@ -38,6 +40,14 @@ export function StudioForm({ studio, form, designs, saveButton, mini }: StudioFo
           hint="Shown in your list and used to name downloaded files"
           error={shown('title') ? checks.title : undefined}
           onInput={(t) => (update({ title: t }), touch('title'))}
+        />
+        <TagEditor
+          id="f-tags"
+          label="Tags"
+          hint="To find and filter codes in your list (a campaign, a venue); never shown to visitors"
+          tags={draft.tags}
+          suggestions={accountTags}
+          onChange={(tags) => update({ tags })}
         />
       </div>
       <ContentPanel
