@@ -39,6 +39,8 @@ function lazyPage(load: Loader): PageComponent & { preload(): void } {
 }
 
 const Codes = lazyPage(() => import('./pages/codes/codes-page.tsx'));
+const Transfer = lazyPage(() => import('./pages/codes/transfer-page.tsx'));
+const CreateMany = lazyPage(() => import('./pages/codes/create-many-page.tsx'));
 const Studio = lazyPage(() => import('./pages/studio/studio-page.tsx'));
 const Keys = lazyPage(() => import('./pages/account/keys-page.tsx'));
 const Members = lazyPage(() => import('./pages/account/members-page.tsx'));
@@ -52,6 +54,8 @@ const PRIVATE: Array<[string, PageComponent]> = [
   ['/codes', Codes],
   // Before '/codes/:id', which would take "new" for an id.
   ['/codes/new', Studio],
+  ['/codes/many', CreateMany],
+  ['/codes/transfer', Transfer],
   ['/codes/:id/edit', Studio],
   ['/codes/:id', CodeStats],
   ['/overview', Overview],

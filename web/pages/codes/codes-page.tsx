@@ -170,11 +170,21 @@ export default function CodesPage() {
     <AppLayout
       title="Codes"
       actions={
-        canEdit ? (
-          <Link href="/codes/new" class="btn btn--primary">
-            New code
+        <div class="codes-tools">
+          <Link href={`/codes/transfer${search}`} class="btn btn--secondary">
+            {canEdit ? 'Import & export' : 'Export'}
           </Link>
-        ) : null
+          {canEdit ? (
+            <>
+              <Link href="/codes/many" class="btn btn--secondary">
+                Create many
+              </Link>
+              <Link href="/codes/new" class="btn btn--primary">
+                New code
+              </Link>
+            </>
+          ) : null}
+        </div>
       }
     >
       <CodesFilters query={query} tags={tags} />
