@@ -126,3 +126,6 @@ function sanitized(bytes: Uint8Array, fail: (rule: string) => never): ParsedLogo
     throw err;
   }
 }
+
+/** A raster logo with nothing to draw: the message the API answers for it, shared with the studio's check in the browser. */
+export const UNDECODABLE = (field: string) => `${field}: the image cannot be decoded (the file is damaged, or every pixel is transparent)`;

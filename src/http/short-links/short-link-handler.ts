@@ -18,6 +18,7 @@ import {
   renderGonePage,
   renderLandingPage,
   renderNotFoundPage,
+  renderPausedPage,
   renderPasswordPage,
   renderScheduledPage,
   renderVcf,
@@ -145,7 +146,7 @@ function answerShortLink(services: AppServices, health: ShortLinkHealth): ShortL
       if (domain?.fallbackUrl) return redirect(302, domain.fallbackUrl, outcome);
       return page(target?.deleted ? renderGonePage() : renderNotFoundPage(), outcome);
     }
-    if (!target.active) return page(renderNotFoundPage(), 'not_found');
+    if (!target.active) return page(renderPausedPage(), 'not_found');
     if (vcf && target.contentType !== 'vcard') return page(renderNotFoundPage(), 'not_found');
     const now = Date.now();
     let scan: Scan | null = null;

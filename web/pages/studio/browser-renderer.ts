@@ -4,7 +4,8 @@
 // Vite; a frame text's files (frameFontFilesFor) and HarfBuzz's wasm are fetched before it is drawn.
 import { ValidationError } from '../../../src/domain/errors.ts';
 import { type DesignPatch, normalizeDesignPatch, type QrDesign } from '../../../src/domain/design/design.ts';
-import { parseLogoDataUrl } from '../../../src/domain/design/logo.ts';
+import { UNDECODABLE, parseLogoDataUrl } from '../../../src/domain/design/logo.ts';
+import { isBlankLogo } from './logo-pixels.ts';
 import { NO_LOGOS } from '../../../src/domain/design/request-logos.ts';
 import {
   createQrMatrix,
@@ -82,7 +83,14 @@ let lastLogo: { url: string; problem: DesignProblem | null } | null = null;
 /** Checks a design as the API does (colours, logo data URL, frame text); null when fine. */
 export function checkDesign(design: QrDesign): DesignProblem | null {
   const logo = design.customLogoUrl;
-  if (logo !== null && lastLogo?.url !== logo) lastLogo = { url: logo, problem: problemOf(() => parseLogoDataUrl('customLogoUrl', logo)) };
+  if (logo !== null && lastLogo?.url !== logo)
+    lastLogo = {
+      url: logo,
+      problem: problemOf(() => {
+        parseLogoDataUrl('customLogoUrl', logo);
+        if (isBlankLogo(logo)) throw new ValidationError(UNDECODABLE('customLogoUrl'));
+      }),
+    };
   return (
     problemOf(() => normalizeDesignPatch({ ...design, customLogoUrl: null } as DesignPatch, NO_LOGOS)) ??
     (logo === null ? null : lastLogo!.problem)
