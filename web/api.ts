@@ -302,7 +302,7 @@ export const api = {
   removeMember: (userId: string) => call<{ ok: boolean }>('DELETE', `/account/members/${userId}`),
   resetLink: (userId: string) => call<LinkView>('POST', `/account/members/${userId}/reset-link`),
   invites: () => call<{ invites: InviteView[] }>('GET', '/account/invites').then((r) => r.invites),
-  createInvite: (role: Role) => call<CreatedInvite>('POST', '/account/invites', { role }),
+  createInvite: (role: Role, email: string | null = null) => call<CreatedInvite>('POST', '/account/invites', { role, email }),
   revokeInvite: (id: string) => call<{ ok: boolean }>('DELETE', `/account/invites/${id}`),
   keys: () => call<{ keys: ApiKeyListItem[] }>('GET', '/account/keys').then((r) => r.keys),
   domains: () => call<{ domains: DomainView[] }>('GET', '/domains').then((r) => r.domains),

@@ -15,6 +15,7 @@ import { dynamicCodes } from './migrations/0012-dynamic-codes.ts';
 import { domains } from './migrations/0013-domains.ts';
 import { keyLifecycle } from './migrations/0014-key-lifecycle.ts';
 import { scanPipeline } from './migrations/0015-scan-pipeline.ts';
+import { publicHeading } from './migrations/0017-public-heading.ts';
 import { bulkLeases } from './migrations/0018-bulk-leases.ts';
 
 type AnyDb = Kysely<unknown>;
@@ -195,6 +196,8 @@ export class InCodeMigrations implements MigrationProvider {
       '0013_domains': domains(this.dialect),
       '0014_key_lifecycle': keyLifecycle(this.dialect),
       '0015_scan_pipeline': scanPipeline(this.dialect),
+      // 0016 is the webhooks' (another branch).
+      '0017_public_heading': publicHeading(this.dialect),
       '0018_bulk_leases': bulkLeases(this.dialect),
     };
   }

@@ -3895,6 +3895,8 @@ export interface components {
         CreateInviteRequest: {
             /** @enum {unknown} */
             role: "owner" | "editor" | "viewer";
+            /** @description Who it is for: shown in the list of open invites and filled in on the invite page */
+            email?: string | null;
         };
         CreateKeyRequest: {
             name: string;
@@ -3904,6 +3906,8 @@ export interface components {
         };
         CreateQrRequest: {
             title: string;
+            /** @description What the landing page of a wifi, vcard or text code shows visitors as its heading; null or absent: a neutral heading by kind. The title is never shown to visitors */
+            heading?: string | null;
             /** @description Must be true or omitted */
             tracking?: boolean;
             contentType?: components["schemas"]["ContentType"];
@@ -4090,6 +4094,8 @@ export interface components {
             id: string;
             /** @enum {unknown} */
             role: "owner" | "editor" | "viewer";
+            /** @description Who the invite is for, as the owner typed it (so open invites can be told apart); the link works for whoever opens it */
+            email: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4101,6 +4107,8 @@ export interface components {
             role: "owner" | "editor" | "viewer";
             /** Format: date-time */
             expiresAt: string;
+            /** @description Who the owner made it for, if they said */
+            email: string | null;
         };
         InvitesResponse: {
             invites: components["schemas"]["Invite"][];
@@ -4323,7 +4331,10 @@ export interface components {
         QrItem: {
             /** Format: uuid */
             id: string;
+            /** @description The account's own name for the code (list, file names); never shown to visitors */
             title: string;
+            /** @description What its landing page shows visitors as its heading; null: a neutral heading by kind */
+            heading: string | null;
             /** @description 7 characters [A-Za-z0-9] */
             code: string;
             contentType: components["schemas"]["ContentType"];
@@ -4653,6 +4664,8 @@ export interface components {
         };
         UpdateQrRequest: {
             title?: string;
+            /** @description What the landing page of a wifi, vcard or text code shows visitors as its heading; null or absent: a neutral heading by kind. The title is never shown to visitors */
+            heading?: string | null;
             active?: boolean;
             /** @description Must be true or omitted */
             tracking?: boolean;

@@ -25,6 +25,7 @@ import {
   vcfContentDisposition,
 } from '../pages/index.ts';
 import type { AttemptCounter } from '../../domain/accounts/attempt-limiter.ts';
+import { publicHeadingOf } from '../../domain/qr-items/public-heading.ts';
 import type { ScanCap } from '../../db/short-links/scan-cap.ts';
 import {
   PASSWORD_COOKIE_MS,
@@ -290,7 +291,13 @@ async function answer(
     return redirect(302, location, 'redirect');
   }
   await record(target, scan, LANDING);
-  const landing = renderLandingPage({ title: target.title, code: target.code, payload: target.payload, contentType: target.contentType });
+  // The page shows the code's public heading (or a neutral one by kind): its title is the account's own.
+  const landing = renderLandingPage({
+    title: publicHeadingOf(target),
+    code: target.code,
+    payload: target.payload,
+    contentType: target.contentType,
+  });
   return landing ? page(landing, 'landing') : page(renderNotFoundPage(), 'not_found');
 }
 
