@@ -19,6 +19,8 @@ import { type RuleDraft, ruleBodies, rulesOf } from './rules-model.ts';
 /** The studio's form: what a new or edited code will be saved as. */
 export interface Draft {
   title: string;
+  /** What a landing page (Wi-Fi, contact, text) shows visitors; '' for a neutral heading by kind. */
+  heading: string;
   content: Content;
   design: QrDesign;
   lifecycle: LifecycleDraft;
@@ -38,6 +40,7 @@ export function newDraft(): Draft {
   const design = BUILT_IN_DESIGNS[builtIn]?.design ?? DEFAULT_DESIGN;
   return {
     title: '',
+    heading: '',
     content: { kind: 'url', fields: emptyFields(), raw: null },
     design: { ...design },
     lifecycle: emptyLifecycle(),
@@ -50,6 +53,7 @@ export function newDraft(): Draft {
 export function draftOf(item: QrItem): Draft {
   return {
     title: item.title,
+    heading: item.heading ?? '',
     content: contentFromPayload(item.contentType, item.payload),
     design: item.design,
     lifecycle: lifecycleOf(item),
@@ -65,13 +69,17 @@ export function draftOf(item: QrItem): Draft {
  * a save of the title alone sends no rules. Rules and the query string apply to redirecting kinds only.
  */
 export function requestOf(draft: Draft, stored?: Draft): CreateQrRequest & UpdateQrRequest {
-  const request: CreateQrRequest & DynamicRequest & Pick<UpdateQrRequest, 'tags'> = {
+  const request: CreateQrRequest & DynamicRequest & Pick<UpdateQrRequest, 'tags' | 'heading'> = {
     title: draft.title.trim(),
     contentType: draft.content.kind,
     ...(draft.content.raw !== null ? { payload: draft.content.raw } : typedFields(draft.content)),
     design: draft.design,
     ...changedFields(draft, stored ?? newDraft(), stored !== undefined),
     ...(JSON.stringify(draft.tags) !== JSON.stringify(stored?.tags ?? []) ? { tags: draft.tags } : {}),
+    // '' clears it on an edit; a new code sends one only when there is one.
+    ...(draft.heading.trim() !== (stored?.heading ?? '').trim()
+      ? { heading: draft.heading.trim() === '' ? null : draft.heading.trim() }
+      : {}),
   };
   return request;
 }
@@ -121,6 +129,7 @@ export function completeDraft(d: Pick<Draft, 'title' | 'content' | 'design'> & P
     lifecycle: { ...emptyLifecycle(), ...d.lifecycle },
     password: { ...NO_PASSWORD_CHANGE, remove: d.password?.remove === true },
     tags: d.tags ?? [],
+    heading: d.heading ?? '',
     rules: (d.rules ?? []).map((r) => ({ ...r, uid: freshUid(), conditions: r.conditions.map((c) => ({ ...c, uid: freshUid() })) })),
   };
 }

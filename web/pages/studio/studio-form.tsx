@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { TITLE_MAX } from '../../../src/domain/qr-items/qr-title.ts';
 import { Field } from '../../components/field.tsx';
 import { TagEditor, useAccountTags } from '../../components/tag-editor.tsx';
+import { HEADING_MAX, publicHeadingOf } from '../../../src/domain/qr-items/public-heading.ts';
 import { ContentPanel } from './content-panel.tsx';
 import { DesignPanel } from './design-groups.tsx';
 import { DesignLibrary } from './design-library.tsx';
@@ -37,10 +38,25 @@ export function StudioForm({ studio, form, designs, saveButton, mini }: StudioFo
           value={draft.title}
           required
           countTo={TITLE_MAX}
-          hint="Shown in your list and used to name downloaded files"
+          hint="Yours alone: names the code in your list and its downloaded files; never shown to people who scan it"
           error={shown('title') ? checks.title : undefined}
           onInput={(t) => (update({ title: t }), touch('title'))}
         />
+        {SHOWN_KINDS.has(draft.content.kind) ? (
+          <Field
+            label="Heading on its page"
+            name="heading"
+            value={draft.heading}
+            countTo={HEADING_MAX}
+            hint={
+              draft.content.kind === 'vcard'
+                ? 'The page shows the contact’s name; this, when the card has none (empty: “Contact”), and as the page’s title'
+                : `What people who scan it see at the top of its page; empty: “${publicHeadingOf({ heading: null, contentType: draft.content.kind })}”`
+            }
+            error={headingError(draft.heading)}
+            onInput={(heading) => update({ heading })}
+          />
+        ) : null}
         <TagEditor
           id="f-tags"
           label="Tags"
@@ -94,6 +110,14 @@ export function StudioForm({ studio, form, designs, saveButton, mini }: StudioFo
       </div>
     </>
   );
+}
+
+/** The kinds whose short link opens a page of ours (the others redirect): a heading is theirs. */
+const SHOWN_KINDS: ReadonlySet<string> = new Set(['wifi', 'vcard', 'text']);
+
+function headingError(heading: string): string | undefined {
+  const n = [...heading.trim()].length;
+  return n > HEADING_MAX ? `Must be at most ${HEADING_MAX} characters` : undefined;
 }
 
 function statusOf({ busy, item, dirty, warnings }: StudioDraft): string {
