@@ -6172,10 +6172,12 @@ export interface operations {
     previewQr: {
         parameters: {
             query?: {
-                /** @description Default svg */
-                format?: "svg" | "png";
+                /** @description Default svg; pdf: a print-ready page `mm` millimetres wide (the studio downloads static codes this way) */
+                format?: "svg" | "png" | "pdf";
                 /** @description Width in pixels; overrides the design resolution */
                 size?: number;
+                /** @description With format=pdf: the page width in millimetres (default 50) */
+                mm?: number;
                 /** @description 1: answer with Content-Disposition: attachment and a file name made from the title */
                 download?: number;
             };
@@ -6189,7 +6191,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The image: image/svg+xml for .svg and format=svg, image/png for .png and format=png */
+            /** @description The image: image/svg+xml, image/png or (format=pdf) application/pdf */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6197,6 +6199,7 @@ export interface operations {
                 content: {
                     "image/svg+xml": string;
                     "image/png": string;
+                    "application/pdf": string;
                 };
             };
             /** @description Not modified (If-None-Match) */
