@@ -249,6 +249,36 @@ function filterQuery(filter: ExportFilter): string {
   return qs.toString();
 }
 
+/** An image drawn by POST /v1/qr/preview (a static code's content, nothing stored), as a file. */
+async function previewImage(format: 'png' | 'svg' | 'pdf', data: string, design: QrDesign, size: number | undefined): Promise<Blob> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (csrfToken !== null) headers['x-csrf-token'] = csrfToken;
+  if (tabAccount !== null) headers['x-qrtrack-account'] = tabAccount;
+  const q = size === undefined ? '' : format === 'pdf' ? `&mm=${size}` : `&size=${size}`;
+  let res: Response;
+  try {
+    res = await fetch(`/v1/qr/preview?format=${format}${q}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ data, design }),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.', null, null);
+  }
+  if (!res.ok) {
+    let message = `Request failed (${res.status})`;
+    try {
+      const body: unknown = await res.json();
+      if (typeof body === 'object' && body !== null && 'error' in body) message = String((body as { error: unknown }).error);
+    } catch {
+      // not JSON
+    }
+    throw new ApiError(res.status, message, null, null);
+  }
+  return res.blob();
+}
+
 /** The session as this tab sees it (in the account it names). */
 const readSession = () => call<SessionView>('GET', '/session', undefined, { quiet401: true }).then(remember);
 
@@ -355,6 +385,8 @@ export const api = {
   /** Pauses, resumes or deletes up to 200 codes in one request. */
   bulkCodes: (action: BulkAction, ids: string[]) => call<BulkResult>('POST', '/qr/bulk', { action, ids }),
   tags: () => call<{ tags: TagCount[] }>('GET', '/tags').then((r) => r.tags),
+  /** A static code's image: its content encoded as is, nothing stored; `size` is pixels, or millimetres for a PDF. */
+  staticImage: previewImage,
   /** Up to 1,000 codes in one request, all or nothing; a refusal names each broken item (`ApiError.raw`). */
   createBatch: (items: CreateQrRequest[]) => call<BatchCreated>('POST', '/qr/batch', { items }),
   /** The codes a filter selects as CSV or JSON, or their images as a ZIP, read with progress. */

@@ -40,6 +40,7 @@ function lazyPage(load: Loader): PageComponent & { preload(): void } {
 
 const Codes = lazyPage(() => import('./pages/codes/codes-page.tsx'));
 const Transfer = lazyPage(() => import('./pages/codes/transfer-page.tsx'));
+const StaticCode = lazyPage(() => import('./pages/studio/static-page.tsx'));
 const CreateMany = lazyPage(() => import('./pages/codes/create-many-page.tsx'));
 const Studio = lazyPage(() => import('./pages/studio/studio-page.tsx'));
 const Keys = lazyPage(() => import('./pages/account/keys-page.tsx'));
@@ -55,6 +56,7 @@ const PRIVATE: Array<[string, PageComponent]> = [
   // Before '/codes/:id', which would take "new" for an id.
   ['/codes/new', Studio],
   ['/codes/many', CreateMany],
+  ['/codes/static', StaticCode],
   ['/codes/transfer', Transfer],
   ['/codes/:id/edit', Studio],
   ['/codes/:id', CodeStats],

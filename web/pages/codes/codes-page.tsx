@@ -179,6 +179,9 @@ export default function CodesPage() {
               <Link href="/codes/many" class="btn btn--secondary">
                 Create many
               </Link>
+              <Link href="/codes/static" class="btn btn--secondary">
+                Static code
+              </Link>
               <Link href="/codes/new" class="btn btn--primary">
                 New code
               </Link>
