@@ -25,7 +25,7 @@ export function ContentPanel({ content, check, shown, onChange, readOnly, tabs =
     <section class="card" aria-labelledby="content-h">
       <h2 id="content-h">Content</h2>
       {tabs ? <KindTabs kind={content.kind} onSelect={selectKind} readOnly={readOnly} /> : null}
-      <div id="content-panel" role={tabs ? 'tabpanel' : undefined} aria-labelledby={tabs ? `tab-${content.kind}` : undefined}>
+      <div id="content-panel" {...(tabs ? { role: 'tabpanel', 'aria-labelledby': `tab-${content.kind}` } : {})}>
         {content.raw === null ? (
           fieldsFor(content).map((def) => (
             <TypedField
