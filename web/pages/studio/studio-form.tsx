@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { TITLE_MAX } from '../../../src/domain/qr-items/qr-title.ts';
 import { Field } from '../../components/field.tsx';
+import { Link } from '../../router.ts';
 import { TagEditor, useAccountTags } from '../../components/tag-editor.tsx';
 import { HEADING_MAX, publicHeadingOf } from '../../../src/domain/qr-items/public-heading.ts';
 import { ContentPanel } from './content-panel.tsx';
@@ -73,6 +74,13 @@ export function StudioForm({ studio, form, designs, saveButton, mini }: StudioFo
         readOnly={false}
         onChange={(content, f) => (update({ content }), touch(f))}
       />
+      {!stored && STATIC_KINDS.has(draft.content.kind) ? (
+        <p class="muted small studio__static-hint">
+          This code goes through a short link, so it is tracked and can be changed after printing; a phone needs to be online to open it.
+          For one that holds the {draft.content.kind === 'wifi' ? 'network' : 'content'} itself and works offline (not tracked), make a{' '}
+          <Link href="/codes/static">static code</Link>.
+        </p>
+      ) : null}
       <SchedulePanel
         lifecycle={draft.lifecycle}
         password={draft.password}
@@ -111,6 +119,9 @@ export function StudioForm({ studio, form, designs, saveButton, mini }: StudioFo
     </>
   );
 }
+
+/** The kinds the static-code page makes too. */
+const STATIC_KINDS: ReadonlySet<string> = new Set(['wifi', 'vcard', 'text', 'email']);
 
 /** The kinds whose short link opens a page of ours (the others redirect): a heading is theirs. */
 const SHOWN_KINDS: ReadonlySet<string> = new Set(['wifi', 'vcard', 'text']);
