@@ -58,6 +58,8 @@ describe.skipIf(!HAVE_CHROMIUM)('static codes', () => {
     await page.goto(`${suite.url}/app/codes/new`);
     await page.getByRole('tab', { name: 'Wi-Fi' }).click();
     expect(await page.locator('.studio__static-hint').textContent()).toContain('works offline');
+    // The tab changed the draft: leaving asks first.
+    page.once('dialog', (d) => void d.accept());
     await page.locator('.studio__static-hint').getByRole('link', { name: 'static code' }).click();
     await page.waitForURL(/\/app\/codes\/static$/);
     await page.getByRole('radio', { name: 'Phone' }).check();
