@@ -92,7 +92,7 @@ export default function StaticPage() {
           To change where a code leads after printing, or to count its scans, make a <Link href="/codes/new">tracked code</Link> instead.
         </p>
       </div>
-      <div class="studio">
+      <div class="studio studio--static">
         <div class="studio__edit">
           <section class="card" aria-labelledby="static-kind-h">
             <h2 id="static-kind-h">What it holds</h2>
