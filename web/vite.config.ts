@@ -29,26 +29,10 @@ export default defineConfig(({ command }) => ({
     // Every browser we target has modulepreload; the polyfill would only add bytes.
     modulePreload: { polyfill: false },
     reportCompressedSize: false,
-    // Pages share small modules (a dialog, the tag editor, a helper): left alone, each is a chunk
-    // of its own, and the studio opened cold asked for eleven files at once, more than a
-    // browser's six connections, so on mobile data a second wave of round trips held the
-    // preview back. The studio's modules travel as one chunk (the renderer and the scan check
-    // stay lazy), the pieces several pages share as another; chunks of pure definitions under
-    // 2 KB are merged into one loaded with them (too small to compress, a request each).
-    rollupOptions: {
-      output: {
-        experimentalMinChunkSize: 2048,
-        manualChunks(id: string) {
-          if (/[\\/]web[\\/]pages[\\/]studio[\\/](browser-renderer|scan-check|static-page)/.test(id)) return undefined;
-          if (/[\\/]web[\\/]pages[\\/]studio[\\/]/.test(id)) return 'studio';
-          if (
-            /[\\/]web[\\/](components[\\/](tag-editor|code-actions|delete-dialog)|pages[\\/]codes[\\/](save-file|codes-query))\./.test(id)
-          )
-            return 'shared-pages';
-          return undefined;
-        },
-      },
-    },
+    // Pages share small modules (a limit, a helper): each would be a chunk of its own, a request
+    // more on a cold open and too small to compress (the build skips what would not shrink).
+    // Chunks of pure definitions under 4 KB are merged into one loaded with them.
+    rollupOptions: { output: { experimentalMinChunkSize: 4096 } },
   },
   server: { proxy: { '/v1': 'http://localhost:3000' } },
 }));

@@ -127,5 +127,4 @@ function sanitized(bytes: Uint8Array, fail: (rule: string) => never): ParsedLogo
   }
 }
 
-/** A raster logo with nothing to draw: the message the API answers for it, shared with the studio's check in the browser. */
-export const UNDECODABLE = (field: string) => `${field}: the image cannot be decoded (the file is damaged, or every pixel is transparent)`;
+export { UNDECODABLE } from './undecodable-logo.ts';

@@ -4,8 +4,7 @@
 // Vite; a frame text's files (frameFontFilesFor) and HarfBuzz's wasm are fetched before it is drawn.
 import { ValidationError } from '../../../src/domain/errors.ts';
 import { type DesignPatch, normalizeDesignPatch, type QrDesign } from '../../../src/domain/design/design.ts';
-import { UNDECODABLE, parseLogoDataUrl } from '../../../src/domain/design/logo.ts';
-import { isBlankLogo } from './logo-pixels.ts';
+import { parseLogoDataUrl } from '../../../src/domain/design/logo.ts';
 import { NO_LOGOS } from '../../../src/domain/design/request-logos.ts';
 import {
   createQrMatrix,
@@ -86,10 +85,7 @@ export function checkDesign(design: QrDesign): DesignProblem | null {
   if (logo !== null && lastLogo?.url !== logo)
     lastLogo = {
       url: logo,
-      problem: problemOf(() => {
-        parseLogoDataUrl('customLogoUrl', logo);
-        if (isBlankLogo(logo)) throw new ValidationError(UNDECODABLE('customLogoUrl'));
-      }),
+      problem: problemOf(() => parseLogoDataUrl('customLogoUrl', logo)),
     };
   return (
     problemOf(() => normalizeDesignPatch({ ...design, customLogoUrl: null } as DesignPatch, NO_LOGOS)) ??

@@ -15,10 +15,10 @@ import { Link } from '../../router.ts';
 import { saveFile } from '../codes/save-file.ts';
 import { type Content, type FieldName, checkContent, emptyFields } from './content-model.ts';
 import { ContentPanel } from './content-panel.tsx';
-import { BUILT_IN_DESIGNS, rangeErrors } from './design-file.ts';
+import { BUILT_IN_DESIGNS } from './design-file.ts';
 import { DesignPanel } from './design-groups.tsx';
 import { PreviewPanel, loadRenderer, usePreview } from './preview-panel.tsx';
-import type { Checker } from './use-draft-checks.ts';
+import { type Checker, designErrors as designErrorsOf } from './use-draft-checks.ts';
 
 type StaticKind = 'wifi' | 'vcard' | 'text' | 'email' | 'phone';
 const KINDS: ReadonlyArray<{ kind: StaticKind; label: string }> = [
@@ -64,12 +64,7 @@ export default function StaticPage() {
   const check = useMemo(() => checkContent(content), [content]);
   const phoneCheck = phonePayload(phone);
   const payload = kind === 'phone' ? phoneCheck.payload : check.payload;
-  const designErrors = useMemo(() => {
-    const errors = rangeErrors(design);
-    const problem = checker?.checkDesign(design);
-    if (problem) errors[problem.field as keyof QrDesign] ??= problem.message;
-    return errors;
-  }, [design, checker]);
+  const designErrors = useMemo(() => designErrorsOf(design, checker), [design, checker]);
   const designBlocked = Object.keys(designErrors).length > 0;
   const preview = usePreview(payload ?? SAMPLES[kind], design, designBlocked);
   const pick = (k: StaticKind) => {

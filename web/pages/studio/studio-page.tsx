@@ -20,6 +20,8 @@ import { useSavedDesigns } from './use-saved-designs.ts';
 import { useStudioDraft } from './use-studio-draft.ts';
 import { WontScanDialog } from './wont-scan-dialog.tsx';
 
+export { default as StaticPage } from './static-page.tsx';
+
 /** Encoded by the preview of a code not saved yet: a short link of the real length. */
 const SAMPLE_CODE = 'AbCdE12';
 
