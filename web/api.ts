@@ -15,7 +15,7 @@ import type {
   SessionView,
 } from '../src/http/schemas/account.ts';
 import type { Static } from 'typebox';
-import type { BulkActionBody, BulkActionResponse } from '../src/http/schemas/bulk.ts';
+import type { BatchCreateResponse, BulkActionBody, BulkActionResponse } from '../src/http/schemas/bulk.ts';
 import type { CreateQrBody, ItemWithWarningsResponse, ListResponse, UpdateQrBody } from '../src/http/schemas/qr-items.ts';
 import type { AccountStatsResponse, RecentResponse, StatsResponse } from '../src/http/schemas/stats.ts';
 import type { TagListResponse } from '../src/http/schemas/tags.ts';
@@ -62,6 +62,9 @@ export type RecentScans = Static<typeof RecentResponse>;
 export type CreateQrRequest = Static<typeof CreateQrBody>;
 export type UpdateQrRequest = Static<typeof UpdateQrBody>;
 export type SavedQr = Static<typeof ItemWithWarningsResponse>;
+export type BatchCreated = Static<typeof BatchCreateResponse>;
+/** What an export selects: the list's filters the export routes take. */
+export type ExportFilter = { q?: string; contentType?: ContentType; tag?: string; active?: boolean };
 export type SavedDesign = Static<typeof SavedDesignSchema>;
 export type RecentScan = CodeStats['recent'][number];
 export type StatsBreakdown = CodeStats['breakdown'];
@@ -79,6 +82,8 @@ export class ApiError extends Error {
     message: string,
     readonly field: string | null,
     readonly retryAfter: number | null,
+    /** The server's message as sent (a batch's names every broken item: `items[3].url: …; items[9].title: …`). */
+    readonly raw: string = message,
   ) {
     super(message);
   }
@@ -172,9 +177,110 @@ async function call<T>(
       m ? capitalise(m[2] as string) : raw,
       m ? (m[1] as string) : null,
       retry === null ? null : Number(retry),
+      raw,
     );
   }
   return data as T;
+}
+
+/** A download read here (not by the browser's own download), so its progress can be shown: bytes so far, and the whole when the server said. */
+async function download(path: string, onBytes: (received: number, total: number | null) => void): Promise<Blob> {
+  let res: Response;
+  try {
+    // A fetch can carry the tab's account as a header (the export routes take no `account` in the query).
+    res = await fetch(path, { credentials: 'same-origin', headers: tabAccount === null ? {} : { 'x-qrtrack-account': tabAccount } });
+  } catch {
+    throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.', null, null);
+  }
+  if (!res.ok) {
+    const text = await res.text();
+    let message = `Request failed (${res.status})`;
+    try {
+      const data: unknown = JSON.parse(text);
+      if (typeof data === 'object' && data !== null && 'error' in data) message = String((data as { error: unknown }).error);
+    } catch {
+      // not JSON
+    }
+    throw new ApiError(res.status, message, null, null);
+  }
+  const length = Number(res.headers.get('content-length') ?? NaN);
+  const total = Number.isFinite(length) ? length : null;
+  const parts: Uint8Array[] = [];
+  let received = 0;
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    received += value.byteLength;
+    onBytes(received, total);
+  }
+  return new Blob(parts as BlobPart[], { type: res.headers.get('content-type') ?? 'application/octet-stream' });
+}
+
+/** A CSV upload with its progress (fetch cannot report an upload's): XMLHttpRequest, with the same headers as `call`. */
+function uploadCsv<T>(path: string, csv: string, onSent: (sent: number, total: number) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/v1${path}`);
+    xhr.setRequestHeader('content-type', 'text/csv; charset=utf-8');
+    xhr.setRequestHeader('accept', 'application/json');
+    if (csrfToken !== null) xhr.setRequestHeader('x-csrf-token', csrfToken);
+    if (tabAccount !== null) xhr.setRequestHeader('x-qrtrack-account', tabAccount);
+    xhr.upload.onprogress = (e) => onSent(e.loaded, e.total);
+    xhr.onerror = () => reject(new ApiError(0, 'The server cannot be reached. Check your connection and try again.', null, null));
+    xhr.onload = () => {
+      let data: unknown = null;
+      try {
+        data = JSON.parse(xhr.responseText);
+      } catch {
+        // not JSON: a proxy's error page
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(data as T);
+      const raw =
+        typeof data === 'object' && data !== null && 'error' in data
+          ? String((data as { error: unknown }).error)
+          : `Request failed (${xhr.status})`;
+      reject(new ApiError(xhr.status, raw, null, null));
+    };
+    xhr.send(csv);
+  });
+}
+
+function filterQuery(filter: ExportFilter): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(filter)) if (v !== undefined && v !== '') qs.set(k, String(v));
+  return qs.toString();
+}
+
+/** An image drawn by POST /v1/qr/preview (a static code's content, nothing stored), as a file. */
+async function previewImage(format: 'png' | 'svg' | 'pdf', data: string, design: QrDesign, size: number | undefined): Promise<Blob> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (csrfToken !== null) headers['x-csrf-token'] = csrfToken;
+  if (tabAccount !== null) headers['x-qrtrack-account'] = tabAccount;
+  const q = size === undefined ? '' : format === 'pdf' ? `&mm=${size}` : `&size=${size}`;
+  let res: Response;
+  try {
+    res = await fetch(`/v1/qr/preview?format=${format}${q}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ data, design }),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'The server cannot be reached. Check your connection and try again.', null, null);
+  }
+  if (!res.ok) {
+    let message = `Request failed (${res.status})`;
+    try {
+      const body: unknown = await res.json();
+      if (typeof body === 'object' && body !== null && 'error' in body) message = String((body as { error: unknown }).error);
+    } catch {
+      // not JSON
+    }
+    throw new ApiError(res.status, message, null, null);
+  }
+  return res.blob();
 }
 
 /** The session as this tab sees it (in the account it names). */
@@ -230,7 +336,7 @@ export const api = {
   removeMember: (userId: string) => call<{ ok: boolean }>('DELETE', `/account/members/${userId}`),
   resetLink: (userId: string) => call<LinkView>('POST', `/account/members/${userId}/reset-link`),
   invites: () => call<{ invites: InviteView[] }>('GET', '/account/invites').then((r) => r.invites),
-  createInvite: (role: Role) => call<CreatedInvite>('POST', '/account/invites', { role }),
+  createInvite: (role: Role, email: string | null = null) => call<CreatedInvite>('POST', '/account/invites', { role, email }),
   revokeInvite: (id: string) => call<{ ok: boolean }>('DELETE', `/account/invites/${id}`),
   keys: () => call<{ keys: ApiKeyListItem[] }>('GET', '/account/keys').then((r) => r.keys),
   domains: () => call<{ domains: DomainView[] }>('GET', '/domains').then((r) => r.domains),
@@ -286,11 +392,32 @@ export const api = {
   /** The server's own image of a code (exactly what image.png / image.svg give); a link, read with the session cookie. */
   codeImageUrl: (id: string, format: 'svg' | 'png', size?: number) =>
     linked(`/v1/qr/${encodeURIComponent(id)}/image.${format}${size === undefined ? '' : `?size=${size}`}`),
+  /** The print-ready vector PDF, `widthMm` millimetres wide (the height follows the frame); a link. */
+  codePdfUrl: (id: string, widthMm: number) => linked(`/v1/qr/${encodeURIComponent(id)}/image.pdf?size=${widthMm}`),
   /** Which rule, variant and destination a described visitor would get (nothing is recorded). */
   testRules: (id: string, visitor: VisitorTest) => call<RuleTestResult>('POST', `/qr/${encodeURIComponent(id)}/rules/test`, visitor),
   /** Pauses, resumes or deletes up to 200 codes in one request. */
   bulkCodes: (action: BulkAction, ids: string[]) => call<BulkResult>('POST', '/qr/bulk', { action, ids }),
   tags: () => call<{ tags: TagCount[] }>('GET', '/tags').then((r) => r.tags),
+  /** A static code's image: its content encoded as is, nothing stored; `size` is pixels, or millimetres for a PDF. */
+  staticImage: previewImage,
+  /** Up to 1,000 codes in one request, all or nothing; a refusal names each broken item (`ApiError.raw`). */
+  createBatch: (items: CreateQrRequest[]) => call<BatchCreated>('POST', '/qr/batch', { items }),
+  /** The codes a filter selects as CSV or JSON, or their images as a ZIP, read with progress. */
+  exportCodes: (
+    what: { format: 'csv' | 'json' } | { format: 'zip'; images: 'png' | 'svg' },
+    filter: ExportFilter,
+    onBytes: (received: number, total: number | null) => void,
+  ) => {
+    const q = filterQuery(filter);
+    const path =
+      what.format === 'zip'
+        ? `/v1/qr/export.zip?format=${what.images}${q ? `&${q}` : ''}`
+        : `/v1/qr/export?format=${what.format}${q ? `&${q}` : ''}`;
+    return download(path, onBytes);
+  },
+  /** Codes from a CSV file, all or nothing; a refusal names the first broken line (`line 12: url: …`). */
+  importCodes: (csv: string, onSent: (sent: number, total: number) => void) => uploadCsv<{ created: number }>('/qr/import', csv, onSent),
   /**
    * A list thumbnail: a link, not a fetch, so an <img> loads it with the session cookie and the
    * browser caches it. `version` (the item's updatedAt) gives an edited design a new address.

@@ -39,6 +39,11 @@ function lazyPage(load: Loader): PageComponent & { preload(): void } {
 }
 
 const Codes = lazyPage(() => import('./pages/codes/codes-page.tsx'));
+const Transfer = lazyPage(() => import('./pages/codes/transfer-page.tsx'));
+// In the studio's chunk: it is made of the studio's forms and panels, which would otherwise be
+// split off into chunks of their own that the studio, opened cold, asks for one by one.
+const StaticCode = lazyPage(() => import('./pages/studio/studio-page.tsx').then((m) => ({ default: m.StaticPage })));
+const CreateMany = lazyPage(() => import('./pages/codes/create-many-page.tsx'));
 const Studio = lazyPage(() => import('./pages/studio/studio-page.tsx'));
 const Keys = lazyPage(() => import('./pages/account/keys-page.tsx'));
 const Members = lazyPage(() => import('./pages/account/members-page.tsx'));
@@ -53,6 +58,9 @@ const PRIVATE: Array<[string, PageComponent]> = [
   ['/codes', Codes],
   // Before '/codes/:id', which would take "new" for an id.
   ['/codes/new', Studio],
+  ['/codes/many', CreateMany],
+  ['/codes/static', StaticCode],
+  ['/codes/transfer', Transfer],
   ['/codes/:id/edit', Studio],
   ['/codes/:id', CodeStats],
   ['/overview', Overview],

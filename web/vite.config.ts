@@ -6,6 +6,21 @@ import { defineConfig } from 'vite';
 
 const here = import.meta.dirname;
 
+type ModuleInfoOf = (id: string) => { isEntry: boolean; importers: readonly string[] } | null;
+const entryGraph = new Map<string, true>();
+/** Whether the app's entry imports `id`, directly or through other static imports. */
+function inEntryGraph(id: string, info: ModuleInfoOf, seen = new Set<string>()): boolean {
+  const known = entryGraph.get(id);
+  if (known !== undefined) return known;
+  if (seen.has(id)) return false;
+  seen.add(id);
+  const m = info(id);
+  const yes = m !== null && (m.isEntry || m.importers.some((i) => inEntryGraph(i, info, seen)));
+  // A no met inside an import cycle may be partial (the walk stopped at a module already seen): only a yes is kept.
+  if (yes) entryGraph.set(id, true);
+  return yes;
+}
+
 export default defineConfig(({ command }) => ({
   root: here,
   base: '/app/',
@@ -29,6 +44,27 @@ export default defineConfig(({ command }) => ({
     // Every browser we target has modulepreload; the polyfill would only add bytes.
     modulePreload: { polyfill: false },
     reportCompressedSize: false,
+    // Pages share small modules (a dialog, the tag editor, a helper): left alone each is a chunk
+    // of its own, and the studio opened cold asked for eight and more scripts at once, past a
+    // browser's six connections: on mobile data a second wave of round trips held the preview
+    // back. What the app's entry loads itself stays with the entry (named here, or Rollup would
+    // pull it into the first manual chunk that uses it, and the sign-in page would load that
+    // chunk); the studio's modules travel as one chunk (the renderer and the scan check stay
+    // lazy), the pieces several pages share as another.
+    rollupOptions: {
+      output: {
+        experimentalMinChunkSize: 4096,
+        manualChunks(id, { getModuleInfo }) {
+          if (inEntryGraph(id, getModuleInfo)) return 'index';
+          if (/[\\/]web[\\/]pages[\\/]studio[\\/](?!browser-renderer|scan-check)/.test(id)) return 'studio';
+          if (
+            /[\\/]web[\\/](components[\\/](tag-editor|code-actions|delete-dialog)|pages[\\/]codes[\\/](save-file|codes-query))\./.test(id)
+          )
+            return 'shared-pages';
+          return undefined;
+        },
+      },
+    },
   },
   server: { proxy: { '/v1': 'http://localhost:3000' } },
 }));

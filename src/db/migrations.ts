@@ -16,6 +16,7 @@ import { domains } from './migrations/0013-domains.ts';
 import { keyLifecycle } from './migrations/0014-key-lifecycle.ts';
 import { scanPipeline } from './migrations/0015-scan-pipeline.ts';
 import { webhooks } from './migrations/0016-webhooks.ts';
+import { publicHeading } from './migrations/0017-public-heading.ts';
 import { bulkLeases } from './migrations/0018-bulk-leases.ts';
 
 type AnyDb = Kysely<unknown>;
@@ -197,6 +198,7 @@ export class InCodeMigrations implements MigrationProvider {
       '0014_key_lifecycle': keyLifecycle(this.dialect),
       '0015_scan_pipeline': scanPipeline(this.dialect),
       '0016_webhooks': webhooks(this.dialect),
+      '0017_public_heading': publicHeading(this.dialect),
       '0018_bulk_leases': bulkLeases(this.dialect),
     };
   }

@@ -87,6 +87,8 @@ export interface OneTimeLinksTable {
   created_at: DbTime;
   expires_at: DbTime | null;
   used_at: DbTime | null;
+  /** Who an invite is for, as the owner typed it (a label: the link works for whoever opens it). */
+  email: string | null;
 }
 
 export interface QrItemsTable {
@@ -94,6 +96,8 @@ export interface QrItemsTable {
   account_id: string;
   code: string;
   title: string;
+  /** What its landing page shows visitors; null: a neutral heading by kind (the title stays private). */
+  heading: string | null;
   content_type: string;
   payload: string;
   /** Title and payload folded for `q` (domain/qr-items/search-text.ts); the trigram indexes cover these. */

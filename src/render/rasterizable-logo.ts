@@ -15,6 +15,7 @@ import type { QrDesign } from '../domain/design/design.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { LruCache } from '../domain/scans/lru-cache.ts';
 import { encodePng } from './png-encoder.ts';
+import { UNDECODABLE } from '../domain/design/logo.ts';
 
 /**
  * Longest side handed to the rasterizer. The largest logo any PNG gives is under 1,000 px
@@ -110,7 +111,7 @@ export async function rasterizableDesign(design: QrDesign): Promise<QrDesign> {
   return { ...design, customLogoUrl: png };
 }
 
-export const UNDECODABLE = (field: string) => `${field}: the image cannot be decoded (the file is damaged, or every pixel is transparent)`;
+export { UNDECODABLE } from '../domain/design/logo.ts';
 
 /**
  * Shrinks RGBA pixels by a whole factor until the longest side fits, each output pixel the

@@ -15,6 +15,28 @@ const tokenOf = (url: string) => url.split('/').pop() as string;
 const item = { title: 'Menu', url: 'https://example.com/menu' };
 
 describe('invites and members', () => {
+  it('an invite may say whom it is for: listed with it and shown on its page, not checked when used (#32)', async () => {
+    const made = await owner.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer', email: 'ada@example.com' } });
+    expect(made.statusCode).toBe(201);
+    expect(made.json().invite.email).toBe('ada@example.com');
+    const plain = await owner.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer' } });
+    expect(plain.json().invite.email).toBeNull();
+    const listed = (await owner.request({ method: 'GET', url: '/v1/account/invites' })).json().invites;
+    expect(listed.map((i: { email: string | null }) => i.email).sort()).toEqual(['ada@example.com', null].sort());
+    const preview = await t.request({ method: 'GET', url: `/v1/invites/${tokenOf(made.json().url)}` });
+    expect(preview.json()).toMatchObject({ role: 'viewer', email: 'ada@example.com' });
+    const bad = await owner.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'viewer', email: 12 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatch(/^email: /);
+    // A label: someone else may still use the link.
+    const accepted = await t.request({
+      method: 'POST',
+      url: `/v1/invites/${tokenOf(made.json().url)}/accept`,
+      payload: { email: 'someone@example.com', password: PASSWORD },
+    });
+    expect(accepted.statusCode).toBe(201);
+  });
+
   it('invites by a one-time link: the new member signs in with the invited role', async () => {
     const inv = await owner.request({ method: 'POST', url: '/v1/account/invites', payload: { role: 'editor' } });
     expect(inv.statusCode).toBe(201);

@@ -170,7 +170,7 @@ describe('the short link of a code with a lifecycle', () => {
     expect((await read(item.id)).status).toBe('paused');
     const res = await scan(item.code);
     expect(res.statusCode).toBe(404);
-    expect(res.body).toContain('QR code not found');
+    expect(res.body).toContain('This QR code is paused');
   });
 
   it('never overshoots the cap: 100 parallel human scans on a cap of 10 get exactly 10 destinations', async () => {

@@ -116,6 +116,7 @@ describe('the short link /r/{code}', () => {
     await t.request({ method: 'PATCH', url: `/v1/qr/${it.id}`, key, payload: { active: false } });
     const paused = await scan(it.code);
     expect(paused.statusCode).toBe(404);
+    expect(paused.body).toContain('This QR code is paused');
     expectShortLinkHeaders(paused);
     expect((await stats(it.id)).totals.scans).toBe(0);
     await t.request({ method: 'PATCH', url: `/v1/qr/${it.id}`, key, payload: { active: true } });

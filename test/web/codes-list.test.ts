@@ -288,7 +288,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
     await context.close();
   });
 
-  it('shows a viewer the list without any edit control', { timeout: 120_000 }, async () => {
+  it('shows a viewer the list without any edit control, with a View & download link to each code’s design', {
+    timeout: 120_000,
+  }, async () => {
     const { context, page, problems } = await signedIn(VIEWER);
     expect(await page.locator('.code-row').count()).toBeGreaterThan(0);
     expect(await page.locator('input[type="checkbox"]').count()).toBe(0);
@@ -297,7 +299,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the codes list in a browser', () => {
     expect(await page.getByRole('button', { name: /^Copy the short link/ }).count()).toBeGreaterThan(0);
     for (const name of [/^Pause/, /^Resume/, /^Delete/]) expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
     for (const name of [/^Edit /, /^New code$/]) expect(await page.getByRole('link', { name }).count(), String(name)).toBe(0);
-    expect(await page.locator('a[href$="/edit"], a[href$="/codes/new"]').count()).toBe(0);
+    expect(await page.locator('a[href$="/codes/new"]').count()).toBe(0);
+    // The studio opens read-only for them: its one link says so (the design and downloads).
+    const toStudio = await page.locator('a[href$="/edit"]').allTextContents();
+    expect(toStudio.length).toBeGreaterThan(0);
+    expect(new Set(toStudio)).toEqual(new Set(['View & download']));
     expect(await page.locator('.spark').count()).toBeGreaterThan(0);
     await checkPage(page, problems, 'codelist-viewer');
     await context.close();

@@ -1,7 +1,13 @@
 // Small things of the studio (issue #32): a code the scan check says will not scan is created only
 // when the user says so; the title counts its characters and is never cut silently; a long title
-// stays inside a phone's width on the edit page.
+// stays inside a phone's width on the edit page; a blank logo is refused by the preview as the API
+// refuses it; colours without their #; the design file's name before a title; the built-in
+// "Menu card" draws no warning; the sign-in page's way out for the only owner; the API reference.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { encodePng } from '../../src/render/png-encoder.ts';
+import { tempDir } from '../support/test-app.ts';
 import { describe, expect, it } from 'vitest';
 import { HAVE_CHROMIUM, OWNER, checkPage, useBrowserSuite, viewportShots } from '../support/browser.ts';
 
@@ -125,5 +131,66 @@ describe.skipIf(!HAVE_CHROMIUM)('small things of the studio', () => {
       }
     }
     await context.close();
+  });
+
+  it('refuses a fully transparent PNG logo in the preview with the API’s own sentence, and creates nothing', {
+    timeout: 120_000,
+  }, async () => {
+    const file = path.join(tempDir(), 'blank.png');
+    fs.writeFileSync(file, encodePng(new Uint8Array(64 * 64 * 4), 64, 64, false));
+    const title = `Blank logo ${++tries}`;
+    const { context, page, problems } = await suite.signIn(OWNER);
+    await fillNewCode(page, title);
+    await page.locator('#group-logo summary').click();
+    await page.getByLabel('Your own logo').setInputFiles(file);
+    const error = page.locator('#d-customLogoUrl-error');
+    await error.waitFor();
+    expect(await error.textContent()).toBe('The image cannot be decoded (the file is damaged, or every pixel is transparent)');
+    await page.locator('.studio__actions .btn').click();
+    // Refused here, before the API: the form says why, and nothing is created.
+    await expect.poll(() => page.locator('.form-error').first().textContent()).toMatch(/logo|design|fix/i);
+    expect(page.url()).toMatch(/\/app\/codes\/new$/);
+    expect(await codesTitled(title)).toBe(0);
+    await error.scrollIntoViewIfNeeded();
+    await viewportShots(page, 'studio-blank-logo', error);
+    await checkPage(page, problems, 'studio-blank-logo');
+    await context.close();
+  });
+
+  it('takes a colour typed without its #, names a design exported before a title design.json, and starts “Menu card” without warnings', {
+    timeout: 120_000,
+  }, async () => {
+    const { context, page } = await suite.signIn(OWNER, { acceptDownloads: true });
+    await page.goto(`${suite.url}/app/codes/new`);
+    await page.locator('.preview__img').waitFor();
+    await page.locator('#group-colours summary').click();
+    const colour = page.getByLabel('Code colour', { exact: true });
+    await colour.fill('1a73e8');
+    expect(await colour.inputValue()).toBe('#1a73e8');
+    expect(await page.locator('#d-color1-error').count()).toBe(0);
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export design (JSON)' }).click()]);
+    expect(file.suggestedFilename()).toBe('design.json');
+
+    await page.getByLabel('Start from a design').selectOption({ label: 'Menu card (built in)' });
+    await page.getByRole('button', { name: 'Use this design' }).click();
+    await expect.poll(() => page.locator('#scan-check').getAttribute('data-state'), { timeout: 30_000 }).toBe('ok');
+    expect(await page.locator('#design-warnings').count()).toBe(0);
+    await context.close();
+  });
+
+  it('tells the only owner how to reset a forgotten password, and links every page to the API reference', {
+    timeout: 120_000,
+  }, async () => {
+    const context = await suite.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${suite.url}/app/sign-in`);
+    expect(await page.locator('.sign-in__forgot').textContent()).toContain('npm run -s qrtrack -- users reset-link');
+    await viewportShots(page, 'sign-in-forgot');
+    await context.close();
+    const signed = await suite.signIn(OWNER);
+    const link = signed.page.getByRole('link', { name: 'API reference' });
+    expect(await link.getAttribute('href')).toBe('/docs');
+    expect((await fetch(`${suite.url}/docs`, { redirect: 'follow' })).status).toBe(200);
+    await signed.context.close();
   });
 });

@@ -135,6 +135,10 @@ export function AppLayout({
         </div>
         {children}
       </main>
+      {/* The server's own pages, outside the app: plain links. */}
+      <footer class="app-footer small muted">
+        <a href="/docs">API reference</a> · <a href="/v1/openapi.json">OpenAPI document</a>
+      </footer>
     </div>
   );
 }

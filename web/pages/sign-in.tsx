@@ -46,7 +46,13 @@ export function SignInPage({ next }: { next?: string }) {
           Sign in
         </Button>
       </form>
-      <p class="muted small">Forgot your password? Ask an owner of your account for a reset link.</p>
+      <div class="muted small sign-in__forgot">
+        <p>Forgot your password? Ask an owner of your account for a reset link.</p>
+        <p>
+          The only owner, or nobody can sign in? Whoever runs the server makes one there:{' '}
+          <code>npm run -s qrtrack -- users reset-link you@example.com</code> (valid 24 hours).
+        </p>
+      </div>
       {instance?.signup === 'open' ? (
         <p class="small">
           New here? <Link href="/sign-up">Create an account</Link>

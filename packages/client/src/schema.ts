@@ -4000,6 +4000,8 @@ export interface components {
         CreateInviteRequest: {
             /** @enum {unknown} */
             role: "owner" | "editor" | "viewer";
+            /** @description Who it is for: shown in the list of open invites and filled in on the invite page */
+            email?: string | null;
         };
         CreateKeyRequest: {
             name: string;
@@ -4009,6 +4011,8 @@ export interface components {
         };
         CreateQrRequest: {
             title: string;
+            /** @description What the landing page of a wifi, vcard or text code shows visitors as its heading; null or absent: a neutral heading by kind. The title is never shown to visitors */
+            heading?: string | null;
             /** @description Must be true or omitted */
             tracking?: boolean;
             contentType?: components["schemas"]["ContentType"];
@@ -4205,6 +4209,8 @@ export interface components {
             id: string;
             /** @enum {unknown} */
             role: "owner" | "editor" | "viewer";
+            /** @description Who the invite is for, as the owner typed it (so open invites can be told apart); the link works for whoever opens it */
+            email: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4216,6 +4222,8 @@ export interface components {
             role: "owner" | "editor" | "viewer";
             /** Format: date-time */
             expiresAt: string;
+            /** @description Who the owner made it for, if they said */
+            email: string | null;
         };
         InvitesResponse: {
             invites: components["schemas"]["Invite"][];
@@ -4438,7 +4446,10 @@ export interface components {
         QrItem: {
             /** Format: uuid */
             id: string;
+            /** @description The account's own name for the code (list, file names); never shown to visitors */
             title: string;
+            /** @description What its landing page shows visitors as its heading; null: a neutral heading by kind */
+            heading: string | null;
             /** @description 7 characters [A-Za-z0-9] */
             code: string;
             contentType: components["schemas"]["ContentType"];
@@ -4768,6 +4779,8 @@ export interface components {
         };
         UpdateQrRequest: {
             title?: string;
+            /** @description What the landing page of a wifi, vcard or text code shows visitors as its heading; null or absent: a neutral heading by kind. The title is never shown to visitors */
+            heading?: string | null;
             active?: boolean;
             /** @description Must be true or omitted */
             tracking?: boolean;
@@ -6365,10 +6378,12 @@ export interface operations {
     previewQr: {
         parameters: {
             query?: {
-                /** @description Default svg */
-                format?: "svg" | "png";
+                /** @description Default svg; pdf: a print-ready page `mm` millimetres wide (the studio downloads static codes this way) */
+                format?: "svg" | "png" | "pdf";
                 /** @description Width in pixels; overrides the design resolution */
                 size?: number;
+                /** @description With format=pdf: the page width in millimetres (default 50) */
+                mm?: number;
                 /** @description 1: answer with Content-Disposition: attachment and a file name made from the title */
                 download?: number;
             };
@@ -6382,7 +6397,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The image: image/svg+xml for .svg and format=svg, image/png for .png and format=png */
+            /** @description The image: image/svg+xml, image/png or (format=pdf) application/pdf */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6390,6 +6405,7 @@ export interface operations {
                 content: {
                     "image/svg+xml": string;
                     "image/png": string;
+                    "application/pdf": string;
                 };
             };
             /** @description Not modified (If-None-Match) */

@@ -21,11 +21,15 @@ export interface LinkRecord {
   createdAt: string;
   expiresAt: string | null;
   usedAt: string | null;
+  /** An invite's addressee, as the owner typed it. */
+  email: string | null;
 }
 
 export interface InviteRecord {
   id: string;
   role: Role;
+  /** Who it is for, as the owner typed it; null: not said. */
+  email: string | null;
   createdBy: string | null;
   createdAt: string;
   expiresAt: string;
@@ -43,6 +47,8 @@ export class OneTimeLinksRepository {
     createdBy?: string;
     now: string;
     expiresAt?: string;
+    /** An invite's addressee, as typed (a label for the owner's list). */
+    email?: string | null;
   }): Promise<string> {
     const id = randomUUID();
     const c = this.db.codec;
@@ -59,6 +65,7 @@ export class OneTimeLinksRepository {
         created_at: c.time(input.now),
         expires_at: input.expiresAt === undefined ? null : c.time(input.expiresAt),
         used_at: null,
+        email: input.email ?? null,
       })
       .execute();
     return id;
@@ -91,6 +98,7 @@ export class OneTimeLinksRepository {
     return rows.map((r) => ({
       id: r.id,
       role: r.role as Role,
+      email: r.email,
       createdBy: r.created_by,
       createdAt: readTime(r.created_at),
       expiresAt: readTime(r.expires_at ?? r.created_at),
@@ -228,5 +236,6 @@ function toRecord(r: Database['one_time_links']): LinkRecord {
     createdAt: readTime(r.created_at),
     expiresAt: readTimeOrNull(r.expires_at),
     usedAt: readTimeOrNull(r.used_at),
+    email: r.email,
   };
 }

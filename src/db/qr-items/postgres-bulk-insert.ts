@@ -17,6 +17,7 @@ export type NewItemRow = Pick<
   | 'id'
   | 'code'
   | 'title'
+  | 'heading'
   | 'content_type'
   | 'payload'
   | 'search_title'
@@ -34,18 +35,18 @@ export async function insertItemsPostgres(db: Db, accountId: string, rows: reado
   const fields = distinct(col('fields_json'));
   const designs = distinct(col('design_json'));
   const { rows: stored } = await sql<{ id: string }>`
-    insert into qr_items (id, account_id, code, title, content_type, payload, search_title, search_payload, fields_json, design_json,
+    insert into qr_items (id, account_id, code, title, heading, content_type, payload, search_title, search_payload, fields_json, design_json,
       active, created_at, updated_at, activates_at, expires_at, max_scans, cap_basis, routing_json, password_hash, domain_id)
-    select r.id, ${accountId}, r.code, r.title, r.content_type, r.payload, r.search_title, r.search_payload, f.json, d.json, r.active,
+    select r.id, ${accountId}, r.code, r.title, r.heading, r.content_type, r.payload, r.search_title, r.search_payload, f.json, d.json, r.active,
       r.created_at, r.created_at, r.activates_at, r.expires_at, r.max_scans, r.cap_basis, r.routing_json, r.password_hash, r.domain_id
-    from unnest(${textArray(col('id'))}::text[], ${textArray(col('code'))}::text[], ${textArray(col('title'))}::text[],
+    from unnest(${textArray(col('id'))}::text[], ${textArray(col('code'))}::text[], ${textArray(col('title'))}::text[], ${textArray(col('heading'))}::text[],
       ${textArray(col('content_type'))}::text[], ${textArray(col('payload'))}::text[], ${textArray(col('search_title'))}::text[],
       ${textArray(col('search_payload'))}::text[], ${integerArray(fields.index)}::int[], ${integerArray(designs.index)}::int[],
       ${booleanArray(col('active'))}::boolean[], ${textArray(col('created_at'))}::timestamptz[],
       ${textArray(col('activates_at'))}::timestamptz[], ${textArray(col('expires_at'))}::timestamptz[],
       ${textArray(rows.map((r) => (r.max_scans === null ? null : String(r.max_scans))))}::bigint[], ${textArray(col('cap_basis'))}::text[],
       ${textArray(col('routing_json'))}::text[], ${textArray(col('password_hash'))}::text[], ${textArray(col('domain_id'))}::text[])
-      as r(id, code, title, content_type, payload, search_title, search_payload, fields_at, design_at, active, created_at,
+      as r(id, code, title, heading, content_type, payload, search_title, search_payload, fields_at, design_at, active, created_at,
         activates_at, expires_at, max_scans, cap_basis, routing_json, password_hash, domain_id)
     join unnest(${textArray(fields.values)}::text[]) with ordinality as f(json, at) on f.at = r.fields_at
     join unnest(${textArray(designs.values)}::text[]) with ordinality as d(json, at) on d.at = r.design_at

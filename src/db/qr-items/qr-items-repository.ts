@@ -24,7 +24,18 @@ export type { ListQuery } from './list-planner.ts';
 /** What the short link needs to answer, looked up by code (deleted items included: they answer 410). */
 export type ShortLinkTarget = Pick<
   QrItemRecord,
-  'id' | 'title' | 'code' | 'contentType' | 'payload' | 'active' | 'activatesAt' | 'expiresAt' | 'maxScans' | 'scanCapBasis' | 'domainId'
+  | 'id'
+  | 'title'
+  | 'heading'
+  | 'code'
+  | 'contentType'
+  | 'payload'
+  | 'active'
+  | 'activatesAt'
+  | 'expiresAt'
+  | 'maxScans'
+  | 'scanCapBasis'
+  | 'domainId'
 > & {
   deleted: boolean;
   /** Carried into each scan, so the account roll-ups are written without a lookup. */
@@ -173,6 +184,7 @@ export class QrItemsRepository {
       account_id: accountId,
       code: generateShortCode(),
       title: content.title,
+      heading: content.heading ?? null,
       content_type: content.contentType,
       payload: content.payload,
       search_title: foldForSearch(content.title),
@@ -266,6 +278,7 @@ export class QrItemsRepository {
       set.title = changes.title;
       set.search_title = foldForSearch(changes.title);
     }
+    if (changes.heading !== undefined) set.heading = changes.heading;
     if (changes.contentType !== undefined) set.content_type = changes.contentType;
     if (changes.payload !== undefined) {
       set.payload = changes.payload;
@@ -392,6 +405,7 @@ export class QrItemsRepository {
         'id',
         'account_id',
         'title',
+        'heading',
         'code',
         'content_type',
         'payload',
@@ -414,6 +428,7 @@ export class QrItemsRepository {
       id: row.id,
       accountId: row.account_id,
       title: row.title,
+      heading: row.heading,
       code: row.code,
       contentType: row.content_type as ContentType,
       payload: row.payload,

@@ -126,3 +126,5 @@ function sanitized(bytes: Uint8Array, fail: (rule: string) => never): ParsedLogo
     throw err;
   }
 }
+
+export { UNDECODABLE } from './undecodable-logo.ts';

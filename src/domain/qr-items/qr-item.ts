@@ -14,6 +14,7 @@ import {
 } from '../payload/index.ts';
 import { type LinkAddresses, isOwnShortLink, shortUrlOf } from './short-code.ts';
 import { checkTitle } from './qr-title.ts';
+import { checkHeading } from './public-heading.ts';
 import { normalizeTags } from './tags.ts';
 import { type DynamicRequest, planDynamic } from '../dynamic/plan-dynamic.ts';
 import { type DynamicSettings, NO_DYNAMIC } from '../dynamic/dynamic-settings.ts';
@@ -28,6 +29,8 @@ export interface QrItemRecord extends DynamicSettings {
   accountId: string;
   code: string;
   title: string;
+  /** What its landing page shows visitors; null: a neutral heading by kind. */
+  heading: string | null;
   contentType: ContentType;
   payload: string;
   fields: TypedFields;
@@ -49,6 +52,7 @@ export interface QrItemView extends DynamicSettings {
   hasPassword: boolean;
   id: string;
   title: string;
+  heading: string | null;
   code: string;
   contentType: ContentType;
   payload: string;
@@ -68,6 +72,7 @@ export type QrItemRequest = TypedFields &
   DesignPatch &
   DynamicRequest & {
     title?: string;
+    heading?: string | null;
     tracking?: boolean;
     contentType?: ContentType;
     payload?: string;
@@ -81,6 +86,8 @@ export type QrItemRequest = TypedFields &
 /** What to store for a new item (id, code and times are the repository's). */
 export interface NewQrItemContent {
   title: string;
+  /** Absent or null: none. */
+  heading?: string | null;
   contentType: ContentType;
   payload: string;
   fields: TypedFields;
@@ -111,6 +118,7 @@ export function toView(item: QrItemRecord, addresses: LinkAddresses, now = Date.
     status: statusOf(item, now),
     id: item.id,
     title: item.title,
+    heading: item.heading,
     code: item.code,
     contentType: item.contentType,
     payload: item.payload,
@@ -149,6 +157,7 @@ export function planCreate(req: QrItemRequest, ctx: PlanContext, logos: ParsedLo
   const fields = typedFieldsOf(req);
   return {
     title: checkTitle(req.title),
+    heading: checkHeading(req.heading ?? null),
     contentType,
     payload: contentFor(contentType, req.payload, fields, ctx),
     fields,
@@ -170,6 +179,7 @@ export function planUpdate(
   rejectTrackingOff(req);
   const changes: QrItemChanges = {};
   if (req.title !== undefined) changes.title = checkTitle(req.title);
+  if (req.heading !== undefined) changes.heading = checkHeading(req.heading);
   if (req.active !== undefined) changes.active = req.active;
   // PATCH replaces the whole set of tags; an empty list removes them all.
   if (req.tags !== undefined) changes.tags = normalizeTags(req.tags);

@@ -1,5 +1,6 @@
-// Small HTML answers of /r/{code} when there is nothing to show. A paused code gets exactly
-// the not-found page, so a scanner cannot tell a paused code from one that never existed.
+// Small HTML answers of /r/{code} when there is nothing to show. A paused code answers 404 as
+// an unknown one does (the spec's status), but says it is paused: "check that the whole code was
+// scanned" sent people holding a good print to scan it again (issue #32).
 import { icon } from './icons.ts';
 import { type RenderedPage, renderPage } from './page-shell.ts';
 
@@ -12,8 +13,16 @@ export function renderNotFoundPage(): RenderedPage {
   );
 }
 
-/** Paused (`active: false`): indistinguishable from an unknown code, by design. */
-export const renderPausedPage: () => RenderedPage = renderNotFoundPage;
+/** Paused (`active: false`): 404, saying so, so nobody rescans a print that is fine. */
+export function renderPausedPage(): RenderedPage {
+  return errorPage(
+    404,
+    'scan',
+    'This QR code is paused',
+    'Its owner has paused it for now, so it does not lead anywhere at the moment. Try again later, or ask whoever shared it.',
+    'Paused',
+  );
+}
 
 export function renderGonePage(): RenderedPage {
   return errorPage(410, 'trash', 'This QR code was removed', 'Its owner deleted it, so it no longer leads anywhere.');

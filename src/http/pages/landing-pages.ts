@@ -6,6 +6,7 @@ import { type IconName, icon } from './icons.ts';
 import { type RenderedPage, renderPage } from './page-shell.ts';
 
 export interface LandingPageOptions {
+  /** The heading visitors see: the code's public heading or a neutral one (publicHeadingOf), never its private title. */
   title: string;
   code: string;
   payload: string;

@@ -177,7 +177,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req) => {
       const list = await oneTimeLinks.openInvites(accountOf(req), new Date().toISOString());
-      return { invites: list.map(({ id, role, createdAt, expiresAt }) => ({ id, role, createdAt, expiresAt })) };
+      return { invites: list.map(({ id, role, email, createdAt, expiresAt }) => ({ id, role, email, createdAt, expiresAt })) };
     },
   );
 
@@ -202,7 +202,9 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       const createdAt = new Date(now).toISOString();
       const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
       const role = req.body.role;
+      const email = req.body.email?.trim() || null;
       const id = await oneTimeLinks.create({
+        email,
         tokenHash: hashSecretToken(token),
         kind: 'invite',
         accountId: accountOf(req),
@@ -213,7 +215,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
       });
       return reply
         .code(201)
-        .send({ invite: { id, role, createdAt, expiresAt }, url: oneTimeLinkUrl(services.addresses.publicUrl(), 'invite', token) });
+        .send({ invite: { id, role, email, createdAt, expiresAt }, url: oneTimeLinkUrl(services.addresses.publicUrl(), 'invite', token) });
     },
   );
 

@@ -74,8 +74,21 @@ const PdfQuery = Type.Object(
 );
 const PreviewQuery = Type.Object(
   {
-    format: Type.Optional(Type.Enum(['svg', 'png'], { rule: 'must be one of svg, png', description: 'Default svg' })),
+    format: Type.Optional(
+      Type.Enum(['svg', 'png', 'pdf'], {
+        rule: 'must be one of svg, png, pdf',
+        description: 'Default svg; pdf: a print-ready page `mm` millimetres wide (the studio downloads static codes this way)',
+      }),
+    ),
     size: SizeQuery.properties.size,
+    mm: Type.Optional(
+      Type.Number({
+        minimum: PDF_WIDTH_MM.min,
+        maximum: PDF_WIDTH_MM.max,
+        rule: `must be a number of millimetres between ${PDF_WIDTH_MM.min} and ${PDF_WIDTH_MM.max}`,
+        description: `With format=pdf: the page width in millimetres (default ${PDF_WIDTH_MM.default})`,
+      }),
+    ),
     download: Download,
   },
   { additionalProperties: false },
@@ -97,6 +110,14 @@ const pdfResponses = {
   200: {
     description: 'A one-page PDF exactly `size` millimetres wide: the drawing of image.svg as vector paths (logos as images)',
     content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } },
+  },
+};
+
+const previewResponses = {
+  ...imageResponses,
+  200: {
+    description: 'The image: image/svg+xml, image/png or (format=pdf) application/pdf',
+    content: { ...imageResponses[200].content, 'application/pdf': { schema: Type.String({ format: 'binary' }) } },
   },
 };
 
@@ -186,7 +207,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
         tags: ['images'],
         querystring: PreviewQuery,
         body: PreviewBody,
-        response: imageResponses,
+        response: previewResponses,
       },
     },
     async (req, reply) => {
@@ -197,7 +218,8 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> =
       const design = resolveDesign(undefined, designPatchOf(body, logos));
       const data = body.data ?? shortUrlFor(services.addresses.publicUrl(), SAMPLE_CODE);
       const download = req.query.download === 1 ? { title: 'QR preview', fallback: 'qr-preview' } : null;
-      return send(req, reply, { format: req.query.format ?? 'svg', data, design, size: req.query.size, download });
+      const format = req.query.format ?? 'svg';
+      return send(req, reply, { format, data, design, size: format === 'pdf' ? req.query.mm : req.query.size, download });
     },
   );
 };

@@ -158,7 +158,12 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ services: AppServices
     async (req) => {
       const link = await oneTimeLinks.usable('invite', hashSecretToken(req.params.token), now());
       const account = await keys.findAccount(link.accountId ?? '');
-      return { accountName: account?.name ?? '', role: link.role ?? 'viewer', expiresAt: link.expiresAt ?? link.createdAt };
+      return {
+        accountName: account?.name ?? '',
+        role: link.role ?? 'viewer',
+        expiresAt: link.expiresAt ?? link.createdAt,
+        email: link.email,
+      };
     },
   );
 

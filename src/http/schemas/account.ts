@@ -82,7 +82,12 @@ export const ResetPasswordBody = Type.Object({ password: Password }, { additiona
 export const ChangePasswordBody = Type.Object({ currentPassword: Password, newPassword: Password }, { additionalProperties: false });
 export const SwitchAccountBody = Type.Object({ accountId: Uuid('An account the user is a member of') }, { additionalProperties: false });
 
-export const InvitePreviewResponse = Type.Object({ accountName: Type.String(), role: RoleSchema, expiresAt: Time });
+export const InvitePreviewResponse = Type.Object({
+  accountName: Type.String(),
+  role: RoleSchema,
+  expiresAt: Time,
+  email: Type.Union([Type.String(), Type.Null()], { description: 'Who the owner made it for, if they said' }),
+});
 export const ResetPreviewResponse = Type.Object({ email: Type.String(), expiresAt: Time });
 
 const RetentionDays = Type.Union([Type.Integer({ minimum: 1, maximum: 3650 }), Type.Null()], {
@@ -101,9 +106,28 @@ export const MembersResponse = Type.Object({ members: Type.Array(Member) });
 export const ChangeRoleBody = Type.Object({ role: RoleSchema }, { additionalProperties: false });
 export const MemberResponse = Type.Object({ member: Member });
 
-export const Invite = Type.Object({ id: Type.String(), role: RoleSchema, createdAt: Time, expiresAt: Time });
+export const Invite = Type.Object({
+  id: Type.String(),
+  role: RoleSchema,
+  email: Type.Union([Type.String(), Type.Null()], {
+    description: 'Who the invite is for, as the owner typed it (so open invites can be told apart); the link works for whoever opens it',
+  }),
+  createdAt: Time,
+  expiresAt: Time,
+});
 export const InvitesResponse = Type.Object({ invites: Type.Array(Invite) });
-export const CreateInviteBody = Type.Object({ role: RoleSchema }, { additionalProperties: false });
+export const CreateInviteBody = Type.Object(
+  {
+    role: RoleSchema,
+    email: Type.Optional(
+      Type.Union([Email, Type.Null()], {
+        rule: 'must be an email address such as ada@example.com, or null',
+        description: 'Who it is for: shown in the list of open invites and filled in on the invite page',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export const LinkResponse = Type.Object({
   url: Type.String({ description: 'The one-time link; it is shown only now' }),
   expiresAt: Time,

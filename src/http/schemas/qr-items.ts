@@ -11,6 +11,7 @@ import { Between, Enum, named, optionalAll, Text } from '../../domain/schema-kit
 import { SPARKLINE_DAYS } from '../../domain/stats/sparklines.ts';
 import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../../domain/qr-items/tags.ts';
 import { TITLE_MAX } from '../../domain/qr-items/qr-title.ts';
+import { HEADING_MAX } from '../../domain/qr-items/public-heading.ts';
 import { TagText } from './tags.ts';
 import { FallbackUrls, Rule, Rules, Utm } from '../../domain/dynamic/rules-schema.ts';
 import { ITEM_STATUSES, QrStatus, ScanCapBasis, lifecycleProperties } from '../../domain/dynamic/lifecycle.ts';
@@ -76,10 +77,17 @@ const contentProperties = {
   ),
 };
 
+/** Optional on create and update; null (or an empty string) clears it. */
+const Heading = OrNull(
+  Text(HEADING_MAX),
+  `must be a string of at most ${HEADING_MAX} characters or null`,
+  'What the landing page of a wifi, vcard or text code shows visitors as its heading; null or absent: a neutral heading by kind. The title is never shown to visitors',
+);
+
 export const CreateQrBody = named(
   'CreateQrRequest',
   Type.Object(
-    { title: Text(TITLE_MAX), ...optionalAll(contentProperties) },
+    { title: Text(TITLE_MAX), ...optionalAll({ heading: Heading, ...contentProperties }) },
     { additionalProperties: false, rule: 'must be a JSON object' },
   ),
 );
@@ -87,7 +95,7 @@ export const CreateQrBody = named(
 export const UpdateQrBody = named(
   'UpdateQrRequest',
   Type.Object(
-    { ...optionalAll({ title: Text(TITLE_MAX), active: Type.Boolean(), ...contentProperties }) },
+    { ...optionalAll({ title: Text(TITLE_MAX), heading: Heading, active: Type.Boolean(), ...contentProperties }) },
     { additionalProperties: false, rule: 'must be a JSON object' },
   ),
 );
@@ -115,7 +123,10 @@ export const QrItem = named(
   'QrItem',
   Type.Object({
     id: Type.String({ format: 'uuid' }),
-    title: Type.String(),
+    title: Type.String({ description: "The account's own name for the code (list, file names); never shown to visitors" }),
+    heading: Type.Union([Type.String(), Type.Null()], {
+      description: 'What its landing page shows visitors as its heading; null: a neutral heading by kind',
+    }),
     code: Type.String({ description: '7 characters [A-Za-z0-9]' }),
     contentType: ContentType,
     payload: Type.String(),

@@ -18,12 +18,14 @@ import {
   renderGonePage,
   renderLandingPage,
   renderNotFoundPage,
+  renderPausedPage,
   renderPasswordPage,
   renderScheduledPage,
   renderVcf,
   vcfContentDisposition,
 } from '../pages/index.ts';
 import type { AttemptCounter } from '../../domain/accounts/attempt-limiter.ts';
+import { publicHeadingOf } from '../../domain/qr-items/public-heading.ts';
 import type { ScanCap } from '../../db/short-links/scan-cap.ts';
 import {
   PASSWORD_COOKIE_MS,
@@ -145,7 +147,7 @@ function answerShortLink(services: AppServices, health: ShortLinkHealth): ShortL
       if (domain?.fallbackUrl) return redirect(302, domain.fallbackUrl, outcome);
       return page(target?.deleted ? renderGonePage() : renderNotFoundPage(), outcome);
     }
-    if (!target.active) return page(renderNotFoundPage(), 'not_found');
+    if (!target.active) return page(renderPausedPage(), 'not_found');
     if (vcf && target.contentType !== 'vcard') return page(renderNotFoundPage(), 'not_found');
     const now = Date.now();
     let scan: Scan | null = null;
@@ -289,7 +291,13 @@ async function answer(
     return redirect(302, location, 'redirect');
   }
   await record(target, scan, LANDING);
-  const landing = renderLandingPage({ title: target.title, code: target.code, payload: target.payload, contentType: target.contentType });
+  // The page shows the code's public heading (or a neutral one by kind): its title is the account's own.
+  const landing = renderLandingPage({
+    title: publicHeadingOf(target),
+    code: target.code,
+    payload: target.payload,
+    contentType: target.contentType,
+  });
   return landing ? page(landing, 'landing') : page(renderNotFoundPage(), 'not_found');
 }
 

@@ -8,6 +8,7 @@ import type { Team } from './use-members.ts';
 /** An owner's invite: a role picked, then a one-time link shown in place of the form until Done. */
 export function InvitePanel({ act }: { act: Team['act'] }) {
   const [role, setRole] = useState<Role>('editor');
+  const [email, setEmail] = useState('');
   const [url, setUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const focusLater = useFocusLater();
@@ -17,7 +18,10 @@ export function InvitePanel({ act }: { act: Team['act'] }) {
     setBusy(true);
     // The link is shown once, in place of the form: the focus goes to it, so it is heard and
     // ready to copy.
-    if (await act(async () => setUrl((await api.createInvite(role)).url))) focusLater(byId('invite-url'));
+    if (await act(async () => setUrl((await api.createInvite(role, email.trim() || null)).url))) {
+      setEmail('');
+      focusLater(byId('invite-url'));
+    }
     setBusy(false);
   };
   return (
@@ -50,6 +54,22 @@ export function InvitePanel({ act }: { act: Team['act'] }) {
                 </option>
               ))}
             </select>
+          </div>
+          <div class="field">
+            <label for="invite-email">
+              For <span class="optional">(optional)</span>
+            </label>
+            <p class="hint" id="invite-email-hint">
+              Their email, to tell open invites apart; the link works for whoever opens it
+            </p>
+            <input
+              id="invite-email"
+              type="email"
+              autoComplete="off"
+              value={email}
+              aria-describedby="invite-email-hint"
+              onInput={(e) => setEmail(e.currentTarget.value)}
+            />
           </div>
           <Button type="submit" id="create-invite" busy={busy}>
             Create invite link

@@ -19,16 +19,25 @@ export function OpenInvites({ team }: { team: Team }) {
         {invites.map((i) => (
           <li key={i.id} class="list__item">
             <span>
-              {ROLE_NAME[i.role]} invite, made <When iso={i.createdAt} />, valid until <When iso={i.expiresAt} />
+              {i.email ? (
+                <>
+                  <strong class="invite__for">{i.email}</strong>
+                  {': '}
+                </>
+              ) : null}
+              {ROLE_NAME[i.role]} invite, made {dateText(i.createdAt)}, valid until <When iso={i.expiresAt} />
             </span>
             <ConfirmButton
               label="Withdraw"
-              ariaLabel="Withdraw this invite"
+              ariaLabel={`Withdraw the ${ROLE_NAME[i.role].toLowerCase()} invite${i.email ? ` for ${i.email}` : ''} made ${dateText(i.createdAt)}`}
               confirmLabel="Withdraw"
               question="Withdraw this invite?"
               onConfirm={async () => {
                 if (await act(() => api.revokeInvite(i.id)))
-                  report('invites', `The ${ROLE_NAME[i.role].toLowerCase()} invite made ${dateText(i.createdAt)} was withdrawn.`);
+                  report(
+                    'invites',
+                    `The ${ROLE_NAME[i.role].toLowerCase()} invite${i.email ? ` for ${i.email}` : ''} made ${dateText(i.createdAt)} was withdrawn.`,
+                  );
               }}
             />
           </li>

@@ -11,7 +11,7 @@ export function BulkBar({
 }: {
   count: number;
   busy: boolean;
-  onAction: (a: 'pause' | 'resume' | 'delete') => void;
+  onAction: (a: 'pause' | 'resume' | 'delete' | 'tag') => void;
   onClear: () => void;
 }) {
   if (count === 0) return null;
@@ -51,7 +51,7 @@ function Bar({
 }: {
   count: number;
   busy: boolean;
-  onAction: (a: 'pause' | 'resume' | 'delete') => void;
+  onAction: (a: 'pause' | 'resume' | 'delete' | 'tag') => void;
   onClear: () => void;
 }) {
   const bar = useRef<HTMLDivElement>(null);
@@ -70,6 +70,9 @@ function Bar({
         </button>
         <button type="button" class="btn btn--secondary" disabled={busy} onClick={() => onAction('resume')}>
           Resume
+        </button>
+        <button type="button" class="btn btn--secondary" disabled={busy} onClick={() => onAction('tag')}>
+          Tags…
         </button>
         <button type="button" class="btn btn--danger" disabled={busy} onClick={() => onAction('delete')}>
           Delete…

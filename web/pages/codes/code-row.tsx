@@ -1,5 +1,6 @@
 // One code in the list: a table row on wide screens, a card on narrow ones (codes.css).
-// Edit controls are left out entirely for a role that cannot write.
+// Edit controls are left out entirely for a role that cannot write: it gets a link to the code's
+// design and downloads instead.
 import { type QrItem, api } from '../../api.ts';
 import { BehaviourFlags, StatusBadge } from '../../components/status-badge.tsx';
 import { Link } from '../../router.ts';
@@ -94,7 +95,14 @@ export function CodeRow({
             Delete
           </button>
         </td>
-      ) : null}
+      ) : (
+        <td class="code-row__actions">
+          {/* A viewer's way to the code's design and downloads (the studio, read-only). */}
+          <Link href={`/codes/${item.id}/edit`} class="btn btn--secondary btn--small" aria-label={`View & download ${item.title}`}>
+            View & download
+          </Link>
+        </td>
+      )}
     </tr>
   );
 }

@@ -13,7 +13,8 @@ import { STATUSES, statusAt } from '../../item-lifecycle.ts';
 import { CodeRow } from './code-row.tsx';
 import { CodesFilters } from './codes-filters.tsx';
 import { isFiltered, parseQuery, toFilter } from './codes-query.ts';
-import { DeleteDialog } from './delete-dialog.tsx';
+import { DeleteDialog } from '../../components/delete-dialog.tsx';
+import { type TagChangeResult, TagDialog } from './tag-dialog.tsx';
 import { useCodes } from './use-codes.ts';
 import './codes.css';
 
@@ -33,6 +34,7 @@ export default function CodesPage() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error?: boolean } | null>(null);
   const [deleting, setDeleting] = useState<string[] | null>(null);
+  const [tagging, setTagging] = useState<string[] | null>(null);
   const status = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
@@ -109,10 +111,29 @@ export default function CodesPage() {
     }
   };
 
-  const onBulk = (action: BulkAction) => {
+  const onBulk = (action: BulkAction | 'tag') => {
     const ids = [...selected];
-    if (action === 'delete') setDeleting(ids);
+    if (action === 'tag') setTagging(ids);
+    else if (action === 'delete') setDeleting(ids);
     else void run(action, ids);
+  };
+
+  /** Tags saved from the bulk bar: the list shows the new ones (a code no longer under the tag filter leaves it). */
+  const tagsChanged = ({ changed, failed }: TagChangeResult) => {
+    const byId = new Map(changed.map((it) => [it.id, it]));
+    codes.patch((list) =>
+      list
+        .map((it) => {
+          const c = byId.get(it.id);
+          return c ? { ...it, tags: c.tags, updatedAt: c.updatedAt } : it;
+        })
+        .filter((it) => query.tag === '' || it.tags.includes(query.tag)),
+    );
+    api.tags().then(setTags, () => undefined);
+    const n = changed.length;
+    const ok = n === 0 ? 'No tags changed.' : `Tags saved on ${n === 1 ? `“${changed[0]?.title}”` : `${n} codes`}.`;
+    const bad = failed.map((f) => ` “${f.title}”: ${f.error}.`).join('');
+    setMessage({ text: failed.length > 0 ? `${ok} Not changed:${bad}` : ok, error: failed.length > 0 });
   };
 
   /** A new selection from the user's tick: its size is said, as the bar that shows it is above the list. */
@@ -121,7 +142,7 @@ export default function CodesPage() {
     announce(
       next.size === 0
         ? 'No codes selected.'
-        : `${next.size === 1 ? '1 code' : `${next.size} codes`} selected. Pause, Resume and Delete are in the bar above the list.`,
+        : `${next.size === 1 ? '1 code' : `${next.size} codes`} selected. Pause, Resume, Tags and Delete are in the bar above the list.`,
     );
   };
   const focusLater = useFocusLater();
@@ -149,11 +170,24 @@ export default function CodesPage() {
     <AppLayout
       title="Codes"
       actions={
-        canEdit ? (
-          <Link href="/codes/new" class="btn btn--primary">
-            New code
+        <div class="codes-tools">
+          <Link href={`/codes/transfer${search}`} class="btn btn--secondary">
+            {canEdit ? 'Import & export' : 'Export'}
           </Link>
-        ) : null
+          {canEdit ? (
+            <>
+              <Link href="/codes/many" class="btn btn--secondary">
+                Create many
+              </Link>
+              <Link href="/codes/static" class="btn btn--secondary">
+                Static code
+              </Link>
+              <Link href="/codes/new" class="btn btn--primary">
+                New code
+              </Link>
+            </>
+          ) : null}
+        </div>
       }
     >
       <CodesFilters query={query} tags={tags} />
@@ -212,11 +246,9 @@ export default function CodesPage() {
                   Scans
                 </th>
                 <th scope="col">Last 14 days</th>
-                {canEdit ? (
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                ) : null}
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -258,6 +290,17 @@ export default function CodesPage() {
         <Button variant="secondary" busy={codes.busy} onClick={() => void showMore()}>
           {items.length === 0 ? 'Search further' : 'Show more'}
         </Button>
+      ) : null}
+      {tagging ? (
+        <TagDialog
+          codes={items.filter((it) => tagging.includes(it.id))}
+          known={tags}
+          onClose={() => {
+            setTagging(null);
+            status.current?.focus();
+          }}
+          onDone={(r) => tagsChanged(r)}
+        />
       ) : null}
       {deleting ? (
         <DeleteDialog

@@ -4,6 +4,7 @@
 // scans kept live, and CSV downloads. Everything comes from /v1 through api.ts.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type CodeStats, type QrItem, api } from '../../api.ts';
+import { CodeActions } from '../../components/code-actions.tsx';
 import { AppLayout } from '../../components/layout.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { Spinner, When } from '../../components/ui.tsx';
@@ -12,6 +13,7 @@ import { can, useAppState } from '../../store.ts';
 import { hasLifecycle } from '../../item-lifecycle.ts';
 import { NO_BLOCKED } from './attribution.ts';
 import { BlockedPanel } from './blocked-panel.tsx';
+import { CodeCard } from './code-card.tsx';
 import { Breakdowns } from './breakdowns.tsx';
 import { CountryMap } from './country-map.tsx';
 import { CsvLinks } from './csv-links.tsx';
@@ -38,6 +40,7 @@ export default function CodeStatsPage({ id }: { id: string }) {
   }, [id]);
   const { data, error, busy } = useStats((d, tz) => api.codeStats(id, d, tz), days, refresh);
   const tz = browserTimeZone();
+  const mayEdit = can(session, 'write');
 
   // Said as the edit page says it, with nothing that would act on a code that is not there.
   if (item === 'missing') {
@@ -53,11 +56,12 @@ export default function CodeStatsPage({ id }: { id: string }) {
 
   const actions = (
     <div class="stats-actions">
-      {item && can(session, 'write') ? (
+      {item ? (
         <Link class="btn btn--secondary" href={`/codes/${item.id}/edit`}>
-          Edit
+          {mayEdit ? 'Edit' : 'View & download'}
         </Link>
       ) : null}
+      {item && mayEdit ? <CodeActions item={item} onChange={setItem} /> : null}
       <RangePicker value={days} onChange={setDays} />
     </div>
   );
@@ -73,6 +77,7 @@ export default function CodeStatsPage({ id }: { id: string }) {
           </>
         ) : null}
       </p>
+      {item ? <CodeCard item={item} /> : null}
       {/* A missing code's stats answer 404 too: wait for the code before showing the raw error. */}
       {error && item !== undefined ? (
         <p class="form-error" role="alert">

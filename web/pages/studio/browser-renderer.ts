@@ -82,7 +82,11 @@ let lastLogo: { url: string; problem: DesignProblem | null } | null = null;
 /** Checks a design as the API does (colours, logo data URL, frame text); null when fine. */
 export function checkDesign(design: QrDesign): DesignProblem | null {
   const logo = design.customLogoUrl;
-  if (logo !== null && lastLogo?.url !== logo) lastLogo = { url: logo, problem: problemOf(() => parseLogoDataUrl('customLogoUrl', logo)) };
+  if (logo !== null && lastLogo?.url !== logo)
+    lastLogo = {
+      url: logo,
+      problem: problemOf(() => parseLogoDataUrl('customLogoUrl', logo)),
+    };
   return (
     problemOf(() => normalizeDesignPatch({ ...design, customLogoUrl: null } as DesignPatch, NO_LOGOS)) ??
     (logo === null ? null : lastLogo!.problem)

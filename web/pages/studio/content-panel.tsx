@@ -14,16 +14,18 @@ export interface ContentPanelProps {
   shown: (field: FieldName | 'payload') => boolean;
   onChange: (content: Content, touched: FieldName | 'payload' | null) => void;
   readOnly: boolean;
+  /** Off where the page picks the kind itself (static codes): the fields only. */
+  tabs?: boolean;
 }
 
-export function ContentPanel({ content, check, shown, onChange, readOnly }: ContentPanelProps) {
+export function ContentPanel({ content, check, shown, onChange, readOnly, tabs = true }: ContentPanelProps) {
   const selectKind = (kind: ContentType) => onChange({ ...content, kind }, null);
   const error = (f: FieldName | 'payload') => (shown(f) ? check.errors[f] : undefined);
   return (
     <section class="card" aria-labelledby="content-h">
       <h2 id="content-h">Content</h2>
-      <KindTabs kind={content.kind} onSelect={selectKind} readOnly={readOnly} />
-      <div id="content-panel" role="tabpanel" aria-labelledby={`tab-${content.kind}`}>
+      {tabs ? <KindTabs kind={content.kind} onSelect={selectKind} readOnly={readOnly} /> : null}
+      <div id="content-panel" {...(tabs ? { role: 'tabpanel', 'aria-labelledby': `tab-${content.kind}` } : {})}>
         {content.raw === null ? (
           fieldsFor(content).map((def) => (
             <TypedField
@@ -72,7 +74,7 @@ export function ContentPanel({ content, check, shown, onChange, readOnly }: Cont
       </div>
       {check.payload !== null ? (
         <p class="destination">
-          <span class="muted">Leads to:</span> <code>{check.payload}</code>
+          <span class="muted">{tabs ? 'Leads to:' : 'The code holds:'}</span> <code>{check.payload}</code>
         </p>
       ) : null}
     </section>

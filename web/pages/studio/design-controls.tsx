@@ -46,6 +46,11 @@ export function ChoiceControl<T extends string>({
   );
 }
 
+/** `1a73e8` (as copied from many tools) is taken as `#1a73e8`: only hex digits of a colour's length get the `#`. */
+export function withHash(v: string): string {
+  return /^([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(v) ? `#${v}` : v;
+}
+
 export function ColorControl({ name, label, value, onChange, error, disabled }: Base & { value: string; onChange: (v: string) => void }) {
   const id = `d-${name}`;
   // The picker knows only #rrggbb; the text box takes every form the API accepts, alpha too.
@@ -74,7 +79,7 @@ export function ColorControl({ name, label, value, onChange, error, disabled }: 
           autoComplete="off"
           aria-invalid={error ? 'true' : undefined}
           aria-describedby={describedBy(id, true, error)}
-          onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onChange(e.currentTarget.value.trim())}
+          onInput={(e: JSX.TargetedEvent<HTMLInputElement>) => onChange(withHash(e.currentTarget.value.trim()))}
         />
       </div>
       <FieldError id={id} error={error} />

@@ -58,8 +58,9 @@ export const BUILT_IN_DESIGNS: readonly NamedDesign[] = [
   {
     name: 'Menu card',
     design: d({
-      dotsStyle: 'dots',
-      cornerSquare: 'dot',
+      // Soft shapes that scan: round dots and circular corner squares draw the studio's own warnings.
+      dotsStyle: 'extra-rounded',
+      cornerSquare: 'extra-rounded',
       cornerDot: 'dot',
       frameStyle: 'bottom-banner',
       frameText: 'Scan for the menu',

@@ -1,6 +1,7 @@
 // The design panel: every one of the 23 options, grouped as people think of them (Dub's
 // design fields are the model). Each group is a disclosure, so a phone shows one at a time.
 import type { ComponentChildren, JSX } from 'preact';
+import { inspectLogo } from './logo-pixels.ts';
 import { useState } from 'preact/hooks';
 import {
   CORNER_STYLES,
@@ -194,8 +195,10 @@ export function LogoGroup({ design, set, errors }: GroupProps) {
     const file = e.currentTarget.files?.[0];
     if (!file) return;
     const reader = new FileReader();
-    reader.onload = () => {
+    reader.onload = async () => {
       const url = String(reader.result);
+      // Checked before it enters the design, so the preview refuses a logo the API would.
+      await inspectLogo(file, url);
       setChosen({ name: file.name, url });
       set({ customLogoUrl: url, presetLogo: 'none' });
     };

@@ -1,6 +1,7 @@
 // Saved designs ("templates"): the built-in ones and the account's, applied with one click;
 // the current design saved under a name; designs to and from JSON files.
 import type { JSX } from 'preact';
+import { titleSlug } from '../../../src/domain/qr-items/title-slug.ts';
 import { useState } from 'preact/hooks';
 import type { QrDesign } from '../../../src/domain/design/design-schema.ts';
 import { announce, byId, useFocusLater } from '../../components/announce.ts';
@@ -52,7 +53,8 @@ export function DesignLibrary({ design, title, saved, onApply, onSave, onDelete 
     const url = URL.createObjectURL(new Blob([designFile(title || 'Design', design)], { type: 'application/json' }));
     const a = document.createElement('a');
     a.href = url;
-    a.download = fileNameOf(title, 'design.json', 'design');
+    // Before a title there is no name to put in front: `design.json`, not `design.design.json`.
+    a.download = titleSlug(title) === '' ? 'design.json' : fileNameOf(title, 'design.json');
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   };

@@ -1,5 +1,5 @@
-// Getting the code out: PNG at a chosen size and SVG straight from the server (exactly what
-// image.png and image.svg give), the image to the clipboard, the short link to the clipboard.
+// Getting the code out: PNG at a chosen size, SVG, and a print-ready PDF at a width in
+// millimetres, straight from the server (exactly what image.png, image.svg and image.pdf give), the image to the clipboard, the short link to the clipboard.
 // Files are named after the title.
 import { useState } from 'preact/hooks';
 import { LIMITS } from '../../../src/domain/design/design-schema.ts';
@@ -7,9 +7,13 @@ import { api, type QrItem } from '../../api.ts';
 import { fileNameOf } from './design-file.ts';
 
 const SIZES = [500, 1000, 1500, 2000, 2500] as const;
+const PDF_MM = LIMITS.pdfWidthMm;
 
 export function Downloads({ item, dirty }: { item: QrItem; dirty: boolean }) {
   const [size, setSize] = useState<number>(item.design.resolution);
+  const [mm, setMm] = useState(String(PDF_MM.default));
+  const widthMm = Number(mm);
+  const mmOk = mm.trim() !== '' && Number.isFinite(widthMm) && widthMm >= PDF_MM.min && widthMm <= PDF_MM.max;
   const [status, setStatus] = useState('');
   const sizes = [...new Set([...SIZES, item.design.resolution])].sort((a, b) => a - b);
   const copyImage = async () => {
@@ -69,6 +73,43 @@ export function Downloads({ item, dirty }: { item: QrItem; dirty: boolean }) {
         >
           Download SVG
         </a>
+      </div>
+      <div class={`field downloads__pdf${mmOk ? '' : ' field--invalid'}`}>
+        <label for="download-pdf-mm">PDF width (mm)</label>
+        <p class="hint" id="download-pdf-mm-hint">
+          For print: vector, exact size. {PDF_MM.min} to {PDF_MM.max} mm; the height follows the frame
+        </p>
+        <div class="downloads__pdf-row">
+          <input
+            id="download-pdf-mm"
+            type="number"
+            inputMode="decimal"
+            min={PDF_MM.min}
+            max={PDF_MM.max}
+            step="any"
+            value={mm}
+            aria-describedby={`download-pdf-mm-hint${mmOk ? '' : ' download-pdf-mm-error'}`}
+            aria-invalid={mmOk ? undefined : 'true'}
+            onInput={(e) => setMm(e.currentTarget.value)}
+          />
+          {mmOk ? (
+            <a
+              class="btn btn--secondary"
+              id="download-pdf"
+              href={api.codePdfUrl(item.id, widthMm)}
+              download={fileNameOf(item.title, 'pdf', `qr-${item.code}`)}
+            >
+              Download PDF
+            </a>
+          ) : null}
+        </div>
+        {mmOk ? null : (
+          <p class="error" id="download-pdf-mm-error">
+            Must be a number of millimetres between {PDF_MM.min} and {PDF_MM.max}
+          </p>
+        )}
+      </div>
+      <div class="button-row">
         <button type="button" class="btn btn--secondary" onClick={() => void copyImage()}>
           Copy image
         </button>

@@ -19,11 +19,15 @@ import { type RuleDraft, ruleBodies, rulesOf } from './rules-model.ts';
 /** The studio's form: what a new or edited code will be saved as. */
 export interface Draft {
   title: string;
+  /** What a landing page (Wi-Fi, contact, text) shows visitors; '' for a neutral heading by kind. */
+  heading: string;
   content: Content;
   design: QrDesign;
   lifecycle: LifecycleDraft;
   password: PasswordDraft;
   rules: RuleDraft[];
+  /** Kept as the API sorts them once saved; a new code's are sent only when there are some. */
+  tags: string[];
 }
 
 /** The fields of a save request that are not content, design or title. */
@@ -36,22 +40,26 @@ export function newDraft(): Draft {
   const design = BUILT_IN_DESIGNS[builtIn]?.design ?? DEFAULT_DESIGN;
   return {
     title: '',
+    heading: '',
     content: { kind: 'url', fields: emptyFields(), raw: null },
     design: { ...design },
     lifecycle: emptyLifecycle(),
     password: NO_PASSWORD_CHANGE,
     rules: [],
+    tags: [],
   };
 }
 
 export function draftOf(item: QrItem): Draft {
   return {
     title: item.title,
+    heading: item.heading ?? '',
     content: contentFromPayload(item.contentType, item.payload),
     design: item.design,
     lifecycle: lifecycleOf(item),
     password: NO_PASSWORD_CHANGE,
     rules: rulesOf(item.rules),
+    tags: item.tags,
   };
 }
 
@@ -61,12 +69,17 @@ export function draftOf(item: QrItem): Draft {
  * a save of the title alone sends no rules. Rules and the query string apply to redirecting kinds only.
  */
 export function requestOf(draft: Draft, stored?: Draft): CreateQrRequest & UpdateQrRequest {
-  const request: CreateQrRequest & DynamicRequest = {
+  const request: CreateQrRequest & DynamicRequest & Pick<UpdateQrRequest, 'tags' | 'heading'> = {
     title: draft.title.trim(),
     contentType: draft.content.kind,
     ...(draft.content.raw !== null ? { payload: draft.content.raw } : typedFields(draft.content)),
     design: draft.design,
     ...changedFields(draft, stored ?? newDraft(), stored !== undefined),
+    ...(JSON.stringify(draft.tags) !== JSON.stringify(stored?.tags ?? []) ? { tags: draft.tags } : {}),
+    // '' clears it on an edit; a new code sends one only when there is one.
+    ...(draft.heading.trim() !== (stored?.heading ?? '').trim()
+      ? { heading: draft.heading.trim() === '' ? null : draft.heading.trim() }
+      : {}),
   };
   return request;
 }
@@ -97,7 +110,16 @@ function dynamicRequest(d: Draft): DynamicRequest {
 /** What "unsaved changes" compares: equal snapshots, equal drafts. */
 export function snapshot(d: Draft): string {
   const rules = d.rules.map(({ uid: _r, conditions, ...r }) => ({ ...r, conditions: conditions.map(({ uid: _c, ...c }) => c) }));
-  return JSON.stringify([d.title, d.content.kind, d.content.raw ?? typedFields(d.content), d.design, d.lifecycle, d.password, rules]);
+  return JSON.stringify([
+    d.title,
+    d.content.kind,
+    d.content.raw ?? typedFields(d.content),
+    d.design,
+    d.lifecycle,
+    d.password,
+    rules,
+    d.tags,
+  ]);
 }
 
 /** A stashed draft made whole (one kept by an older version of the app has no lifecycle or rules); its rules get ids of this page. */
@@ -106,6 +128,8 @@ export function completeDraft(d: Pick<Draft, 'title' | 'content' | 'design'> & P
     ...d,
     lifecycle: { ...emptyLifecycle(), ...d.lifecycle },
     password: { ...NO_PASSWORD_CHANGE, remove: d.password?.remove === true },
+    tags: d.tags ?? [],
+    heading: d.heading ?? '',
     rules: (d.rules ?? []).map((r) => ({ ...r, uid: freshUid(), conditions: r.conditions.map((c) => ({ ...c, uid: freshUid() })) })),
   };
 }

@@ -137,9 +137,13 @@ export interface PreviewProps {
   title: string;
   /** Told whether the drawn preview is on screen (the mini preview stands in for it when not). */
   onInView?: (inView: boolean) => void;
+  /** What a right reading gives, for the scan check's sentence; a static code holds its content. */
+  holds?: string;
 }
 
-export function PreviewPanel({ preview, title, onInView }: PreviewProps) {
+const SHORT_LINK = 'the short link';
+
+export function PreviewPanel({ preview, title, onInView, holds = SHORT_LINK }: PreviewProps) {
   const { svg, warnings, error, scan, blocked } = preview;
   const figure = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -172,7 +176,7 @@ export function PreviewPanel({ preview, title, onInView }: PreviewProps) {
           {error}
         </p>
       ) : null}
-      <ScanStatus scan={scan} hidden={!svg || blocked || error !== null} />
+      <ScanStatus scan={scan} hidden={!svg || blocked || error !== null} holds={holds} />
       {warnings.length > 0 ? <DesignWarnings warnings={warnings} /> : null}
       {/* Last: the verdict matters more, and a short window shows it under the image. */}
       {svg ? (
@@ -256,24 +260,25 @@ export function MiniPreview({ preview, title, away }: { preview: Preview; title:
   );
 }
 
-function ScanStatus({ scan, hidden }: { scan: Scan; hidden: boolean }) {
+function ScanStatus({ scan, hidden, holds }: { scan: Scan; hidden: boolean; holds: string }) {
   const { instance } = useAppState();
   if (hidden) return null;
   // It scans, but the address it leads to is one a phone cannot open (loopback or private).
-  const unreachable = instance?.publicAddress.warning
-    ? ' But a phone cannot open it yet: the public address is not reachable from the internet.'
-    : '';
+  const unreachable =
+    instance?.publicAddress.warning && holds === SHORT_LINK
+      ? ' But a phone cannot open it yet: the public address is not reachable from the internet.'
+      : '';
   let cls = 'scan';
   let text: string;
   if (scan.state === 'checking') text = 'Scan check: reading the code at phone size…';
   else if (scan.state === 'failed') text = `Scan check could not run: ${scan.message}`;
   else if (scan.result.ok) {
     cls += ' scan--ok';
-    text = `Scans: read at phone size, it leads to the short link.${unreachable}`;
+    text = `Scans: read at phone size, it ${holds === SHORT_LINK ? 'leads to' : 'holds'} ${holds}.${unreachable}`;
     if (unreachable) cls += ' scan--warn';
   } else if (scan.result.reason === 'wrong-text') {
     cls += ' scan--bad';
-    text = `Does not scan right: it reads “${scan.result.text ?? ''}” instead of the short link.`;
+    text = `Does not scan right: it reads “${scan.result.text ?? ''}” instead of ${holds}.`;
   } else {
     cls += ' scan--bad';
     text =

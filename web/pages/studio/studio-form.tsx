@@ -1,6 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { TITLE_MAX } from '../../../src/domain/qr-items/qr-title.ts';
 import { Field } from '../../components/field.tsx';
+import { Link } from '../../router.ts';
+import { TagEditor, useAccountTags } from '../../components/tag-editor.tsx';
+import { HEADING_MAX, publicHeadingOf } from '../../../src/domain/qr-items/public-heading.ts';
 import { ContentPanel } from './content-panel.tsx';
 import { DesignPanel } from './design-groups.tsx';
 import { DesignLibrary } from './design-library.tsx';
@@ -26,6 +29,7 @@ export function StudioForm({ studio, form, designs, saveButton, mini }: StudioFo
   const { shown, touch } = visibility;
   const stored = studio.item;
   const redirects = REDIRECT_KINDS.has(draft.content.kind);
+  const accountTags = useAccountTags();
   return (
     <>
       <div class="card">
@@ -35,9 +39,32 @@ export function StudioForm({ studio, form, designs, saveButton, mini }: StudioFo
           value={draft.title}
           required
           countTo={TITLE_MAX}
-          hint="Shown in your list and used to name downloaded files"
+          hint="Yours alone: names the code in your list and its downloaded files; never shown to people who scan it"
           error={shown('title') ? checks.title : undefined}
           onInput={(t) => (update({ title: t }), touch('title'))}
+        />
+        {SHOWN_KINDS.has(draft.content.kind) ? (
+          <Field
+            label="Heading on its page"
+            name="heading"
+            value={draft.heading}
+            countTo={HEADING_MAX}
+            hint={
+              draft.content.kind === 'vcard'
+                ? 'The page shows the contact’s name; this, when the card has none (empty: “Contact”), and as the page’s title'
+                : `What people who scan it see at the top of its page; empty: “${publicHeadingOf({ heading: null, contentType: draft.content.kind })}”`
+            }
+            error={headingError(draft.heading)}
+            onInput={(heading) => update({ heading })}
+          />
+        ) : null}
+        <TagEditor
+          id="f-tags"
+          label="Tags"
+          hint="To find and filter codes in your list (a campaign, a venue); never shown to visitors"
+          tags={draft.tags}
+          suggestions={accountTags}
+          onChange={(tags) => update({ tags })}
         />
       </div>
       <ContentPanel
@@ -47,6 +74,13 @@ export function StudioForm({ studio, form, designs, saveButton, mini }: StudioFo
         readOnly={false}
         onChange={(content, f) => (update({ content }), touch(f))}
       />
+      {!stored && STATIC_KINDS.has(draft.content.kind) ? (
+        <p class="muted small studio__static-hint">
+          This code goes through a short link, so it is tracked and can be changed after printing; a phone needs to be online to open it.
+          For one that holds the {draft.content.kind === 'wifi' ? 'network' : 'content'} itself and works offline (not tracked), make a{' '}
+          <Link href="/codes/static">static code</Link>.
+        </p>
+      ) : null}
       <SchedulePanel
         lifecycle={draft.lifecycle}
         password={draft.password}
@@ -84,6 +118,17 @@ export function StudioForm({ studio, form, designs, saveButton, mini }: StudioFo
       </div>
     </>
   );
+}
+
+/** The kinds the static-code page makes too. */
+const STATIC_KINDS: ReadonlySet<string> = new Set(['wifi', 'vcard', 'text', 'email']);
+
+/** The kinds whose short link opens a page of ours (the others redirect): a heading is theirs. */
+const SHOWN_KINDS: ReadonlySet<string> = new Set(['wifi', 'vcard', 'text']);
+
+function headingError(heading: string): string | undefined {
+  const n = [...heading.trim()].length;
+  return n > HEADING_MAX ? `Must be at most ${HEADING_MAX} characters` : undefined;
 }
 
 function statusOf({ busy, item, dirty, warnings }: StudioDraft): string {

@@ -3,6 +3,7 @@
 // through /v1 like any client. A viewer gets the preview and downloads, no edit controls.
 // The draft itself (loading, checks, saving) is useStudioDraft's; this is layout and wiring.
 import './studio.css';
+import { CodeActions } from '../../components/code-actions.tsx';
 import { AppLayout } from '../../components/layout.tsx';
 import { Button, FormError, Notice, Spinner } from '../../components/ui.tsx';
 import { Link } from '../../router.ts';
@@ -18,6 +19,8 @@ import { StudioForm } from './studio-form.tsx';
 import { useSavedDesigns } from './use-saved-designs.ts';
 import { useStudioDraft } from './use-studio-draft.ts';
 import { WontScanDialog } from './wont-scan-dialog.tsx';
+
+export { default as StaticPage } from './static-page.tsx';
 
 /** Encoded by the preview of a code not saved yet: a short link of the real length. */
 const SAMPLE_CODE = 'AbCdE12';
@@ -82,6 +85,7 @@ export default function StudioPage({ id }: { id?: string }) {
           Stats
         </Link>
       ) : null}
+      {item && mayEdit ? <CodeActions item={item} onChange={studio.changed} /> : null}
       {mayEdit ? saveButton : null}
     </div>
   );

@@ -14,6 +14,8 @@ export interface CodeDraft {
   setDraft(draft: Draft): void;
   /** The code as the server stores it now: the draft starts again from it. */
   stored(item: QrItem): void;
+  /** The code changed outside the draft (paused, resumed): the draft and its edits stay. */
+  changed(item: QrItem): void;
   /** `draft` is what the server stores now (a create, before its edit page opens). */
   markSaved(draft: Draft): void;
 }
@@ -45,5 +47,5 @@ export function useCodeDraft(id: string | undefined): CodeDraft {
   // A snapshot holds the logo's data URL (up to ~700 kB): made once per draft, not per render.
   const current = useMemo(() => (draft ? snapshot(draft) : null), [draft]);
   const dirty = current !== null && saved !== null && current !== saved;
-  return { item, draft, loadError, dirty, setDraft, stored, markSaved: (d) => setSaved(snapshot(d)) };
+  return { item, draft, loadError, dirty, setDraft, stored, changed: setItem, markSaved: (d) => setSaved(snapshot(d)) };
 }

@@ -9,6 +9,14 @@ import type { Draft } from './draft-model.ts';
 import { checkLifecycle, REDIRECT_KINDS } from './lifecycle-model.ts';
 import { checkRules, fieldOfPath } from './rules-model.ts';
 import type { loadRenderer } from './preview-panel.tsx';
+import { isBlankLogo } from './logo-pixels.ts';
+import { UNDECODABLE } from '../../../src/domain/design/undecodable-logo.ts';
+
+/** The API's sentence for a blank logo, without its field (it shows under the field). */
+const BLANK_LOGO = (() => {
+  const m = UNDECODABLE('customLogoUrl').replace(/^customLogoUrl: /, '');
+  return m.charAt(0).toUpperCase() + m.slice(1);
+})();
 
 /** The renderer's design check (the rules only drawing can tell), once its chunk has loaded. */
 export type Checker = Awaited<ReturnType<typeof loadRenderer>>;
@@ -60,10 +68,12 @@ function titleError(title: string): string | undefined {
   return [...title].length > TITLE_MAX ? `Must be at most ${TITLE_MAX} characters` : undefined;
 }
 
-function designErrors(design: QrDesign, checker: Checker | null, serverField: ServerFieldError | null): DesignErrors {
+export function designErrors(design: QrDesign, checker: Checker | null, serverField: ServerFieldError | null = null): DesignErrors {
   const errors = rangeErrors(design);
   const problem = checker?.checkDesign(design);
   if (problem) errors[problem.field as keyof QrDesign] ??= problem.message;
+  // A raster logo the browser found blank (logo-pixels.ts): the API's own refusal of it.
+  if (design.customLogoUrl !== null && isBlankLogo(design.customLogoUrl)) errors.customLogoUrl ??= BLANK_LOGO;
   if (serverField && serverField.field in DEFAULT_DESIGN) errors[serverField.field as keyof QrDesign] ??= serverField.message;
   return errors;
 }

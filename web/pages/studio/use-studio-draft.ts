@@ -24,6 +24,8 @@ export interface StudioDraft {
   /** Edits kept when the session ended on this page, offered back now that the user is in again. */
   stashed: StashedDraft | null;
   restore(keep: boolean): void;
+  /** The stored code changed outside the draft (paused or resumed here): edits in progress stay. */
+  changed(item: QrItem): void;
   /** null until there is a draft (a stored code is being read). */
   form: DraftForm | null;
 }
@@ -87,7 +89,17 @@ export function useStudioDraft(id: string | undefined, session: SessionView | nu
           save: () => save(draft, checks.blocked),
         }
       : null;
-  return { item, loadError: code.loadError, dirty, busy: saving.busy, warnings, stashed: stash.stashed, restore, form };
+  return {
+    item,
+    loadError: code.loadError,
+    dirty,
+    busy: saving.busy,
+    warnings,
+    stashed: stash.stashed,
+    restore,
+    changed: code.changed,
+    form,
+  };
 }
 
 /** The renderer's design check, from when its chunk has loaded (the studio starts it on mount). */
