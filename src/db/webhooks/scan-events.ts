@@ -43,7 +43,9 @@ export async function feedScanEvents(db: Db, slice = SCAN_SLICE, now = new Date(
   const end = await cursorOf(db, 'rollups');
   return inTransaction(db, async (tx) => {
     if (tx.codec.dialect === 'postgres') {
-      const got = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${FEED_LOCK_KEY}) as ok`.execute(tx.kysely);
+      const got = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${FEED_LOCK_KEY}, hashtext(current_schema())) as ok`.execute(
+        tx.kysely,
+      );
       if (got.rows[0]?.ok !== true) return 0;
     }
     const from = await cursorOf(tx, 'webhooks');
@@ -136,7 +138,8 @@ function scanData(scan: ScanRow, bot: boolean): ScanEventData {
     browser: scan.browser,
     country: scan.country,
     referrerHost: scan.referrer,
-    ruleId: scan.rule_id,
+    // '' in the log: the code had rules and none matched (logged-scan.ts).
+    ruleId: scan.rule_id === '' ? null : scan.rule_id,
     variant: scan.variant === null ? null : Number(scan.variant),
     destination: scan.destination,
   };
@@ -186,7 +189,9 @@ export async function tellExpiredItems(db: Db, now = new Date(), limit = 500): P
   const nowAt = db.codec.time(now.toISOString());
   return inTransaction(db, async (tx) => {
     if (tx.codec.dialect === 'postgres') {
-      const got = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${FEED_LOCK_KEY + 1}) as ok`.execute(tx.kysely);
+      const got = await sql<{
+        ok: boolean;
+      }>`select pg_try_advisory_xact_lock(${FEED_LOCK_KEY + 1}, hashtext(current_schema())) as ok`.execute(tx.kysely);
       if (got.rows[0]?.ok !== true) return 0;
     }
     const accounts = [...new Set(subs.map((s) => s.accountId))];
