@@ -45,6 +45,7 @@ export const EXPORT_COLUMNS = [
   'forwardQuery',
   'utm',
   'hasPassword',
+  'heading',
 ] as const;
 
 /** Yields the file in pieces; `onProgress` hears the number of codes written so far after each page. */
@@ -168,6 +169,7 @@ function csvRow(item: QrItemRecord, addresses: LinkAddresses, now: number): stri
     String(v.forwardQuery),
     Object.keys(v.utm).length > 0 ? JSON.stringify(v.utm) : '',
     String(v.hasPassword),
+    v.heading ?? '',
   ];
   return cells.map(guardFormula);
 }

@@ -41,7 +41,7 @@ describe('qrtrack import and export', () => {
     const lines = fs.readFileSync(csvOut, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(2501);
     expect(lines[0]).toBe(
-      'id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design,status,activatesAt,expiresAt,maxScans,scanCapBasis,fallbackUrls,rules,forwardQuery,utm,hasPassword',
+      'id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design,status,activatesAt,expiresAt,maxScans,scanCapBasis,fallbackUrls,rules,forwardQuery,utm,hasPassword,heading',
     );
     expect(lines[1]).toContain(',Poster 2499,url,https://example.com/2499,true,print,0,');
     expect(lines[1]).toMatch(/,http:\/\/cli\.test\/r\/[A-Za-z0-9]{7},/);

@@ -215,6 +215,34 @@ describe('export', () => {
     expect(copied.map(shape).reverse()).toEqual(original.map(shape));
   });
 
+  it('exports a code’s public heading and imports it again', async () => {
+    const key = await t.key('headings');
+    const made = await t.request({
+      method: 'POST',
+      url: '/v1/qr',
+      key,
+      payload: { title: 'Lobby sign (internal)', heading: 'Welcome to the lobby', contentType: 'text', text: 'Wi-Fi on floor 2' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    await t.request({ method: 'POST', url: '/v1/qr', key, payload: { title: 'No heading', contentType: 'text', text: 'x' } });
+    const res = await t.request({ method: 'GET', url: '/v1/qr/export?format=csv', key });
+    const rows = parse(res.body, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.title, r.heading])).toEqual([
+      ['No heading', ''],
+      ['Lobby sign (internal)', 'Welcome to the lobby'],
+    ]);
+    const copy = await t.key('headings-copy');
+    expect((await importCsv(copy, res.body)).json()).toEqual({ created: 2 });
+    const copied = (await t.request({ method: 'GET', url: '/v1/qr/export?format=json', key: copy })).json().items as {
+      title: string;
+      heading: string | null;
+    }[];
+    expect(copied.map((i) => [i.title, i.heading]).sort()).toEqual([
+      ['Lobby sign (internal)', 'Welcome to the lobby'],
+      ['No heading', null],
+    ]);
+  });
+
   it('guards cells a spreadsheet would run as formulas, and the guarded file imports back to the same text', async () => {
     const key = await t.key('formulas');
     const made = [
@@ -244,7 +272,7 @@ describe('export', () => {
   it('exports an empty account as a header or an empty list, and refuses a bad format', async () => {
     const key = await t.key('empty-export');
     expect((await t.request({ method: 'GET', url: '/v1/qr/export', key })).body).toBe(
-      'id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design,status,activatesAt,expiresAt,maxScans,scanCapBasis,fallbackUrls,rules,forwardQuery,utm,hasPassword\n',
+      'id,code,shortUrl,title,contentType,payload,active,tags,scanCount,createdAt,updatedAt,design,status,activatesAt,expiresAt,maxScans,scanCapBasis,fallbackUrls,rules,forwardQuery,utm,hasPassword,heading\n',
     );
     expect((await t.request({ method: 'GET', url: '/v1/qr/export?format=json', key })).json()).toEqual({ items: [] });
     const bad = await t.request({ method: 'GET', url: '/v1/qr/export?format=xml', key });
