@@ -50,8 +50,9 @@ export const v1Api: FastifyPluginAsyncTypebox<V1Options> = async (v1, { config, 
     }),
   });
   // Read your writes: every scan answered before this request began is in the roll-ups it reads.
-  v1.addHook('preHandler', async () => {
-    await services.rollups.catchUp();
+  // POST answers carry no scan counts of codes that existed before (a new code has none).
+  v1.addHook('preHandler', async (req) => {
+    if (req.method !== 'POST') await services.rollups.catchUp();
   });
   await v1.register(qrItemsRoutes, { services });
   await v1.register(qrRulesRoutes, { services });
