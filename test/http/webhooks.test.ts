@@ -362,6 +362,11 @@ describe('webhook destinations', () => {
         'https://169.254.169.254/latest',
         'https://[::ffff:127.0.0.1]/x',
         'https://localhost/x',
+        'https://100.64.0.1/x',
+        'https://198.18.0.1/x',
+        'https://224.0.0.1/x',
+        'https://255.255.255.255/x',
+        'https://0.0.0.0/x',
       ])
         expect((await post(u)).statusCode, u).toBe(400);
       // A name that was public when saved and resolves to loopback at delivery time (rebinding):

@@ -206,6 +206,32 @@ const POSTGRES_SLICE = 2_000;
  */
 export const AGGREGATOR_LOCK = 0x7172726f;
 
+/**
+ * Runs `work` in a transaction holding the aggregator's lock; null, without running it, while
+ * another process holds the lock.
+ */
+async function asAggregator<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T | null> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const locked = await client.query<{ ok: boolean }>('select pg_try_advisory_xact_lock($1, hashtext(current_schema())) as ok', [
+      AGGREGATOR_LOCK,
+    ]);
+    if (locked.rows[0]?.ok !== true) {
+      await client.query('rollback');
+      return null;
+    }
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
 class PostgresAggregator extends Aggregator {
   /** How often a process looks for other processes' scans. */
   protected readonly intervalMs = 200;
@@ -234,29 +260,14 @@ class PostgresAggregator extends Aggregator {
    * table lock, so it is only asked for by the lock's holder (a forget or a retention slice, which
    * hold it too, are never waited on) and for at most 200 ms.
    */
-  private async settle(): Promise<number | null> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      const locked = await client.query<{ ok: boolean }>('select pg_try_advisory_xact_lock($1, hashtext(current_schema())) as ok', [
-        AGGREGATOR_LOCK,
-      ]);
-      if (locked.rows[0]?.ok !== true) {
-        await client.query('rollback');
-        return null;
-      }
+  private settle(): Promise<number | null> {
+    return asAggregator(this.pool, async (client) => {
       await client.query(`set local lock_timeout = '200ms'`);
       await client.query('lock table scans in share row exclusive mode');
       const res = await client.query<{ last_value: string; is_called: boolean }>('select last_value, is_called from scans_id_seq');
-      await client.query('commit');
       const r = res.rows[0];
       return r === undefined ? 0 : r.is_called ? Number(r.last_value) : Number(r.last_value) - 1;
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   protected async applyOne() {
@@ -272,16 +283,7 @@ class PostgresAggregator extends Aggregator {
       if (settled === null) return null;
       this.settled = settled;
     }
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      const locked = await client.query<{ ok: boolean }>('select pg_try_advisory_xact_lock($1, hashtext(current_schema())) as ok', [
-        AGGREGATOR_LOCK,
-      ]);
-      if (locked.rows[0]?.ok !== true) {
-        await client.query('rollback');
-        return null;
-      }
+    return asAggregator(this.pool, async (client) => {
       const cursor = await client.query<{ position: string }>(`select position from log_cursors where name = 'rollups' for update`);
       const from = Number(cursor.rows[0]?.position ?? 0);
       // A range of ids, not a LIMIT: ids are dense (gaps only where a batch failed), so a range of
@@ -297,15 +299,8 @@ class PostgresAggregator extends Aggregator {
       if (scans.length > 0) {
         await client.query({ name: 'qrtrack_apply_rollups', text: APPLY_SLICE, values: rollupParameters(scans) });
       }
-      const next = upTo;
-      await client.query(`update log_cursors set position = $1 where name = 'rollups'`, [next]);
-      await client.query('commit');
-      return { applied: scans.length, position: next, end: this.settled };
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+      await client.query(`update log_cursors set position = $1 where name = 'rollups'`, [upTo]);
+      return { applied: scans.length, position: upTo, end: this.settled };
+    });
   }
 }

@@ -28,7 +28,7 @@ function hexPairToIpv4(high: string, low: string): string {
  * documentation, multicast, reserved. Checked with integer masks rather than
  * `net.BlockList`, which costs microseconds per call on the redirect path.
  */
-const NON_PUBLIC_V4_CIDRS: readonly (readonly [string, number])[] = [
+export const NON_PUBLIC_V4_CIDRS: readonly (readonly [string, number])[] = [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
   ['100.64.0.0', 10],
