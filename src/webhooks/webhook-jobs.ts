@@ -4,6 +4,7 @@
 import type { Db } from '../db/database.ts';
 import type { WebhookDeliveriesRepository } from '../db/webhooks/deliveries-repository.ts';
 import type { WebhookEndpointsRepository } from '../db/webhooks/endpoints-repository.ts';
+import { tellExpiringKeys } from '../db/webhooks/key-events.ts';
 import { feedScanEvents, tellExpiredItems } from '../db/webhooks/scan-events.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
 
@@ -57,7 +58,8 @@ export class WebhookJobs {
   }
 
   async checkExpiries(): Promise<void> {
-    if ((await tellExpiredItems(this.db)) > 0) this.worker.nudge();
+    const told = (await tellExpiredItems(this.db)) + (await tellExpiringKeys(this.db));
+    if (told > 0) this.worker.nudge();
   }
 
   async stop(): Promise<void> {

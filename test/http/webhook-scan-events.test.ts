@@ -171,4 +171,35 @@ describe('scan events', () => {
     await new Promise((r) => setTimeout(r, 800));
     expect(rx.received).toHaveLength(1);
   });
+  it('tells apiKey.expiring once, 7 days before a key stops working, never for a revoked or rotated key, and never with its secret', async () => {
+    await hook({ events: ['apiKey.expiring'], filter: { tags: ['unrelated'] } });
+    const accountId = await t.services.keys.ensureAccount('acme');
+    const day = 86_400_000;
+    const make = (name: string, inDays: number) =>
+      t.services.keys.createKey({
+        accountId,
+        name,
+        prefix: `qrt_${name}`,
+        hash: `hash-${name}`,
+        scopes: ['qr:read'],
+        expiresAt: new Date(Date.now() + inDays * day).toISOString(),
+      });
+    const soon = await make('soon', 3);
+    await make('later', 30);
+    const revoked = await make('revoked', 2);
+    await t.db.kysely.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('id', '=', revoked.id).execute();
+    // A rotated key expires at the end of its grace period: its successor is already in hand.
+    const rotated = await make('rotated', 1);
+    await t.db.kysely.updateTable('api_keys').set({ replaced_by: soon.id }).where('id', '=', rotated.id).execute();
+    await t.services.webhooks.checkExpiries();
+    await t.services.webhooks.checkExpiries();
+    const [e] = await events(1);
+    expect(e).toMatchObject({
+      type: 'apiKey.expiring',
+      data: { key: { id: soon.id, name: 'soon', prefix: 'qrt_soon', scopes: ['qr:read'] } },
+    });
+    expect(JSON.stringify(e)).not.toContain('hash-soon');
+    await new Promise((r) => setTimeout(r, 800));
+    expect(rx.received).toHaveLength(1);
+  });
 });

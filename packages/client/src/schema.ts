@@ -4119,7 +4119,7 @@ export interface components {
             /** @description Where events are POSTed (https) */
             url: string;
             /** @description The events sent to the endpoint */
-            events: ("scan.created" | "item.created" | "item.updated" | "item.paused" | "item.resumed" | "item.deleted" | "item.expired" | "item.capped")[];
+            events: ("scan.created" | "item.created" | "item.updated" | "item.paused" | "item.resumed" | "item.deleted" | "item.expired" | "item.capped" | "apiKey.expiring")[];
             description?: string;
             filter?: components["schemas"]["WebhookFilter"];
             /** @description scan.created also for bots and link previews (default false: human scans only) */
@@ -4888,7 +4888,7 @@ export interface components {
             /** @description Where events are POSTed (https) */
             url?: string;
             /** @description The events sent to the endpoint */
-            events?: ("scan.created" | "item.created" | "item.updated" | "item.paused" | "item.resumed" | "item.deleted" | "item.expired" | "item.capped")[];
+            events?: ("scan.created" | "item.created" | "item.updated" | "item.paused" | "item.resumed" | "item.deleted" | "item.expired" | "item.capped" | "apiKey.expiring")[];
             description?: string;
             filter?: components["schemas"]["WebhookFilter"];
             /** @description scan.created also for bots and link previews (default false: human scans only) */
@@ -4937,7 +4937,7 @@ export interface components {
             id: string;
             url: string;
             description: string;
-            events: ("scan.created" | "item.created" | "item.updated" | "item.paused" | "item.resumed" | "item.deleted" | "item.expired" | "item.capped")[];
+            events: ("scan.created" | "item.created" | "item.updated" | "item.paused" | "item.resumed" | "item.deleted" | "item.expired" | "item.capped" | "apiKey.expiring")[];
             filter: {
                 tags: string[];
                 itemIds: string[];

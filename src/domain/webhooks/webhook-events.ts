@@ -9,6 +9,7 @@ export const WEBHOOK_EVENTS = [
   'item.deleted',
   'item.expired',
   'item.capped',
+  'apiKey.expiring',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Sent only by POST /v1/webhooks/{id}/test, whatever the endpoint subscribes to. */

@@ -23,6 +23,7 @@ const EVENT_TEXT: Record<WebhookEvent, string> = {
   'item.deleted': 'A code was deleted',
   'item.expired': 'A code reached its end date',
   'item.capped': 'A code reached its scan limit',
+  'apiKey.expiring': 'An API key stops working within 7 days',
 };
 
 const DISABLED_TEXT: Record<NonNullable<WebhookView['disabledReason']>, string> = {
