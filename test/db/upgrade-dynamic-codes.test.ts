@@ -2,28 +2,16 @@
 // it was: codes gain the default lifecycle and routing, and each stored scan an outcome
 // (redirect for the kinds that redirect, landing for the others), so no scan is lost from or
 // added to any count.
-import path from 'node:path';
-import { Kysely, type Migration, SqliteDialect, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
-import { InCodeMigrations, runMigrations } from '../../src/db/migrations.ts';
-import { SQLite } from '../../src/db/sqlite/sqlite-driver.ts';
 import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
 import { StatsRepository } from '../../src/db/stats/stats-repository.ts';
-import { tempDir } from '../support/test-app.ts';
+import { sqliteBefore } from '../support/old-database.ts';
 
 describe.skipIf(process.env.QRTRACK_TEST_DB === 'postgres')('the upgrade to dynamic codes', () => {
   it('gives old codes the defaults and old scans their outcome, counting the same', async () => {
-    const file = path.join(tempDir(), 'old.db');
-    const raw = new SQLite(file);
-    const k = new Kysely<unknown>({ dialect: new SqliteDialect({ database: raw }) });
-    const before = {
-      async getMigrations(): Promise<Record<string, Migration>> {
-        const all = await new InCodeMigrations('sqlite').getMigrations();
-        return Object.fromEntries(Object.entries(all).filter(([name]) => name < '0012'));
-      },
-    };
-    await runMigrations(k, 'sqlite', before);
+    const { file, k } = await sqliteBefore('0012');
     const now = new Date().toISOString();
     await sql`insert into accounts (id, name, created_at) values ('acc', 'old', ${now})`.execute(k);
     for (const [id, code, kind] of [

@@ -2,22 +2,19 @@
 // log was rolled up by the redirect that wrote it, so the aggregator's cursor starts past them.
 // Every stats answer (item stats in two time zones, the account overview, counters, recent scans)
 // is the same before and after, and scans recorded after the upgrade are counted once, on top.
-import path from 'node:path';
-import { Kysely, type Migration, SqliteDialect, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { codecFor } from '../../src/db/codec.ts';
 import { type Db, openDatabase } from '../../src/db/database.ts';
-import { InCodeMigrations, runMigrations } from '../../src/db/migrations.ts';
 import { createSeedingWriter } from '../../src/db/scans/scan-writer.ts';
 import { SqliteRollups } from '../../src/db/scans/sqlite-rollups.ts';
 import type { Database } from '../../src/db/schema.ts';
-import { SQLite } from '../../src/db/sqlite/sqlite-driver.ts';
 import { AccountStatsRepository } from '../../src/db/stats/account-stats-repository.ts';
 import { StatsRepository } from '../../src/db/stats/stats-repository.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
 import { accountStats } from '../../src/domain/stats/account-stats.ts';
 import { itemStats } from '../../src/domain/stats/item-stats.ts';
-import { tempDir } from '../support/test-app.ts';
+import { sqliteBefore } from '../support/old-database.ts';
 
 const DAY = 86_400_000;
 const ITEMS = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
@@ -52,16 +49,7 @@ async function answers(db: Db) {
 
 describe.skipIf(process.env.QRTRACK_TEST_DB === 'postgres')('the upgrade to the scan pipeline', () => {
   it('keeps every stats answer and counts new scans once', async () => {
-    const file = path.join(tempDir(), 'old.db');
-    const raw = new SQLite(file);
-    const k = new Kysely<unknown>({ dialect: new SqliteDialect({ database: raw }) });
-    const before = {
-      async getMigrations(): Promise<Record<string, Migration>> {
-        const all = await new InCodeMigrations('sqlite').getMigrations();
-        return Object.fromEntries(Object.entries(all).filter(([name]) => name < '0015'));
-      },
-    };
-    await runMigrations(k, 'sqlite', before);
+    const { file, raw, k } = await sqliteBefore('0015');
     const now = new Date().toISOString();
     await sql`insert into accounts (id, name, created_at) values ('acc', 'old', ${now})`.execute(k);
     for (const [i, id] of ITEMS.entries()) {

@@ -10,8 +10,6 @@ export interface AppliedSlice {
   applied: number;
   /** The roll-ups' cursor after the slice. */
   position: number;
-  /** The scans applied, with whether each was its visitor's first of the day (for the tests and metrics). */
-  scans: readonly LoggedScan[];
 }
 
 export class SqliteRollups {
@@ -89,7 +87,7 @@ export class SqliteRollups {
         // Scans of items that no longer exist (never: items are soft-deleted) would stall the cursor.
         const last = this.readEnd();
         if (last > from) moveCursor.run(last);
-        return { applied: 0, position: Math.max(from, last), scans };
+        return { applied: 0, position: Math.max(from, last) };
       }
       const candidates = firstVisitsInBatch(scans);
       const isNew = scans.map(
@@ -114,7 +112,7 @@ export class SqliteRollups {
       for (const d of deltas.accountQuarterDims) upsertAccountQuarterDim.run(d.accountId, d.bucket, d.dim, d.value, d.scans);
       const last = (scans[scans.length - 1] as LoggedScan).id;
       moveCursor.run(last);
-      return { applied: scans.length, position: last, scans };
+      return { applied: scans.length, position: last };
     };
     this.applyTx = sqlite.transaction(apply).immediate as (limit: number) => AppliedSlice;
   }
