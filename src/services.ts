@@ -147,6 +147,7 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     ...config.webhooks,
     metrics: metrics?.webhooks ?? null,
   });
+  const reads = heavyReadsFor(config, db);
   const addresses = new Addresses(instanceSettings, domains, { url: config.publicBaseUrl, fromEnv: config.publicBaseUrlFromEnv });
   return {
     config,
@@ -155,11 +156,11 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
     items,
     stats: new StatsRepository(db),
     accountStats: new AccountStatsRepository(db),
-    reads: heavyReadsFor(config, db),
+    reads,
     links,
     tracker: new ScanTracker(writer, salts, countries),
     rollups,
-    forgetter: new ScanForgetter(db, rollups),
+    forgetter: new ScanForgetter(db, rollups, reads.forgetPlanner),
     scanCap: scanCapFor(db),
     codePasswordLimiter: redis
       ? new SharedAttemptLimiter(redis, new AttemptLimiter(CODE_PASSWORD_LIMITS), 'qrtrack-code-password:')

@@ -13,6 +13,7 @@ import type { LinkAddressTable } from '../domain/qr-items/short-code.ts';
 import type { AccountStats } from '../domain/stats/account-stats.ts';
 import type { Stats } from '../domain/stats/build-stats.ts';
 import type { Sparklines } from '../domain/stats/sparklines.ts';
+import type { ForgetPlanner } from '../db/scans/sqlite-forget-day.ts';
 import { type ListPage, type ReadOps, readOperations } from './read-operations.ts';
 import { ReadPool } from './read-pool.ts';
 
@@ -32,6 +33,11 @@ export interface HeavyReads {
   exportCodes(accountId: string, filter: ExportFilter, format: ExportFormat, links: LinkAddressTable): Promise<AsyncGenerator<string>>;
   /** The filter's codes, newest first, at most `size` a page (a ZIP export's). */
   codePages(accountId: string, filter: ExportFilter, size: number): AsyncGenerator<QrItemRecord[]>;
+  /**
+   * Plans forgetting one day of a code's scans in a read worker; null where reads run on this
+   * thread (the forgetter then plans inside its own write transaction).
+   */
+  readonly forgetPlanner: ForgetPlanner | null;
   /** The read workers, or null where reads run on this thread. */
   readonly pool: ReadPool | null;
   close(): Promise<void>;
@@ -54,6 +60,7 @@ function inProcessReads(db: Db): HeavyReads {
     listPage: ops.listPage,
     exportCodes: async (accountId, filter, format, links) => exportCodes(db, accountId, filter, format, links),
     codePages: (accountId, filter, size) => readPages(db, accountId, filter, size),
+    forgetPlanner: null,
     pool: null,
     close: async () => {},
   };
@@ -98,6 +105,8 @@ function pooledReads(pool: ReadPool): HeavyReads {
         if (cursor === null) return;
       }
     },
+    // Waits its turn rather than answer 503: the forget has caught the roll-ups up and holds them.
+    forgetPlanner: (day) => pool.run({ account: day.accountId, lane: 'bulk', bounded: false }, 'forgetPlan', day),
     pool,
     close: () => pool.close(),
   };

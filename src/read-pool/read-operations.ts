@@ -13,6 +13,8 @@ import { type Sparklines, sparklines } from '../domain/stats/sparklines.ts';
 import { type ListQuery, QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
 import type { ListCursor } from '../domain/qr-items/list-cursor.ts';
 import type { QrItemRecord } from '../domain/qr-items/qr-item.ts';
+import type { ForgetDay } from '../db/scans/forget-plan.ts';
+import { type ForgetDayPlan, planSqliteForgetDay } from '../db/scans/sqlite-forget-day.ts';
 
 /** A page of the codes list (GET /v1/qr), with its sparklines when asked for, read in one snapshot. */
 export interface ListPage {
@@ -32,10 +34,12 @@ export interface ReadOps {
   sparklines: { args: { itemIds: readonly string[]; tz: string; now?: number }; answer: Sparklines };
   exportPage: { args: ExportPageQuery; answer: ExportPage };
   listPage: { args: { accountId: string; query: ListQuery; sparklineTz?: string | undefined; now?: number }; answer: ListPage };
+  /** What forgetting a code's scans of one day writes (DELETE /v1/qr/{id}/scans on SQLite), read in one snapshot. */
+  forgetPlan: { args: ForgetDay; answer: ForgetDayPlan };
 }
 
 export type ReadKind = keyof ReadOps;
-export const READ_KINDS: readonly ReadKind[] = ['itemStats', 'accountStats', 'sparklines', 'exportPage', 'listPage'];
+export const READ_KINDS: readonly ReadKind[] = ['itemStats', 'accountStats', 'sparklines', 'exportPage', 'listPage', 'forgetPlan'];
 
 export type ReadJob = { [K in ReadKind]: { kind: K; args: ReadOps[K]['args'] } }[ReadKind];
 
@@ -62,6 +66,10 @@ export function readOperations(db: Db): ReadOperations {
         sparklines: await sparklines(stats, now === undefined ? { itemIds, tz: sparklineTz } : { itemIds, tz: sparklineTz, now }),
       };
     },
+    forgetPlan: async (day) => {
+      if (!db.sqlite) throw new Error('forgetPlan: a SQLite connection only');
+      return planSqliteForgetDay(db.sqlite, day);
+    },
   };
 }
 
@@ -86,6 +94,8 @@ export async function runReadJob(db: Db, job: ReadJob): Promise<unknown> {
         return ops.exportPage(job.args);
       case 'listPage':
         return ops.listPage(job.args);
+      case 'forgetPlan':
+        return ops.forgetPlan(job.args);
     }
   });
 }

@@ -118,16 +118,9 @@ function rebuildDay(d: ForgetDay, rows: DayRows) {
       sql: 'insert into scan_dims_quarter (item_id, bucket, dim, value, scans) values (?, ?, ?, ?, ?)',
       params: [d.itemId, x.bucket, x.dim, x.value, x.scans],
     });
-  if (d.visitorsKept) {
-    out.push({ sql: 'delete from scan_visitors where item_id = ? and day = ?', params: [d.itemId, d.day] });
-    kept.forEach((s, i) => {
-      if (firsts[i] === true)
-        out.push({
-          sql: 'insert into scan_visitors (item_id, day, visitor_hash, first_scan_id) values (?, ?, ?, ?)',
-          params: [d.itemId, scanDay(s), s.visitorHash, s.id],
-        });
-    });
-  }
+  // Only the visitors whose first scan went change: the statements grow with what is forgotten,
+  // not with the day.
+  if (d.visitorsKept) out.push(...visitorChanges(d.itemId, firstScans(applied, firstVisitsInBatch(applied)), firstScans(kept, firsts)));
 
   // Everything summed over the item or the account moves by the difference.
   const oldBuckets = new Map<number, Counts>(rows.buckets.map((b) => [n(b.bucket), [n(b.scans), n(b.unique_scans), n(b.bot_scans)]]));
@@ -155,6 +148,33 @@ function rebuildDay(d: ForgetDay, rows: DayRows) {
     ),
   );
   return { statements: out, forgotten: forgotten.size, humansLeft: kept.some((s) => !s.isBot && !isBlocked(s)) };
+}
+
+/** Each visitor's first scan of the day: 'day\0hash' → scan id. */
+function firstScans(scans: readonly LoggedScan[], firsts: readonly boolean[]): Map<string, { day: string; hash: string; id: number }> {
+  const out = new Map<string, { day: string; hash: string; id: number }>();
+  scans.forEach((s, i) => {
+    if (firsts[i] === true) out.set(`${scanDay(s)}\u0000${s.visitorHash}`, { day: scanDay(s), hash: s.visitorHash, id: s.id });
+  });
+  return out;
+}
+
+function visitorChanges(itemId: string, before: ReturnType<typeof firstScans>, after: ReturnType<typeof firstScans>): Statement[] {
+  const out: Statement[] = [];
+  const where = 'where item_id = ? and day = ? and visitor_hash = ?';
+  for (const [key, was] of before) {
+    const now = after.get(key);
+    if (now === undefined) out.push({ sql: `delete from scan_visitors ${where}`, params: [itemId, was.day, was.hash] });
+    else if (now.id !== was.id)
+      out.push({ sql: `update scan_visitors set first_scan_id = ? ${where}`, params: [now.id, itemId, was.day, was.hash] });
+  }
+  for (const [key, v] of after)
+    if (!before.has(key))
+      out.push({
+        sql: 'insert into scan_visitors (item_id, day, visitor_hash, first_scan_id) values (?, ?, ?, ?) on conflict do nothing',
+        params: [itemId, v.day, v.hash, v.id],
+      });
+  return out;
 }
 
 /** A day past retention: only whole quarter hours inside the range can be told apart. */

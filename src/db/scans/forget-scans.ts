@@ -1,16 +1,18 @@
 // Forgetting an item's scans (DELETE /v1/qr/{id}/scans): the roll-ups are caught up first, then
 // each UTC day of the range is rebuilt from the scans that stay (forget-plan.ts). On PostgreSQL
 // the whole range is one transaction under the aggregator's lock. On SQLite each day is one
-// synchronous transaction with a turn of the event loop between days, so a long range never
-// holds the thread that answers short links; every state between two days is itself exact.
+// transaction with a turn of the event loop between days, its raw scans read in a read worker
+// (sqlite-forget-day.ts), so neither a long range nor a busy day holds the thread that answers
+// short links for more than the day's writes; every state between two days is itself exact.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type pg from 'pg';
 import type SQLite from 'better-sqlite3';
-import { NotFoundError } from '../../domain/errors.ts';
+import { NotFoundError, ServiceBusyError } from '../../domain/errors.ts';
 import { BUCKETS_PER_DAY, bucketOf, utcDay } from '../../domain/stats/scan-buckets.ts';
 import type { Db } from '../database.ts';
 import { type DayRows, type ForgetDay, type Statement, dayReads, planForgetDay } from './forget-plan.ts';
 import { type LoggedScanRow, toLoggedScan } from './logged-scan.ts';
+import { type ForgetPlanner, planSqliteForgetDay, runSqliteStatements } from './sqlite-forget-day.ts';
 import { AGGREGATOR_LOCK, type RollupAggregator } from './rollup-aggregator.ts';
 
 export interface ForgetRange {
@@ -19,6 +21,9 @@ export interface ForgetRange {
   to?: string;
 }
 
+/** Plans of a day that retention overtook before it was written: this many, then 503. */
+const PLAN_ATTEMPTS = 3;
+
 const EARLIEST = '1970-01-01T00:00:00.000Z';
 const LATEST = '9999-12-31T23:59:59.999Z';
 
@@ -26,6 +31,8 @@ export class ScanForgetter {
   constructor(
     private readonly db: Db,
     private readonly rollups: RollupAggregator,
+    /** SQLite with read workers: where a day's plan is read (heavy-reads.ts); null: on this thread. */
+    private readonly planner: ForgetPlanner | null = null,
   ) {}
 
   /** Forgets the item's scans in [from, to); answers how many scans went. */
@@ -68,7 +75,22 @@ export class ScanForgetter {
     throw new Error('no database');
   }
 
-  private async forgetOnSqlite(
+  /** One forget at a time on SQLite: each plans from the roll-ups as the one before left them. */
+  private sqliteTurn: Promise<unknown> = Promise.resolve();
+
+  private forgetOnSqlite(
+    sqlite: SQLite.Database,
+    days: string[],
+    dayOf: (day: string, position: number, rawFrom: string | null) => ForgetDay,
+    itemId: string,
+    accountId: string,
+  ): Promise<{ forgotten: number }> {
+    const turn = this.sqliteTurn.then(() => this.forgetDaysOnSqlite(sqlite, days, dayOf, itemId, accountId));
+    this.sqliteTurn = turn.catch(() => {});
+    return turn;
+  }
+
+  private async forgetDaysOnSqlite(
     sqlite: SQLite.Database,
     days: string[],
     dayOf: (day: string, position: number, rawFrom: string | null) => ForgetDay,
@@ -77,29 +99,57 @@ export class ScanForgetter {
   ): Promise<{ forgotten: number }> {
     const position = sqlite.prepare<[], { position: number }>(`select position from log_cursors where name = 'rollups'`);
     const rawFrom = sqlite.prepare<[string], { raw_scans_from: string | null }>('select raw_scans_from from accounts where id = ?');
-    const dayTx = sqlite.transaction((day: string): number => {
-      const d = dayOf(day, Number(position.get()?.position ?? 0), rawFrom.get(accountId)?.raw_scans_from ?? null);
-      const reads = dayReads(d, (b) => (b ? 1 : 0));
-      const all = <T>(s: Statement) => sqlite.prepare(s.sql).all(...s.params.map(sqliteValue)) as T[];
-      const rows: DayRows = {
-        buckets: all(reads.buckets),
-        dims: all(reads.dims),
-        quarterDims: all(reads.quarterDims),
-        scans: all<LoggedScanRow>(reads.scans).map(toLoggedScan),
-      };
-      const plan = planForgetDay(d, rows);
-      for (const s of plan.statements) sqlite.prepare(s.sql).run(...s.params.map(sqliteValue));
-      return plan.forgotten;
-    });
     let forgotten = 0;
     for (const [i, day] of days.entries()) {
       if (i > 0) await nextTurn();
-      forgotten += dayTx.immediate(day);
+      const now = () => dayOf(day, Number(position.get()?.position ?? 0), rawFrom.get(accountId)?.raw_scans_from ?? null);
+      forgotten += await this.forgetSqliteDay(sqlite, now);
     }
-    sqlite.transaction(() => {
-      for (const s of firstAndLast(itemId, (b) => (b ? 1 : 0))) sqlite.prepare(s.sql).run(...s.params.map(sqliteValue));
-    })();
+    sqlite.transaction(() =>
+      runSqliteStatements(
+        sqlite,
+        firstAndLast(itemId, (b) => (b ? 1 : 0)),
+      ),
+    )();
     return { forgotten };
+  }
+
+  /**
+   * One day, in one transaction. With read workers, the day is planned in one of them while this
+   * process's aggregator is held (so the roll-ups and the cursor the plan was read against stay
+   * as they were) and only the plan's writes run here; without, it is planned and written here.
+   */
+  private async forgetSqliteDay(sqlite: SQLite.Database, dayNow: () => ForgetDay): Promise<number> {
+    const planner = this.planner;
+    if (planner === null) {
+      return sqlite
+        .transaction(() => {
+          const plan = planSqliteForgetDay(sqlite, dayNow());
+          runSqliteStatements(sqlite, plan.statements);
+          return plan.forgotten;
+        })
+        .immediate();
+    }
+    for (let attempt = 0; attempt < PLAN_ATTEMPTS; attempt++) {
+      const release = this.rollups.hold();
+      try {
+        const day = dayNow();
+        const plan = await planner(day);
+        const written = sqlite
+          .transaction(() => {
+            // Retention may have passed the day while it was planned: then plan it again.
+            const now = dayNow();
+            if (now.raw !== day.raw || now.position !== day.position) return null;
+            runSqliteStatements(sqlite, plan.statements);
+            return plan.forgotten;
+          })
+          .immediate();
+        if (written !== null) return written;
+      } finally {
+        release();
+      }
+    }
+    throw new ServiceBusyError('scans: the scan data changed while this was planned; try again in a moment', 1);
   }
 
   private async forgetOnPostgres(
@@ -158,10 +208,6 @@ function firstAndLast(itemId: string, bool: (b: boolean) => number | boolean): S
       params: [itemId, bool(false), itemId, bool(false), itemId],
     },
   ];
-}
-
-function sqliteValue(v: string | number | boolean | null): string | number | null {
-  return typeof v === 'boolean' ? (v ? 1 : 0) : v;
 }
 
 /** `?` placeholders as PostgreSQL's `$1, $2, …` (the statements hold no other question marks). */

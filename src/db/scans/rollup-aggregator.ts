@@ -30,6 +30,12 @@ export interface RollupAggregator {
   start(onError: (err: unknown) => void): void;
   /** Stops, after applying what is logged (shutdown). */
   stop(): Promise<void>;
+  /**
+   * Pauses this process's slices until the returned release is called (the forgetter rewrites a
+   * day's roll-ups from a plan read off the main thread, which must not move under it). Reads
+   * meanwhile wait in catchUp() as they would for a lagging aggregator.
+   */
+  hold(): () => void;
 }
 
 /** How long a read waits for the roll-ups before answering 503. */
@@ -59,6 +65,7 @@ abstract class Aggregator implements RollupAggregator {
   /** Told after each slice (and when a run ends), so a waiting read looks at the cursor again. */
   private sliceWaiters: (() => void)[] = [];
   private onError: (err: unknown) => void = () => {};
+  private holds = 0;
 
   /** Applies one slice; answers how many scans it applied, or null when another process holds the lock. */
   protected abstract applyOne(): Promise<{ applied: number; position: number; end: number } | null>;
@@ -92,7 +99,8 @@ abstract class Aggregator implements RollupAggregator {
 
   /** Runs now, or once more after the run in progress. */
   private kick(): void {
-    if (this.stopped) return;
+    // Held: the release kicks.
+    if (this.stopped || this.holds > 0) return;
     if (this.running !== null) {
       this.again = true;
       return;
@@ -108,9 +116,21 @@ abstract class Aggregator implements RollupAggregator {
     });
   }
 
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      if (this.holds === 0) this.kick();
+    };
+  }
+
   private async run(): Promise<void> {
     try {
       for (;;) {
+        if (this.holds > 0) return;
         const before = this.position;
         const slice = await this.applyOne();
         if (slice === null) return;
