@@ -190,7 +190,11 @@ const SQLITE_SLICE = { first: 256, min: 16, max: 2_048, targetMs: 4 };
 
 class SqliteAggregator extends Aggregator {
   protected readonly intervalMs = 1_000;
-  protected readonly minGapMs = 0;
+  // Not at every batch: each run costs a transaction and the cursor's reads whatever it applies,
+  // and a hot code's scans of 25 ms share their roll-up rows. Measured as the server's CPU per
+  // redirect (one hot code, 100k requests, alternating runs on a loaded machine): 73–93 µs run
+  // at every batch, 62–78 µs with this gap. A read that needs the roll-ups does not wait for it.
+  protected readonly minGapMs = 25;
   private size = SQLITE_SLICE.first;
 
   constructor(private readonly rollups: SqliteRollups) {
