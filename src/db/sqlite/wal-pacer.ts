@@ -2,9 +2,12 @@
 // WAL faster than the checkpointer's timer empties it: a checkpoint that other commits overtake
 // never finishes, so the WAL never starts over, and at wal_autocheckpoint frames the writer's own
 // connection checkpoints on every commit: a copy and an fsync on the thread that answers the
-// short links (13-80 ms a commit measured beside a 20,000-row import; docs/performance.md).
+// short links (docs/performance.md, "The four misses").
 // So a long write looks at the WAL between its slices and, past a few megabytes, waits (the
 // event loop free) for the checkpointer to copy it whole; its next transaction starts the WAL over.
+// While a reader holds old frames (an export in a read worker) the WAL cannot start over: each
+// pace then waits for a drain that fails after a few tries, which slows the long write, not the
+// short links. What this does not remove: FTS5's work at commit in an import (docs/performance.md).
 import fs from 'node:fs';
 import os from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
