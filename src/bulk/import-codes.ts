@@ -8,9 +8,8 @@
 // few milliseconds each (up to 1,000 codes), with a turn of the event loop between them. Both
 // stream, so memory stays flat however long the file is.
 import type { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CsvError, parse } from 'csv-parse';
-import type { Db } from '../db/database.ts';
+import { type Db, betweenSlices } from '../db/database.ts';
 import { QrItemsRepository } from '../db/qr-items/qr-items-repository.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { DESIGN_FIELDS, type DesignPatch, DesignPatchSchema, normalizeDesignPatch } from '../domain/design/design.ts';
@@ -117,7 +116,7 @@ export async function importCodes(db: Db, accountId: string, open: () => Readabl
     batchSize = Math.round(Math.min(BATCH.max, batchSize * 2, Math.max(BATCH.min, (contents.length * BATCH.targetMs) / tookMs)));
     created += contents.length;
     options.onProgress?.(created, total);
-    await nextTurn();
+    await betweenSlices(db);
   };
   for await (const row of rows(open(), options)) {
     // Parsed logos are remembered only briefly: the second pass parses them again.

@@ -2,6 +2,7 @@
 // Everything above the data layer gets a `Db` and never sees the dialect.
 import fs from 'node:fs';
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -10,6 +11,7 @@ import { type Codec, codecFor } from './codec.ts';
 import { migrateToLatest } from './migrations.ts';
 import { SqliteCheckpointer } from './sqlite/sqlite-checkpointer.ts';
 import { SQLite } from './sqlite/sqlite-driver.ts';
+import { WalPacer } from './sqlite/wal-pacer.ts';
 import type { Database } from './schema.ts';
 
 // int8 (counts, sums, bigserial) as numbers: our counters stay far below 2^53.
@@ -21,7 +23,17 @@ export interface Db {
   /** The raw SQLite handle, for the scan writer's synchronous group commit; null on PostgreSQL. */
   readonly sqlite: BetterSqlite3.Database | null;
   readonly pool: pg.Pool | null;
+  /**
+   * Between two slices of a long write: a turn of the event loop and, on SQLite, a wait for the
+   * checkpointer when the WAL has grown long (sqlite/wal-pacer.ts). Absent: a turn only.
+   */
+  readonly paceWrites?: () => Promise<void>;
   close(): Promise<void>;
+}
+
+/** What a long write awaits between its slices (Db.paceWrites, or a turn). */
+export function betweenSlices(db: Db): Promise<void> {
+  return db.paceWrites ? db.paceWrites() : nextTurn();
 }
 
 export async function openDatabase(config: DatabaseConfig): Promise<Db> {
@@ -70,12 +82,15 @@ function openSqlite(file: string): Db {
   const checkpointer = file === ':memory:' ? null : new SqliteCheckpointer(file);
   if (checkpointer) sqlite.pragma('wal_autocheckpoint = 20000');
   const kysely = new Kysely<Database>({ dialect: new QrtrackSqliteDialect({ database: sqlite }) });
+  const pacer = checkpointer ? new WalPacer(file, () => checkpointer.drain()) : null;
   return {
     kysely,
     codec: codecFor('sqlite'),
     sqlite,
     pool: null,
+    ...(pacer ? { paceWrites: () => pacer.pace() } : {}),
     close: async () => {
+      pacer?.close();
       await checkpointer?.close();
       await kysely.destroy();
     },

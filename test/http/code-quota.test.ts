@@ -80,6 +80,23 @@ describe('code quota', () => {
     expect(await count(key)).toBe(5);
   });
 
+  it('answers a retried batch with its first answer, though the account is at its quota since', async () => {
+    // The replay is looked up before the batch's work (the quota check among it), not after.
+    const key = await t.key('quota-retry');
+    const payload = { items: Array.from({ length: 5 }, (_, i) => ({ title: `R${i}`, url: 'https://example.com/r' })) };
+    const headers = { 'idempotency-key': 'quota-retry-1' };
+    const first = await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload, headers });
+    expect(first.statusCode, first.body).toBe(201);
+    const again = await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload, headers });
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(await count(key)).toBe(5);
+    // The same key with another body is still refused.
+    const other = await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: payload.items.slice(1) }, headers });
+    expect(other.statusCode).toBe(422);
+  });
+
   it('is counted per account', async () => {
     expect((await batch(await t.key('quota-other'), 5)).statusCode).toBe(201);
   });

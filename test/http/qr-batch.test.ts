@@ -148,7 +148,9 @@ describe('bulk create', () => {
     expect(await list()).toEqual([]);
     expect(await items.countLive(accountId)).toBe(0);
     expect(JSON.stringify(await tags())).not.toContain('staged');
-    for (const row of staged.rows ?? []) expect((await t.request({ method: 'GET', url: `/r/${row.code}` })).statusCode).toBe(410);
+    // SQLite writes them hidden (their short links answer as deleted codes do); PostgreSQL not yet.
+    for (const row of staged.rows)
+      expect((await t.request({ method: 'GET', url: `/r/${row.code}` })).statusCode).toBe(staged.written ? 410 : 404);
     await items.discardStaged(staged);
     const left = await t.db.kysely.selectFrom('qr_items').where('account_id', '=', accountId).select('id').execute();
     expect(left).toEqual([]);

@@ -1,6 +1,5 @@
 // QR items. Every query is scoped by account: another account's item is simply not found.
 import { randomUUID } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Insertable, type Updateable, sql } from 'kysely';
 import type { ContentType } from '../../domain/payload/index.ts';
 import { CodeQuotaError } from '../../domain/qr-items/code-quota.ts';
@@ -10,9 +9,10 @@ import { NO_DYNAMIC, type ScanCapBasis, routingFromJson, routingToJson } from '.
 import { type CompiledRouting, DEFAULT_COMPILED_ROUTING, compileRouting } from '../../domain/dynamic/routing.ts';
 import { generateShortCode } from '../../domain/qr-items/short-code.ts';
 import { readBool, readTime } from '../codec.ts';
-import type { Db } from '../database.ts';
+import { type Db, betweenSlices } from '../database.ts';
 import type { QrItemsTable } from '../schema.ts';
 import { inTransaction } from '../transaction.ts';
+import { TURN_EVERY_MS, turnTaker } from '../../event-loop-turns.ts';
 import { recordItemEvents } from '../webhooks/outbox.ts';
 import { ITEM_COLUMNS, type ItemRow, toRecord } from './item-row.ts';
 import { DEFAULT_SEARCH_WALK, type ListCursor, ListPlanner, type ListQuery, type ListRow, type SearchWalk } from './list-planner.ts';
@@ -332,7 +332,11 @@ export class QrItemsRepository {
   /** Deletes the account's live items among `ids` in one transaction; answers those it deleted. */
   async softDeleteMany(accountId: string, ids: readonly string[]): Promise<ItemRef[]> {
     if (ids.length === 0) return [];
-    if (!this.db.kysely.isTransaction) return inTransaction(this.db, (tx) => new QrItemsRepository(tx).softDeleteMany(accountId, ids));
+    if (!this.db.kysely.isTransaction) {
+      // Bulk actions back to back write the WAL fast: kept short, as a long write's slices keep it.
+      await betweenSlices(this.db);
+      return inTransaction(this.db, (tx) => new QrItemsRepository(tx).softDeleteMany(accountId, ids));
+    }
     const now = this.db.codec.time(new Date().toISOString());
     const done = await this.db.kysely
       .updateTable('qr_items')
@@ -371,8 +375,10 @@ export class QrItemsRepository {
    */
   async setActiveMany(accountId: string, ids: readonly string[], active: boolean): Promise<ItemRef[]> {
     if (ids.length === 0) return [];
-    if (!this.db.kysely.isTransaction)
+    if (!this.db.kysely.isTransaction) {
+      await betweenSlices(this.db);
       return inTransaction(this.db, (tx) => new QrItemsRepository(tx).setActiveMany(accountId, ids, active));
+    }
     // Those that change state (not those already paused or running) are told to webhooks.
     const changing = await this.db.kysely
       .updateTable('qr_items')
@@ -476,14 +482,22 @@ export class QrItemsRepository {
   // turn between, and made live together in the caller's one short transaction. Until then they
   // are in no list, count, search or tag, and their short links answer as deleted codes do; rows
   // a failed (or killed) batch leaves stay that way. On PostgreSQL, whose statements do not hold
-  // the event loop, the rows go in with the publishing transaction as createMany stores them.
+  // the event loop, the rows go in with the publishing transaction; they are built before it,
+  // a few milliseconds at a time, as the answer is (building a thousand in the transaction held
+  // the short links' thread for tens of milliseconds, docs/performance.md).
 
-  /** Writes a batch's rows hidden (SQLite); nothing is stored on PostgreSQL until publishStaged. */
+  /** Builds a batch's rows between turns and writes them hidden (SQLite); nothing is stored on PostgreSQL until publishStaged. */
   async stageMany(accountId: string, contents: readonly NewQrItemContent[]): Promise<StagedBatch> {
-    if (this.db.codec.dialect === 'postgres') return { accountId, contents, rows: null };
     if (this.db.kysely.isTransaction) throw new Error('stageMany: writes in transactions of its own, not inside one');
+    const written = this.db.codec.dialect === 'sqlite';
     const hidden = this.db.codec.time(UNPUBLISHED);
-    const rows = contents.map((content) => ({ ...this.newRow(accountId, content), deleted_at: hidden }));
+    const turn = turnTaker(Number.POSITIVE_INFINITY, TURN_EVERY_MS / 2);
+    const rows: StagedRow[] = [];
+    for (const content of contents) {
+      rows.push(written ? { ...this.newRow(accountId, content), deleted_at: hidden } : this.newRow(accountId, content));
+      await turn();
+    }
+    if (!written) return { accountId, contents, rows, written };
     let pending = rows;
     let size: number = STAGE_SLICE.first;
     for (let attempt = 1; pending.length > 0; attempt++) {
@@ -495,23 +509,42 @@ export class QrItemsRepository {
         for (const id of await inTransaction(this.db, (tx) => new QrItemsRepository(tx).insertRows(accountId, slice))) stored.add(id);
         const tookMs = Math.max(performance.now() - started, 0.1);
         size = Math.round(Math.min(STAGE_SLICE.max, size * 2, Math.max(STAGE_SLICE.min, (slice.length * STAGE_SLICE.targetMs) / tookMs)));
-        await nextTurn();
+        await betweenSlices(this.db);
       }
       pending = pending.filter((r) => !stored.has(r.id));
       for (const r of pending) r.code = generateShortCode();
     }
-    return { accountId, contents, rows };
+    return { accountId, contents, rows, written };
   }
 
   /**
    * Makes a staged batch live, in the caller's transaction: counts it against `maxCodes`, shows
-   * its rows and writes their tags. Answers the records in the order staged.
+   * its rows (on PostgreSQL: writes them) and writes their tags. Answers the records in the order
+   * staged: `records` when given (stagedRecords' answer, made before the transaction), unless a
+   * code had to be drawn again.
    */
-  async publishStaged(staged: StagedBatch, maxCodes = Number.POSITIVE_INFINITY): Promise<QrItemRecord[]> {
-    const { accountId, contents, rows } = staged;
-    if (rows === null) return this.createMany(accountId, contents, maxCodes);
+  async publishStaged(staged: StagedBatch, maxCodes = Number.POSITIVE_INFINITY, records?: QrItemRecord[]): Promise<QrItemRecord[]> {
+    const { accountId, rows } = staged;
     if (!this.db.kysely.isTransaction) throw new Error("publishStaged: runs inside the caller's transaction");
     await this.addToCodeCount(accountId, rows.length, maxCodes);
+    const codes = rows.map((r) => r.code);
+    if (staged.written) await this.showStaged(rows);
+    else await this.storeRows(accountId, rows);
+    const redrawn = rows.some((r, i) => r.code !== codes[i]);
+    const answer = records !== undefined && !redrawn ? records : await this.stagedRecords(staged);
+    await this.tags.add(accountId, answer);
+    // Told to webhooks in the publishing transaction, as createMany does.
+    await recordItemEvents(
+      this.db,
+      accountId,
+      'item.created',
+      answer.map((r) => r.id),
+    );
+    return answer;
+  }
+
+  /** Shows rows written hidden (SQLite). */
+  private async showStaged(rows: readonly StagedRow[]): Promise<void> {
     const hidden = this.db.codec.time(UNPUBLISHED);
     let shown = 0;
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
@@ -528,45 +561,55 @@ export class QrItemsRepository {
       shown += Number(res.numUpdatedRows);
     }
     if (shown !== rows.length) throw new Error(`publishStaged: ${rows.length - shown} staged rows are gone`);
-    const records = this.stagedRecords(staged) ?? [];
-    await this.tags.add(accountId, records);
-    // Told to webhooks in the publishing transaction, as createMany does.
-    await recordItemEvents(
-      this.db,
-      accountId,
-      'item.created',
-      records.map((r) => r.id),
-    );
-    return records;
   }
 
-  /** The records publishStaged will answer, known before (SQLite); null where they are made as they are stored (PostgreSQL). */
-  stagedRecords(staged: StagedBatch): QrItemRecord[] | null {
-    return (
-      staged.rows?.map((r, i) => ({
+  /** Inserts rows built ahead (PostgreSQL), drawing a code again for any already taken. */
+  private async storeRows(accountId: string, rows: StagedRow[]): Promise<void> {
+    let pending = rows;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > CODE_ATTEMPTS) throw new Error('create: no free short code found');
+      const stored = new Set<string>();
+      for (let i = 0; i < pending.length; i += INSERT_CHUNK_POSTGRES)
+        for (const id of await this.insertRows(accountId, pending.slice(i, i + INSERT_CHUNK_POSTGRES))) stored.add(id);
+      pending = pending.filter((r) => !stored.has(r.id));
+      for (const r of pending) r.code = generateShortCode();
+    }
+  }
+
+  /** The records publishStaged answers, in the order staged, made a few milliseconds at a time. */
+  async stagedRecords(staged: StagedBatch): Promise<QrItemRecord[]> {
+    const turn = turnTaker(Number.POSITIVE_INFINITY, TURN_EVERY_MS / 2);
+    const records: QrItemRecord[] = [];
+    for (const [i, r] of staged.rows.entries()) {
+      records.push({
         ...toRecord({ ...r, deleted_at: null, created_at: readTime(r.created_at), updated_at: readTime(r.updated_at) }),
         tags: staged.contents[i]?.tags ?? [],
-      })) ?? null
-    );
+      });
+      await turn();
+    }
+    return records;
   }
 
   /** Deletes the rows of a staged batch that were not published (after a failure; a no-op after success). */
   async discardStaged(staged: StagedBatch): Promise<void> {
-    if (staged.rows === null) return;
+    if (!staged.written) return;
     const hidden = this.db.codec.time(UNPUBLISHED);
     for (let i = 0; i < staged.rows.length; i += STAGE_SLICE.max / 5) {
       const ids = staged.rows.slice(i, i + STAGE_SLICE.max / 5).map((r) => r.id);
       await this.db.kysely.deleteFrom('qr_items').where('id', 'in', ids).where('deleted_at', '=', hidden).execute();
-      await nextTurn();
+      await betweenSlices(this.db);
     }
   }
 }
 
-/** A batch's rows written hidden by stageMany (null on PostgreSQL: nothing written yet). */
+type StagedRow = Insertable<QrItemsTable> & ItemRow;
+
+/** A batch's rows built by stageMany: written hidden on SQLite, not written yet on PostgreSQL. */
 export interface StagedBatch {
   readonly accountId: string;
   readonly contents: readonly NewQrItemContent[];
-  readonly rows: readonly (Insertable<QrItemsTable> & ItemRow)[] | null;
+  readonly rows: StagedRow[];
+  readonly written: boolean;
 }
 
 /** deleted_at of a staged row not yet published: before any real deletion. */

@@ -1,8 +1,7 @@
 // Tags of QR items: one row per code and tag in qr_tags. Every query is scoped by
 // account; a deleted code's tags are deleted with it.
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
-import type { Db } from '../database.ts';
+import { type Db, betweenSlices } from '../database.ts';
 import type { Database, DbTime } from '../schema.ts';
 import { inTransaction } from '../transaction.ts';
 
@@ -17,8 +16,13 @@ export interface TagCount {
   count: number;
 }
 
-/** Codes per transaction when a tag is renamed or removed on SQLite: about 20 ms of work. */
-export const TAG_SLICE = 2_000;
+/**
+ * Codes in the first transaction when a tag is renamed or removed on SQLite; the next ones are
+ * sized by the clock to about SLICE.targetMs each (fixed slices of 2,000 took 20-45 ms of the
+ * short links' thread beside a 200,000-code tag, docs/performance.md).
+ */
+export const TAG_SLICE = 500;
+const SLICE = { min: 50, max: 5_000, targetMs: 4 } as const;
 
 export class TagsRepository {
   constructor(private readonly db: Db) {}
@@ -92,7 +96,7 @@ export class TagsRepository {
   /**
    * Renames a tag on every code; codes that already carry `to` keep it once. False when `from`
    * is unknown. On SQLite, whose statements hold the thread that answers the short links, a tag
-   * is moved TAG_SLICE codes at a time with a turn between (docs/performance.md): until the last
+   * is moved a few milliseconds of codes at a time with a turn between (docs/performance.md): until the last
    * slice, the list by tag finds some codes under each name, and a rename cut off midway is
    * finished by renaming again.
    */
@@ -114,15 +118,16 @@ export class TagsRepository {
     );
   }
 
-  /** Takes a tag off every code (on SQLite TAG_SLICE codes at a time, as rename). False when the account has no such tag. */
+  /** Takes a tag off every code (on SQLite in slices, as rename). False when the account has no such tag. */
   async remove(accountId: string, name: string): Promise<boolean> {
     return (await this.inSlices(accountId, name, async () => {})) > 0;
   }
 
   /**
    * Runs `move` and then deletes the tag's rows: on PostgreSQL for all of its codes in one
-   * transaction, on SQLite TAG_SLICE codes a transaction, with a turn between. A slice is the
-   * front of the tag's index up to its TAG_SLICE-th entry (the slices before are gone), so each
+   * transaction, on SQLite a slice of codes a transaction (TAG_SLICE first, then as many as the
+   * last slice says fit SLICE.targetMs), with a turn between and the WAL kept short
+   * (betweenSlices). A slice is the front of the tag's index up to its n-th entry (the slices before are gone), so each
    * statement reads a range of qr_tags_by_tag as long as the slice; asked by ids, SQLite walks the
    * rest of the tag for each slice (docs/performance.md, F5). Answers how many codes had the tag.
    */
@@ -133,10 +138,12 @@ export class TagsRepository {
   ): Promise<number> {
     const sliced = this.db.codec.dialect === 'sqlite';
     let done = 0;
+    let size = TAG_SLICE;
     for (;;) {
+      const started = performance.now();
       const { n, last } = await inTransaction(this.db, async (tx) => {
         const k = tx.kysely;
-        const upTo = sliced ? await this.sliceEdge(k, accountId, tag) : null;
+        const upTo = sliced ? await this.sliceEdge(k, accountId, tag, size) : null;
         await move(k, upTo);
         const del = await k
           .deleteFrom('qr_tags')
@@ -146,12 +153,14 @@ export class TagsRepository {
       });
       done += n;
       if (last) return done;
-      await nextTurn();
+      const tookMs = Math.max(performance.now() - started, 0.1);
+      size = Math.round(Math.min(SLICE.max, size * 2, Math.max(SLICE.min, (n * SLICE.targetMs) / tookMs)));
+      await betweenSlices(this.db);
     }
   }
 
-  /** The tag's TAG_SLICE-th entry in its index, or null when fewer are left (the last slice takes them all). */
-  private async sliceEdge(k: Kysely<Database>, accountId: string, tag: string): Promise<TagEdge | null> {
+  /** The tag's size-th entry in its index, or null when fewer are left (the last slice takes them all). */
+  private async sliceEdge(k: Kysely<Database>, accountId: string, tag: string, size: number): Promise<TagEdge | null> {
     const row = await k
       .selectFrom('qr_tags')
       .select(['item_created_at', 'tagged_item_id'])
@@ -160,7 +169,7 @@ export class TagsRepository {
       .orderBy('item_created_at')
       .orderBy('tagged_item_id')
       .limit(1)
-      .offset(TAG_SLICE - 1)
+      .offset(size - 1)
       .executeTakeFirst();
     return row === undefined ? null : { createdAt: row.item_created_at, itemId: row.tagged_item_id };
   }

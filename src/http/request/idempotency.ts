@@ -29,6 +29,30 @@ export interface AnswerOptions<T> {
   send?: (status: number, body: T) => Promise<unknown>;
 }
 
+/**
+ * With an Idempotency-Key already answered for this request, sends the stored answer (replayed)
+ * and returns it; otherwise null. answerOnce does this first; a create that works long before
+ * its transaction (a batch) calls it before that work, so a retry costs a read, not the work.
+ */
+export async function replayAnswered<T>(
+  db: Db,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  options: AnswerOptions<T> = {},
+): Promise<T | null> {
+  const header = req.headers['idempotency-key'];
+  if (typeof header !== 'string') return null;
+  const send = options.send ?? ((code: number, body: T) => reply.code(code).send(body));
+  const fingerprint = options.fingerprint ?? requestFingerprint(req.method, req.routeOptions.url ?? req.url, req.body);
+  const notBefore = new Date(Date.now() - IDEMPOTENCY_TTL_MS).toISOString();
+  const stored = await new IdempotencyRepository(db).find(accountOf(req), header, notBefore);
+  if (!stored) return null;
+  if (stored.requestHash !== fingerprint) throw new IdempotencyKeyReusedError();
+  reply.header('idempotent-replayed', 'true');
+  await send(stored.status, stored.body as T);
+  return stored.body as T;
+}
+
 /** Thrown inside the transaction to roll it back when another request stored the key first. */
 class LostRace extends Error {}
 
@@ -56,14 +80,7 @@ export async function answerOnce<T>(
   const fingerprint = options.fingerprint ?? requestFingerprint(req.method, req.routeOptions.url ?? req.url, req.body);
   const now = new Date();
   const notBefore = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
-  const replay = async (): Promise<T | null> => {
-    const stored = await new IdempotencyRepository(db).find(account, header, notBefore);
-    if (!stored) return null;
-    if (stored.requestHash !== fingerprint) throw new IdempotencyKeyReusedError();
-    reply.header('idempotent-replayed', 'true');
-    await send(stored.status, stored.body as T);
-    return stored.body as T;
-  };
+  const replay = () => replayAnswered(db, req, reply, { ...options, fingerprint });
 
   const earlier = await replay();
   if (earlier !== null) return earlier;

@@ -16,7 +16,7 @@ import { domainForNewCode } from '../../db/domains/item-domains.ts';
 import { planContext } from './qr-items.ts';
 import type { AppServices } from '../../services.ts';
 import { accountOf } from '../auth/api-key-auth.ts';
-import { IdempotencyHeaders, answerOnce } from '../request/idempotency.ts';
+import { IdempotencyHeaders, answerOnce, replayAnswered } from '../request/idempotency.ts';
 import { BATCH_MAX_JSON_VALUES } from '../request/batch-body.ts';
 import { validatorCompiler } from '../request/validation.ts';
 import type { FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
@@ -84,6 +84,12 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
     },
     async (req, reply) => {
       const account = accountOf(req);
+      const answered = {
+        fingerprint: readInWorker.get(req.body),
+        send: (status: number, body: Static<typeof BatchCreateResponse>) => sendInSlices(reply, status, body),
+      };
+      // A retry of a batch already answered gets its answer before any of the work below.
+      if ((await replayAnswered(services.db, req, reply, answered)) !== null) return reply;
       const requests: QrItemRequest[] = req.body.items;
       // Refused before any logo is parsed; the transaction below checks again.
       checkCodeQuota(await services.items.countLive(account), config.maxCodesPerAccount, requests.length);
@@ -136,19 +142,16 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
         item: toView(r, services.addresses),
         warnings: [...requestWarnings(requests[i] ?? {}, r.contentType), ...(designWarnings[i] ?? [])],
       });
-      // Where the records are known before they are shown (SQLite), the answer is made ahead, a
-      // slice at a time, rather than inside the showing transaction.
-      const known = services.items.stagedRecords(staged);
-      let ready: Static<typeof BatchCreateResponse> | null = null;
-      if (known !== null) {
-        const items: Static<typeof BatchCreateResponse>['items'] = [];
-        const sliced = turnTaker(50, TURN_EVERY_MS / 2);
-        for (const [i, r] of known.entries()) {
-          items.push(entryOf(r, i));
-          await sliced();
-        }
-        ready = { items };
+      // The records are known before they are shown, so the answer is made ahead, a slice at a
+      // time, rather than inside the showing transaction.
+      const known = await services.items.stagedRecords(staged);
+      const items: Static<typeof BatchCreateResponse>['items'] = [];
+      const sliced = turnTaker(50, TURN_EVERY_MS / 2);
+      for (const [i, r] of known.entries()) {
+        items.push(entryOf(r, i));
+        await sliced();
       }
+      const ready = { items };
       let answer: Static<typeof BatchCreateResponse>;
       let shown = false;
       try {
@@ -158,13 +161,14 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
           reply,
           201,
           async (db) => {
-            const records = await new QrItemsRepository(db).publishStaged(staged, config.maxCodesPerAccount);
-            return ready ?? { items: records.map(entryOf) };
+            const records = await new QrItemsRepository(db).publishStaged(staged, config.maxCodesPerAccount, known);
+            // A code drawn again while stored (one in trillions) changes its entry.
+            return records === known ? ready : { items: records.map(entryOf) };
           },
-          { fingerprint: readInWorker.get(req.body), send: (status, body) => sendInSlices(reply, status, body) },
+          answered,
         );
         // Its own rows, unless another request with its Idempotency-Key was answered instead.
-        shown = answer.items[0]?.item.id === staged.rows?.[0]?.id;
+        shown = answer.items[0]?.item.id === staged.rows[0]?.id;
       } finally {
         // Rows a failed batch left hidden are removed (on PostgreSQL there are none).
         if (!shown) await services.items.discardStaged(staged);
