@@ -5,9 +5,9 @@
 import type { WebhookDeliveriesRepository, ClaimedMessage } from '../db/webhooks/deliveries-repository.ts';
 import type { WebhookEndpointsRepository } from '../db/webhooks/endpoints-repository.ts';
 import type { EndpointTarget } from '../domain/webhooks/endpoint.ts';
-import { signatureHeader } from '../domain/webhooks/signature.ts';
 import type { WebhookDeliveryObserver } from '../metrics/metrics.ts';
-import { type SendResult, sendWebhook } from './send-webhook.ts';
+import type { SendResult } from './send-webhook.ts';
+import { type Sender, signAndSend } from './sign-and-send.ts';
 
 export interface DeliveryWorkerOptions {
   allowPrivate: boolean;
@@ -21,14 +21,19 @@ export interface DeliveryWorkerOptions {
   now?: () => number;
   metrics?: WebhookDeliveryObserver | null;
   onError?: (err: unknown) => void;
-  /** Sends one attempt (tests may wrap it); sendWebhook by default. */
-  send?: typeof sendWebhook;
+  /** false: sign and send on this thread (WebhookJobs starts a sender thread otherwise). */
+  senderThread?: boolean;
+  /** Signs and sends one attempt: the sender thread's (sender-pool.ts), or on this thread by default. */
+  send?: Sender;
 }
 
 interface Bucket {
   tokens: number;
   at: number;
 }
+
+/** Attempts in flight at most, all endpoints together. */
+export const MAX_IN_FLIGHT = 200;
 
 /** Endpoints looked at per round. */
 const ENDPOINTS_PER_ROUND = 100;
@@ -54,7 +59,7 @@ export class DeliveryWorker {
   ) {
     this.perEndpoint = options.perEndpointInFlight ?? 10;
     this.perSecond = options.perEndpointPerSecond ?? 50;
-    this.maxInFlight = options.maxInFlight ?? 200;
+    this.maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
     this.now = options.now ?? Date.now;
   }
 
@@ -123,14 +128,13 @@ export class DeliveryWorker {
   }
 
   private async attempt(target: EndpointTarget, message: ClaimedMessage): Promise<void> {
-    const timestamp = Math.floor(this.now() / 1000);
-    const headers = {
-      'webhook-id': message.id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(target.secrets, message.id, timestamp, message.body),
-    };
-    const send = this.options.send ?? sendWebhook;
-    const result: SendResult = await send(target.url, headers, message.body, {
+    const send = this.options.send ?? signAndSend;
+    const result: SendResult = await send({
+      url: target.url,
+      secrets: target.secrets,
+      id: message.id,
+      timestamp: Math.floor(this.now() / 1000),
+      body: message.body,
       allowPrivate: this.options.allowPrivate,
       timeoutMs: this.options.timeoutMs,
     });

@@ -6,7 +6,8 @@ import type { WebhookDeliveriesRepository } from '../db/webhooks/deliveries-repo
 import type { WebhookEndpointsRepository } from '../db/webhooks/endpoints-repository.ts';
 import { tellExpiringKeys } from '../db/webhooks/key-events.ts';
 import { feedScanEvents, tellExpiredItems } from '../db/webhooks/scan-events.ts';
-import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
+import { DeliveryWorker, type DeliveryWorkerOptions, MAX_IN_FLIGHT } from './delivery-worker.ts';
+import { SenderPool } from './sender-pool.ts';
 
 const EXPIRY_CHECK_MS = 30_000;
 const PURGE_MS = 60 * 60 * 1000;
@@ -16,6 +17,7 @@ export class WebhookJobs {
   private timers: NodeJS.Timeout[] = [];
   private feeding = false;
   private stopped = true;
+  private readonly senders: SenderPool | null;
 
   constructor(
     private readonly db: Db,
@@ -23,6 +25,9 @@ export class WebhookJobs {
     endpoints: WebhookEndpointsRepository,
     private readonly options: DeliveryWorkerOptions,
   ) {
+    // Signing and sending in a thread of their own unless the caller sends (docs/performance.md).
+    this.senders = options.send || options.senderThread === false ? null : new SenderPool(options.maxInFlight ?? MAX_IN_FLIGHT);
+    if (this.senders) options.send = this.senders.send;
     // The worker reads onError from these options when it fails, so one set reaches both.
     this.worker = new DeliveryWorker(deliveries, endpoints, options);
   }
@@ -67,5 +72,6 @@ export class WebhookJobs {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     await this.worker.stop();
+    await this.senders?.close();
   }
 }
