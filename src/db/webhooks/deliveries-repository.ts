@@ -32,6 +32,11 @@ export interface AttemptOutcome {
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * Bodies kept after a claim read them: the endpoints one scan batch goes to share its body
+ * (some 400 KB), and each claims it within a moment of the others. Bodies never change.
+ */
+const BODY_CACHE_ENTRIES = 16;
 
 interface ClaimRow {
   seq: number;
@@ -43,6 +48,8 @@ interface ClaimRow {
 }
 
 export class WebhookDeliveriesRepository {
+  private readonly bodies = new Map<string, string>();
+
   constructor(private readonly db: Db) {}
 
   /**
@@ -96,16 +103,7 @@ export class WebhookDeliveriesRepository {
         order by next_attempt_at, seq limit ${n}
       )
       returning seq, id, endpoint_id, type, payload_id, attempts`.execute(this.db.kysely);
-    const ids = [...new Set(rows.rows.map((r) => r.payload_id))];
-    const bodies =
-      ids.length === 0
-        ? new Map<string, string>()
-        : new Map(
-            (await this.db.kysely.selectFrom('webhook_payloads').select(['id', 'body']).where('id', 'in', ids).execute()).map((p) => [
-              p.id,
-              p.body,
-            ]),
-          );
+    const bodies = await this.bodiesOf([...new Set(rows.rows.map((r) => r.payload_id))]);
     return rows.rows
       .map((r) => ({
         seq: Number(r.seq),
@@ -116,6 +114,24 @@ export class WebhookDeliveriesRepository {
         attempts: Number(r.attempts),
       }))
       .sort((a, b) => a.seq - b.seq);
+  }
+
+  /** The payloads' bodies, from the cache or read (and cached). */
+  private async bodiesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const missing = ids.filter((id) => {
+      const body = this.bodies.get(id);
+      if (body !== undefined) out.set(id, body);
+      return body === undefined;
+    });
+    if (missing.length === 0) return out;
+    const rows = await this.db.kysely.selectFrom('webhook_payloads').select(['id', 'body']).where('id', 'in', missing).execute();
+    for (const r of rows) {
+      out.set(r.id, r.body);
+      this.bodies.set(r.id, r.body);
+      if (this.bodies.size > BODY_CACHE_ENTRIES) this.bodies.delete(this.bodies.keys().next().value as string);
+    }
+    return out;
   }
 
   /**
