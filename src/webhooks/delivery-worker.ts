@@ -35,6 +35,9 @@ interface Bucket {
 /** Attempts in flight at most, all endpoints together. */
 export const MAX_IN_FLIGHT = 200;
 
+/** A nudge's round waits this long, for the nudges after it. */
+const NUDGE_MS = 20;
+
 /** Endpoints looked at per round. */
 const ENDPOINTS_PER_ROUND = 100;
 
@@ -43,6 +46,8 @@ export class DeliveryWorker {
   private running = false;
   private stopped = true;
   private again = false;
+  /** A round is due within NUDGE_MS. */
+  private soon = false;
   private readonly inFlight = new Map<string, number>();
   private total = 0;
   private readonly buckets = new Map<string, Bucket>();
@@ -68,11 +73,15 @@ export class DeliveryWorker {
     this.schedule(0);
   }
 
-  /** Looks for due messages now (after an enqueue in this process). */
+  /**
+   * Looks for due messages soon (after an enqueue in this process, or an attempt's end). Nudges
+   * within NUDGE_MS make one round: a round per finished attempt was a few queries each on the
+   * thread that answers short links.
+   */
   nudge(): void {
     if (this.stopped) return;
     if (this.running) this.again = true;
-    else this.schedule(0);
+    else if (!this.soon) this.schedule(NUDGE_MS);
   }
 
   /** Stops claiming; waits up to `graceMs` for attempts in flight (the others' leases run out). */
@@ -160,12 +169,14 @@ export class DeliveryWorker {
   private schedule(ms: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
+    this.soon = ms <= NUDGE_MS;
     this.timer = setTimeout(() => void this.tick(), ms);
     this.timer.unref();
   }
 
   private async tick(): Promise<void> {
     this.timer = null;
+    this.soon = false;
     if (this.running || this.stopped) return;
     this.running = true;
     this.again = false;
@@ -179,6 +190,6 @@ export class DeliveryWorker {
     }
     // More may be due at once (a backlog): go on soon; else at the next poll. A bucket short of
     // tokens refills within a second.
-    this.schedule(this.again || started > 0 ? 20 : this.options.pollMs);
+    this.schedule(this.again || started > 0 ? NUDGE_MS : this.options.pollMs);
   }
 }
