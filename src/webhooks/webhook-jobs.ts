@@ -5,7 +5,7 @@ import type { Db } from '../db/database.ts';
 import type { WebhookDeliveriesRepository } from '../db/webhooks/deliveries-repository.ts';
 import type { WebhookEndpointsRepository } from '../db/webhooks/endpoints-repository.ts';
 import { tellExpiringKeys } from '../db/webhooks/key-events.ts';
-import { feedScanEvents, tellExpiredItems } from '../db/webhooks/scan-events.ts';
+import { SCAN_SLICE, feedScanEvents, tellExpiredItems } from '../db/webhooks/scan-events.ts';
 import { DeliveryWorker, type DeliveryWorkerOptions, MAX_IN_FLIGHT } from './delivery-worker.ts';
 import { SenderPool } from './sender-pool.ts';
 
@@ -46,14 +46,20 @@ export class WebhookJobs {
     every(PURGE_MS, () => this.deliveries.purge());
   }
 
-  /** Tells the scans the roll-ups have applied, slice after slice until caught up. */
+  /**
+   * Tells the scans the roll-ups have applied, slice after full slice; a slice short of full has
+   * caught up, and what the roll-ups apply next waits for the next turn. The turn is the batch's
+   * window: chasing the roll-ups' every step made messages of a few scans under load.
+   */
   async feed(): Promise<void> {
     if (this.feeding) return;
     this.feeding = true;
     try {
       let moved = 0;
-      for (let n = await feedScanEvents(this.db); n > 0 && !this.stopped; n = await feedScanEvents(this.db)) {
+      for (;;) {
+        const n = await feedScanEvents(this.db);
         moved += n;
+        if (n < SCAN_SLICE || this.stopped) break;
         await new Promise((r) => setImmediate(r));
       }
       if (moved > 0) this.worker.nudge();
