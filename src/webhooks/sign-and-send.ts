@@ -11,7 +11,8 @@ export interface SendJob {
   id: string;
   /** webhook-timestamp, seconds. */
   timestamp: number;
-  body: string;
+  /** The text, or its UTF-8 bytes (shared memory crosses to the sender thread uncopied). */
+  body: string | Uint8Array;
   allowPrivate: boolean;
   timeoutMs: number;
 }

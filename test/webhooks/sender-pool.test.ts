@@ -1,10 +1,18 @@
 // The sender thread: attempts signed and sent off the main thread verify with the specification's
-// reference library, a receiver's status comes back as it is, and closing stops the thread.
+// reference library (bodies given as text or as shared bytes), a receiver's status comes back as it is, and closing stops the thread.
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../src/domain/webhooks/signature.ts';
 import { SenderPool } from '../../src/webhooks/sender-pool.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
+
+/** A body as claims give it: its UTF-8 bytes in shared memory. */
+function sharedBytes(text: string): Uint8Array {
+  const bytes = Buffer.from(text, 'utf8');
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  shared.set(bytes);
+  return shared;
+}
 
 describe('the webhooks sender thread', () => {
   let rx: Receiver;
@@ -33,10 +41,10 @@ describe('the webhooks sender thread', () => {
     const big = JSON.stringify({
       type: 'scan.created',
       timestamp: new Date().toISOString(),
-      data: { scans: Array(1000).fill({ scanId: 1, device: 'mobile' }) },
+      data: { scans: Array(1000).fill({ scanId: 1, device: 'mobile', title: 'Café ☕ 東京' }) },
     });
     const results = await Promise.all([
-      ...Array.from({ length: 10 }, (_, i) => pool.send(job([secret], `msg_${i}`, big))),
+      ...Array.from({ length: 10 }, (_, i) => pool.send(job([secret], `msg_${i}`, i % 2 === 0 ? big : sharedBytes(big)))),
       pool.send(job([secret, old], 'msg_rotating', '{"type":"webhook.test"}')),
       pool.send(job([secret], 'msg_gone', '{"type":"webhook.test"}')),
     ]);
@@ -48,6 +56,7 @@ describe('the webhooks sender thread', () => {
       expect(() => new Webhook(secret).verify(r.body, headers)).not.toThrow();
       if (headers['webhook-id'] === 'msg_rotating') expect(() => new Webhook(old).verify(r.body, headers)).not.toThrow();
     }
+    expect(rx.received.find((r) => r.headers['webhook-id'] === 'msg_2')?.body).toBe(big);
     expect(rx.received.find((r) => r.headers['webhook-id'] === 'msg_3')?.body).toBe(big);
   });
 
