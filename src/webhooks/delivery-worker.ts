@@ -21,9 +21,10 @@ export interface DeliveryWorkerOptions {
   now?: () => number;
   metrics?: WebhookDeliveryObserver | null;
   onError?: (err: unknown) => void;
-  /** false: sign and send on this thread (WebhookJobs starts a sender thread otherwise). */
-  senderThread?: boolean;
-  /** Signs and sends one attempt: the sender thread's (sender-pool.ts), or on this thread by default. */
+  /**
+   * Signs and sends one attempt: on this thread by default (signAndSend); WebhookJobs gives the
+   * sender thread's (sender-pool.ts) unless one is given.
+   */
   send?: Sender;
 }
 

@@ -26,7 +26,7 @@ export class WebhookJobs {
     private readonly options: DeliveryWorkerOptions,
   ) {
     // Signing and sending in a thread of their own unless the caller sends (docs/performance.md).
-    this.senders = options.send || options.senderThread === false ? null : new SenderPool(options.maxInFlight ?? MAX_IN_FLIGHT);
+    this.senders = options.send ? null : new SenderPool(options.maxInFlight ?? MAX_IN_FLIGHT);
     if (this.senders) options.send = this.senders.send;
     // The worker reads onError from these options when it fails, so one set reaches both.
     this.worker = new DeliveryWorker(deliveries, endpoints, options);

@@ -22,7 +22,7 @@ describe('the webhooks sender thread', () => {
     await rx?.close();
   });
 
-  const job = (secrets: string[], id: string, body: string) => ({
+  const job = (secrets: string[], id: string, body: string | Uint8Array) => ({
     url: rx.url,
     secrets,
     id,
