@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
+import { SCANS_PER_MESSAGE } from '../src/db/webhooks/scan-events.ts';
 import { generateApiKey, parseScopes } from '../src/domain/accounts/api-key.ts';
 import { resolveDesign } from '../src/domain/design/design.ts';
 import { type LoadResult, measure, spawnServer } from './http-load.ts';
@@ -162,7 +163,7 @@ export async function runWebhooksBench(o: WebhooksBenchOptions): Promise<ResultR
         name: `SQLite scan events delivered a second to ${ENDPOINTS} endpoints, during the load`,
         value: delivered / deliverSeconds,
         unit: 'events/s',
-        extra: `then the backlog alone: ${drainRate.toFixed(0)} events/s; up to 100 scans a message, each endpoint held to 50 messages a second and 10 in flight`,
+        extra: `then the backlog alone: ${drainRate.toFixed(0)} events/s; up to ${SCANS_PER_MESSAGE} scans a message, each endpoint held to 50 messages a second and 10 in flight`,
       },
     ];
   } finally {

@@ -1,4 +1,4 @@
-// The one build: esbuild bundles the server, the CLI and the worker threads (render, read) into dist/ (npm
+// The one build: esbuild bundles the server, the CLI and the worker threads (render, read, webhook sender) into dist/ (npm
 // packages stay external: native addons, wasm and data files load from node_modules as they
 // do from the sources), and Vite builds the web app into dist/web. Plain JavaScript, so the
 // freshness check `npm start` and the bin run first costs no compiler.
@@ -21,7 +21,7 @@ const COMMON_INPUTS = ['package.json', 'package-lock.json', 'scripts/build.mjs']
 
 const PARTS = {
   server: {
-    outputs: ['server.js', 'cli.js', 'render-worker.js', 'read-worker.js'].map((f) => path.join(DIST, f)),
+    outputs: ['server.js', 'cli.js', 'render-worker.js', 'read-worker.js', 'webhook-sender.js'].map((f) => path.join(DIST, f)),
     build: buildServer,
   },
   web: {
@@ -111,6 +111,7 @@ async function buildServer(log) {
       cli: 'src/cli.ts',
       'render-worker': 'src/render-pool/render-worker.ts',
       'read-worker': 'src/read-pool/read-worker.ts',
+      'webhook-sender': 'src/webhooks/sender-worker.ts',
     },
     outdir: DIST,
     bundle: true,

@@ -17,6 +17,7 @@ const FROM_SOURCES = import.meta.url.endsWith('.ts');
 const WORKERS = {
   'render-worker': './render-pool/render-worker.ts',
   'read-worker': './read-pool/read-worker.ts',
+  'webhook-sender': './webhooks/sender-worker.ts',
 } as const;
 
 export type WorkerName = keyof typeof WORKERS;

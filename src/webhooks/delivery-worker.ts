@@ -5,9 +5,9 @@
 import type { WebhookDeliveriesRepository, ClaimedMessage } from '../db/webhooks/deliveries-repository.ts';
 import type { WebhookEndpointsRepository } from '../db/webhooks/endpoints-repository.ts';
 import type { EndpointTarget } from '../domain/webhooks/endpoint.ts';
-import { signatureHeader } from '../domain/webhooks/signature.ts';
 import type { WebhookDeliveryObserver } from '../metrics/metrics.ts';
-import { type SendResult, sendWebhook } from './send-webhook.ts';
+import type { SendResult } from './send-webhook.ts';
+import { type Sender, signAndSend } from './sign-and-send.ts';
 
 export interface DeliveryWorkerOptions {
   allowPrivate: boolean;
@@ -21,14 +21,23 @@ export interface DeliveryWorkerOptions {
   now?: () => number;
   metrics?: WebhookDeliveryObserver | null;
   onError?: (err: unknown) => void;
-  /** Sends one attempt (tests may wrap it); sendWebhook by default. */
-  send?: typeof sendWebhook;
+  /**
+   * Signs and sends one attempt: on this thread by default (signAndSend); WebhookJobs gives the
+   * sender thread's (sender-pool.ts) unless one is given.
+   */
+  send?: Sender;
 }
 
 interface Bucket {
   tokens: number;
   at: number;
 }
+
+/** Attempts in flight at most, all endpoints together. */
+export const MAX_IN_FLIGHT = 200;
+
+/** A nudge's round waits this long, for the nudges after it. */
+const NUDGE_MS = 20;
 
 /** Endpoints looked at per round. */
 const ENDPOINTS_PER_ROUND = 100;
@@ -38,6 +47,8 @@ export class DeliveryWorker {
   private running = false;
   private stopped = true;
   private again = false;
+  /** A round is due within NUDGE_MS. */
+  private soon = false;
   private readonly inFlight = new Map<string, number>();
   private total = 0;
   private readonly buckets = new Map<string, Bucket>();
@@ -54,7 +65,7 @@ export class DeliveryWorker {
   ) {
     this.perEndpoint = options.perEndpointInFlight ?? 10;
     this.perSecond = options.perEndpointPerSecond ?? 50;
-    this.maxInFlight = options.maxInFlight ?? 200;
+    this.maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
     this.now = options.now ?? Date.now;
   }
 
@@ -63,11 +74,15 @@ export class DeliveryWorker {
     this.schedule(0);
   }
 
-  /** Looks for due messages now (after an enqueue in this process). */
+  /**
+   * Looks for due messages soon (after an enqueue in this process, or an attempt's end). Nudges
+   * within NUDGE_MS make one round: a round per finished attempt was a few queries each on the
+   * thread that answers short links.
+   */
   nudge(): void {
     if (this.stopped) return;
     if (this.running) this.again = true;
-    else this.schedule(0);
+    else if (!this.soon) this.schedule(NUDGE_MS);
   }
 
   /** Stops claiming; waits up to `graceMs` for attempts in flight (the others' leases run out). */
@@ -123,14 +138,13 @@ export class DeliveryWorker {
   }
 
   private async attempt(target: EndpointTarget, message: ClaimedMessage): Promise<void> {
-    const timestamp = Math.floor(this.now() / 1000);
-    const headers = {
-      'webhook-id': message.id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(target.secrets, message.id, timestamp, message.body),
-    };
-    const send = this.options.send ?? sendWebhook;
-    const result: SendResult = await send(target.url, headers, message.body, {
+    const send = this.options.send ?? signAndSend;
+    const result: SendResult = await send({
+      url: target.url,
+      secrets: target.secrets,
+      id: message.id,
+      timestamp: Math.floor(this.now() / 1000),
+      body: message.body,
       allowPrivate: this.options.allowPrivate,
       timeoutMs: this.options.timeoutMs,
     });
@@ -156,12 +170,14 @@ export class DeliveryWorker {
   private schedule(ms: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
+    this.soon = ms <= NUDGE_MS;
     this.timer = setTimeout(() => void this.tick(), ms);
     this.timer.unref();
   }
 
   private async tick(): Promise<void> {
     this.timer = null;
+    this.soon = false;
     if (this.running || this.stopped) return;
     this.running = true;
     this.again = false;
@@ -175,6 +191,6 @@ export class DeliveryWorker {
     }
     // More may be due at once (a backlog): go on soon; else at the next poll. A bucket short of
     // tokens refills within a second.
-    this.schedule(this.again || started > 0 ? 20 : this.options.pollMs);
+    this.schedule(this.again || started > 0 ? NUDGE_MS : this.options.pollMs);
   }
 }

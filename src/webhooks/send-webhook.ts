@@ -53,7 +53,12 @@ function checkedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
-export function sendWebhook(rawUrl: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
+export function sendWebhook(
+  rawUrl: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array,
+  options: SendOptions,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const fail = (error: string): SendResult => ({ ok: false, status: null, error, durationMs: elapsed(), response: null });

@@ -5,8 +5,9 @@ import type { Db } from '../db/database.ts';
 import type { WebhookDeliveriesRepository } from '../db/webhooks/deliveries-repository.ts';
 import type { WebhookEndpointsRepository } from '../db/webhooks/endpoints-repository.ts';
 import { tellExpiringKeys } from '../db/webhooks/key-events.ts';
-import { feedScanEvents, tellExpiredItems } from '../db/webhooks/scan-events.ts';
-import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
+import { SCAN_SLICE, feedScanEvents, tellExpiredItems } from '../db/webhooks/scan-events.ts';
+import { DeliveryWorker, type DeliveryWorkerOptions, MAX_IN_FLIGHT } from './delivery-worker.ts';
+import { SenderPool } from './sender-pool.ts';
 
 const EXPIRY_CHECK_MS = 30_000;
 const PURGE_MS = 60 * 60 * 1000;
@@ -16,6 +17,7 @@ export class WebhookJobs {
   private timers: NodeJS.Timeout[] = [];
   private feeding = false;
   private stopped = true;
+  private readonly senders: SenderPool | null;
 
   constructor(
     private readonly db: Db,
@@ -23,6 +25,9 @@ export class WebhookJobs {
     endpoints: WebhookEndpointsRepository,
     private readonly options: DeliveryWorkerOptions,
   ) {
+    // Signing and sending in a thread of their own unless the caller sends (docs/performance.md).
+    this.senders = options.send ? null : new SenderPool(options.maxInFlight ?? MAX_IN_FLIGHT);
+    if (this.senders) options.send = this.senders.send;
     // The worker reads onError from these options when it fails, so one set reaches both.
     this.worker = new DeliveryWorker(deliveries, endpoints, options);
   }
@@ -41,14 +46,20 @@ export class WebhookJobs {
     every(PURGE_MS, () => this.deliveries.purge());
   }
 
-  /** Tells the scans the roll-ups have applied, slice after slice until caught up. */
+  /**
+   * Tells the scans the roll-ups have applied, slice after full slice; a slice short of full has
+   * caught up, and what the roll-ups apply next waits for the next turn. The turn is the batch's
+   * window: chasing the roll-ups' every step made messages of a few scans under load.
+   */
   async feed(): Promise<void> {
     if (this.feeding) return;
     this.feeding = true;
     try {
       let moved = 0;
-      for (let n = await feedScanEvents(this.db); n > 0 && !this.stopped; n = await feedScanEvents(this.db)) {
+      for (;;) {
+        const n = await feedScanEvents(this.db);
         moved += n;
+        if (n < SCAN_SLICE || this.stopped) break;
         await new Promise((r) => setImmediate(r));
       }
       if (moved > 0) this.worker.nudge();
@@ -67,5 +78,6 @@ export class WebhookJobs {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     await this.worker.stop();
+    await this.senders?.close();
   }
 }

@@ -27,6 +27,11 @@ export interface OutboxMessage {
   accountId: string;
   type: WebhookMessageType;
   body: string;
+  /**
+   * Names the body when messages share one (a scan batch's ids): comparing 400 KB bodies to
+   * find the shared ones cost more than writing them. Absent: the body itself is the key.
+   */
+  shareKey?: string;
 }
 
 /** webhook-id: stable across the message's attempts. */
@@ -59,8 +64,14 @@ export async function insertMessages(db: Db, messages: readonly OutboxMessage[],
   const at = db.codec.time(now.toISOString());
   // One payload per distinct body: the endpoints an event goes to share it.
   const payloadOf = new Map<string, string>();
-  for (const m of messages) if (!payloadOf.has(m.body)) payloadOf.set(m.body, `pl_${randomBase62(22)}`);
-  const payloads = [...payloadOf].map(([body, id]) => ({ id, body, created_at: at }));
+  const payloads: { id: string; body: string; created_at: string | Date }[] = [];
+  for (const m of messages) {
+    const key = m.shareKey ?? m.body;
+    if (payloadOf.has(key)) continue;
+    const id = `pl_${randomBase62(22)}`;
+    payloadOf.set(key, id);
+    payloads.push({ id, body: m.body, created_at: at });
+  }
   for (let i = 0; i < payloads.length; i += INSERT_CHUNK)
     await db.kysely
       .insertInto('webhook_payloads')
@@ -75,7 +86,7 @@ export async function insertMessages(db: Db, messages: readonly OutboxMessage[],
           endpoint_id: m.endpointId,
           account_id: m.accountId,
           type: m.type,
-          payload_id: payloadOf.get(m.body) as string,
+          payload_id: payloadOf.get(m.shareKey ?? m.body) as string,
           created_at: at,
           status: 'pending',
           next_attempt_at: at,

@@ -12,10 +12,16 @@ import { cursorOf } from '../scans/scan-log.ts';
 import { inTransaction } from '../transaction.ts';
 import { type OutboxMessage, insertMessages, itemData, subscriptions, tagsOf } from './outbox.ts';
 
-/** Scans one scan.created message carries at most. */
-export const SCANS_PER_MESSAGE = 100;
-/** Scans read per transaction. */
-export const SCAN_SLICE = 500;
+/**
+ * Scans one scan.created message carries at most. A hot campaign's scans travel 1,000 to a
+ * message: each message costs a claim, a signature, a connection and an attempt's record whatever
+ * its size, and at 100 a message those were most of what webhooks cost the redirect on SQLite
+ * (docs/performance.md). The feed's turn (every half second) is the batching window: when scans
+ * are few, a message carries the scans of that half second.
+ */
+export const SCANS_PER_MESSAGE = 1000;
+/** Scans read per transaction: one message's worth, some 5 ms of the thread that answers short links. */
+export const SCAN_SLICE = 1000;
 /** Names this feed among the database's advisory locks. */
 const FEED_LOCK_KEY = 7_420_128;
 
@@ -88,31 +94,40 @@ async function tellScans(tx: Db, subs: Awaited<ReturnType<typeof subscriptions>>
     const tags = mine.some((s) => s.filter.tags.length > 0) ? await tagsOf(tx, accountId, itemIds) : new Map<string, string[]>();
     const scanSubs = mine.filter((s) => s.events.includes('scan.created'));
     // Batched: one message per endpoint for up to SCANS_PER_MESSAGE scans of this slice, each
-    // scan's JSON made once whatever the number of endpoints (docs/webhooks.md).
-    const batches = new Map<string, string[]>();
-    for (const scan of scans) {
+    // scan's JSON made once whatever the number of endpoints, and one body per distinct batch:
+    // endpoints that take the same scans (no filter, the usual case) share it (docs/webhooks.md).
+    const jsons: (string | undefined)[] = [];
+    const batches = new Map<string, number[]>();
+    scans.forEach((scan, k) => {
       const item = { id: scan.item_id, tags: tags.get(scan.item_id) ?? [] };
       const bot = readBool(scan.is_bot);
       const at = readTime(scan.scanned_at);
-      let json: string | null = null;
       for (const sub of scanSubs) {
         if (bot && !sub.includeBots) continue;
         if (at < sub.createdAt) continue;
         if (!filterMatches(sub.filter, item)) continue;
-        json ??= JSON.stringify(scanData(scan, bot));
+        jsons[k] ??= JSON.stringify(scanData(scan, bot));
         const list = batches.get(sub.id);
-        if (list) list.push(json);
-        else batches.set(sub.id, [json]);
+        if (list) list.push(k);
+        else batches.set(sub.id, [k]);
       }
-    }
-    for (const [endpointId, jsons] of batches)
-      for (let i = 0; i < jsons.length; i += SCANS_PER_MESSAGE)
-        messages.push({
-          endpointId,
-          accountId,
-          type: 'scan.created',
-          body: scanBatchBody(timestamp, jsons.slice(i, i + SCANS_PER_MESSAGE)),
-        });
+    });
+    const bodies = new Map<string, string>();
+    for (const [endpointId, picked] of batches)
+      for (let i = 0; i < picked.length; i += SCANS_PER_MESSAGE) {
+        const part = picked.slice(i, i + SCANS_PER_MESSAGE);
+        // Scan ids name the batch: the same ids, the same body.
+        const shareKey = part.map((k) => scans[k]?.id).join(',');
+        let body = bodies.get(shareKey);
+        if (body === undefined) {
+          body = scanBatchBody(
+            timestamp,
+            part.map((k) => jsons[k] ?? ''),
+          );
+          bodies.set(shareKey, body);
+        }
+        messages.push({ endpointId, accountId, type: 'scan.created', body, shareKey });
+      }
     const cappedSubs = mine.filter((s) => s.events.includes('item.capped'));
     if (cappedSubs.length > 0) messages.push(...(await cappedNotices(tx, accountId, cappedSubs, scans, tags, now)));
   }

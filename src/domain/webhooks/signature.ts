@@ -16,12 +16,15 @@ function secretBytes(secret: string): Buffer {
   return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
 }
 
-export function sign(secret: string, msgId: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac('sha256', secretBytes(secret)).update(`${msgId}.${timestampSeconds}.${body}`, 'utf8').digest('base64');
-  return `v1,${mac}`;
+/** `body`: the text, or its UTF-8 bytes (the same signature). */
+export function sign(secret: string, msgId: string, timestampSeconds: number, body: string | Uint8Array): string {
+  const mac = createHmac('sha256', secretBytes(secret)).update(`${msgId}.${timestampSeconds}.`, 'utf8');
+  if (typeof body === 'string') mac.update(body, 'utf8');
+  else mac.update(body);
+  return `v1,${mac.digest('base64')}`;
 }
 
 /** The webhook-signature header: one signature per secret in force. */
-export function signatureHeader(secrets: readonly string[], msgId: string, timestampSeconds: number, body: string): string {
+export function signatureHeader(secrets: readonly string[], msgId: string, timestampSeconds: number, body: string | Uint8Array): string {
   return secrets.map((s) => sign(s, msgId, timestampSeconds, body)).join(' ');
 }
