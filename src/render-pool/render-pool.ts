@@ -222,7 +222,10 @@ export class RenderPool {
           queue.push(who.account, p);
         });
       }
-      return await this.pool.run({ job, signal: p.signal, lifeline: port2 }, { signal: p.abort.signal, transferList: [port2] });
+      return await this.pool.run(
+        { job, signal: p.signal, lifeline: port2 },
+        { signal: p.abort.signal, transferList: [port2, ...movedBytes(job)] },
+      );
     } catch (err) {
       throw this.explain(p, err);
     } finally {
@@ -337,4 +340,15 @@ function tooExpensive(job: RenderJob): ValidationError {
   if (job.design.customLogoUrl !== null) return new ValidationError(LOGO_TOO_EXPENSIVE);
   if (job.kind === 'pdf') return new ValidationError(`size: the image is too expensive to draw at ${job.widthMm} mm`);
   return new ValidationError(`size: the image is too expensive to draw at ${job.width} px`);
+}
+
+/**
+ * A batch body's bytes are moved to the worker, not copied: cloning 16 MiB took some 50 ms of the
+ * thread that answers short links. Only a buffer that is the whole of its memory, which the caller
+ * hands over (batch routes read the body into one of their own), never a slice of Node's pool.
+ */
+function movedBytes(job: RenderJob): ArrayBuffer[] {
+  if (job.kind !== 'batch-body') return [];
+  const { buffer, byteOffset, byteLength } = job.bytes;
+  return buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength && byteLength > 64 * 1024 ? [buffer] : [];
 }

@@ -25,6 +25,9 @@ import { BatchCreateBody, BatchCreateResponse } from '../schemas/bulk.ts';
 import { ItemWithWarningsResponse } from '../schemas/qr-items.ts';
 import { ErrorResponse, authErrors } from '../schemas/common.ts';
 
+import type { Readable } from 'node:stream';
+import { readOwnedBody } from '../request/owned-body.ts';
+
 /** A thousand items with custom logos need more than the 1 MiB a single create gets. */
 export const BATCH_BODY_LIMIT = 16 * 1024 * 1024;
 
@@ -35,7 +38,8 @@ export const qrBatchRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }>
   // at a time. Only bodies read so pass the route's validator unchecked.
   const readInWorker = new WeakMap<object, string>();
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (req: FastifyRequest, bytes: Buffer) => {
+  app.addContentTypeParser('application/json', async (req: FastifyRequest, payload: Readable) => {
+    const bytes = await readOwnedBody(payload, req.routeOptions.bodyLimit ?? BATCH_BODY_LIMIT, req.headers['content-length']);
     const read = await whenFree(() =>
       services.renderer.readBatchBody(
         { bytes, contentType: req.headers['content-type'], method: req.method, route: req.routeOptions.url ?? req.url },
