@@ -165,7 +165,7 @@ export function PreviewPanel({ preview, title, onInView, holds = SHORT_LINK }: P
         aria-busy={svg ? undefined : 'true'}
       >
         {svg ? (
-          <img class="preview__img" src={svg.url} alt={`QR code for ${title || 'this code'}, as it will print`} />
+          <img class="preview__img" src={svg.url} elementtiming="preview" alt={`QR code for ${title || 'this code'}, as it will print`} />
         ) : (
           <div class="preview__placeholder">Drawing…</div>
         )}
