@@ -48,7 +48,14 @@ export async function openStudioCold(
   page: Page,
   cdp: CDPSession,
   serverUrl: string,
-): Promise<{ transfers: Transfer[]; previewAt: number; verdictAt: number; scanAskedAt: number; previewDrawnAt: number }> {
+): Promise<{
+  transfers: Transfer[];
+  previewAt: number;
+  verdictAt: number;
+  scanAskedAt: number;
+  /** When the renderer's chunk was asked for (Infinity: not before the verdict was read). */
+  rendererAskedAt: number;
+}> {
   const byId = new Map<string, Transfer>();
   const done: Transfer[] = [];
   // Times as the events arrive, on the same clock as the page's milestones below.
@@ -73,19 +80,20 @@ export async function openStudioCold(
   // Not until the load event: what the page preloads holds that back, not the preview.
   await page.goto(`${serverUrl}/app/codes/new`, { waitUntil: 'commit' });
   await page.locator('#scan-check[data-state="ok"]').waitFor({ timeout: 120_000 });
-  await page.waitForFunction('!Number.isNaN(window.__studio.preview)', undefined, { timeout: 10_000 });
+  // Polled with evaluate: a waitForFunction string would be an eval, which the page's CSP refuses.
+  for (let i = 0; i < 200 && (await page.evaluate('Number.isNaN(window.__studio.preview)')); i++) await page.waitForTimeout(50);
   const { preview, verdict } = (await page.evaluate('window.__studio')) as { preview: number; verdict: number };
   const previewAt = Math.round(preview);
   const verdictAt = Math.round(verdict);
-  const scan = done.find((t) => t.url.includes('zxing_reader'));
-  // The preview's data: URL shows in the network log when its image loads: the moment it is drawn.
-  const drawn = done.find((t) => t.url.startsWith('data:image/svg+xml;charset=utf-8,'));
+  const asked = [...byId.values()];
+  const scan = asked.find((t) => t.url.includes('zxing_reader'));
+  const renderer = asked.find((t) => t.url.includes('browser-renderer'));
   return {
     transfers: done.filter((t) => !t.url.startsWith('data:') && !t.url.startsWith('blob:')),
     previewAt,
     verdictAt,
     scanAskedAt: scan?.startedAt ?? Number.NaN,
-    previewDrawnAt: drawn?.startedAt ?? Number.NaN,
+    rendererAskedAt: renderer?.startedAt ?? Number.POSITIVE_INFINITY,
   };
 }
 

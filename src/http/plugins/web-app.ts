@@ -1,11 +1,19 @@
 // Serves the browser app (built into dist/web) under /app/: hashed assets with long
 // caching, compressed at build time (brotli or gzip, as the browser accepts), every other /app path gets index.html (the app routes in the browser), and
 // `/` redirects to /app/. A strict CSP: scripts, styles and fetches from this origin only.
+// The studio opened cold gets a page that names its files and, for "New code", shows its first
+// preview before any script has run (../web-app/studio-page.ts).
 import fs from 'node:fs';
 import path from 'node:path';
+import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROJECT_ROOT } from '../../project-root.ts';
+import type { AppServices } from '../../services.ts';
+import type { AuthThrottle } from '../auth/auth-throttle.ts';
+import { type Manifest, studioAssets } from '../web-app/app-manifest.ts';
+import { pageSession } from '../web-app/page-session.ts';
+import { firstPreview, newCodeFirstPaint, studioLinks } from '../web-app/studio-page.ts';
 
 export const DEFAULT_WEB_DIR = path.join(PROJECT_ROOT, 'dist', 'web');
 
@@ -23,12 +31,52 @@ export const APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export async function webAppRoutes(app: FastifyInstance, opts: { dir?: string } = {}): Promise<void> {
+export interface WebAppOptions {
+  dir?: string;
+  /** With both, the studio's pages are answered for the member who opens them (studio-page.ts). */
+  services?: AppServices;
+  throttle?: AuthThrottle;
+}
+
+const EDIT_PAGE = /^\/app\/codes\/[^/]+\/edit\/?$/;
+
+export async function webAppRoutes(app: FastifyInstance, opts: WebAppOptions = {}): Promise<void> {
   const dir = opts.dir ?? DEFAULT_WEB_DIR;
   app.get('/', { schema: { hide: true } }, (_req, reply) => reply.redirect('/app/', 302));
 
-  const readIndex = indexReader(path.join(dir, 'index.html'));
-  const page = (_req: unknown, reply: FastifyReply) => {
+  const readIndex = watchedFile(path.join(dir, 'index.html'), (body) => body);
+  const readStudio = watchedFile(path.join(dir, '.vite', 'manifest.json'), (body) =>
+    studioAssets(JSON.parse(body.toString('utf8')) as Manifest),
+  );
+  const { services, throttle } = opts;
+  if (services !== undefined) await app.register(cookie);
+
+  /** The page for a studio address, or null for the plain one. */
+  const studioPage = async (req: FastifyRequest, index: Buffer): Promise<string | null> => {
+    if (services === undefined || throttle === undefined) return null;
+    const [pathname, query] = req.url.split('?', 2) as [string, string | undefined];
+    const newCode = /^\/app\/codes\/new\/?$/.test(pathname);
+    if (!newCode && !EDIT_PAGE.test(pathname)) return null;
+    const assets = readStudio();
+    if (assets === null) return null;
+    const session = await pageSession(req, services, throttle);
+    if (session === null || session.role === 'viewer') return null;
+    const html = index.toString('utf8');
+    // Drawn here: "New code" in the default design (no ?design=), for a member of one account.
+    const preview = newCode && query === undefined && session.accounts === 1 ? firstPreview(`${req.protocol}://${req.host}`) : null;
+    let page = html.replace('</head>', `${studioLinks(assets, preview !== null)}</head>`);
+    if (preview !== null) {
+      page = page
+        .replace('<title>qrtrack</title>', '<title>New code · qrtrack</title>')
+        .replace(
+          '<div id="app"></div>',
+          `<div id="app" data-first-paint="studio">${newCodeFirstPaint(session, services.addresses.publicAddress(), preview)}</div>`,
+        );
+    }
+    return page;
+  };
+
+  const page = async (req: FastifyRequest, reply: FastifyReply) => {
     const index = readIndex();
     if (index === null) {
       return reply
@@ -36,16 +84,19 @@ export async function webAppRoutes(app: FastifyInstance, opts: { dir?: string } 
         .type('text/plain; charset=utf-8')
         .send('The web app is not built yet: run `npm run build` (`npm start` builds it when needed).\n');
     }
+    const studio = await studioPage(req, index);
     return (
       reply
         .header('Content-Security-Policy', APP_CSP)
-        .header('Cache-Control', 'no-cache')
+        // A page made for the member who asked (their account's name in it) is kept by no cache.
+        .header('Cache-Control', studio === null ? 'no-cache' : 'private, no-store')
+        .header('Vary', 'Cookie')
         .header('X-Content-Type-Options', 'nosniff')
         .header('X-Frame-Options', 'DENY')
         // One-time links carry their token in the path: it must never leave in a Referer.
         .header('Referrer-Policy', 'no-referrer')
         .type('text/html; charset=utf-8')
-        .send(index)
+        .send(studio ?? index)
     );
   };
   app.get('/app', { schema: { hide: true } }, page);
@@ -71,29 +122,30 @@ export async function webAppRoutes(app: FastifyInstance, opts: { dir?: string } 
 }
 
 /**
- * index.html as last read, read again when the file changed: a rebuild of dist/web under a
- * running server (a deploy into the same folder) replaces the hashed scripts it names, and
- * the old page would load none of them. A stat at most once per `checkEveryMs` keeps this
- * off the cost of each page load. While a rebuild has removed the file, the last copy stays.
+ * A built file as last read (and what `parse` made of it), read again when the file changed: a
+ * rebuild of dist/web under a running server (a deploy into the same folder) replaces the hashed
+ * scripts index.html and the manifest name, and the old page would load none of them. A stat at
+ * most once per `checkEveryMs` keeps this off the cost of each page load. While a rebuild has
+ * removed the file (or left it half written), the last copy stays.
  */
-function indexReader(file: string, checkEveryMs = 1000): () => Buffer | null {
-  let body: Buffer | null = null;
+function watchedFile<T>(file: string, parse: (body: Buffer) => T, checkEveryMs = 1000): () => T | null {
+  let value: T | null = null;
   let version = '';
   let checkedAt = Number.NEGATIVE_INFINITY;
   return () => {
     const now = Date.now();
-    if (now - checkedAt < checkEveryMs) return body;
+    if (now - checkedAt < checkEveryMs) return value;
     checkedAt = now;
     try {
       const stat = fs.statSync(file);
       const seen = `${stat.mtimeMs}:${stat.size}`;
       if (seen !== version) {
-        body = fs.readFileSync(file);
+        value = parse(fs.readFileSync(file));
         version = seen;
       }
     } catch {
       // not built yet, or being rebuilt
     }
-    return body;
+    return value;
   };
 }
