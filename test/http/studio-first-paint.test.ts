@@ -1,8 +1,10 @@
 // The studio's page as the server answers it to a member (src/http/web-app/studio-page.ts):
 // "New code" names the studio's files and arrives with its first preview drawn, the exact image
 // the app draws for that draft; everyone else, and every other page, gets index.html as built.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DESIGN } from '../../src/domain/design/design-schema.ts';
 import { sampleShortLink } from '../../src/domain/qr-items/sample-short-link.ts';
@@ -63,17 +65,42 @@ describe('"New code" opened by a member who may create codes', () => {
     }
   });
 
-  it('keeps the page’s strict CSP (no inline script or style), and no cache keeps it', async () => {
+  it('holds its stylesheets inline, allowed by their hash alone; no inline script, no other inline style, and no cache keeps it', async () => {
     const res = await owner.request({ method: 'GET', url: '/app/codes/new' });
+    const styles = [...res.body.matchAll(/<style>([^<]*)<\/style>/g)].map((m) => m[1] as string);
+    expect(styles).toHaveLength(1);
+    const hash = createHash('sha256')
+      .update(styles[0] as string)
+      .digest('base64');
     const csp = String(res.headers['content-security-policy']);
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain(`style-src 'self' 'sha256-${hash}'`);
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval';");
     expect(csp).not.toContain('unsafe-inline');
+    // The stylesheets it holds are not asked for again before the first paint.
+    expect(res.body).not.toMatch(/<link rel="stylesheet"/);
     expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-    expect(res.body).not.toMatch(/<style|\sstyle=/);
+    expect(res.body.match(/<style/g)).toHaveLength(1);
+    expect(res.body).not.toMatch(/\sstyle=/);
     expect(res.body).not.toMatch(/<[a-z][^>]*\son[a-z]+=/i);
     expect(res.headers['cache-control']).toBe('private, no-store');
     expect(res.headers.vary).toMatch(/cookie/i);
+    // Every other page keeps the CSP without any inline source.
+    const plain = await owner.request({ method: 'GET', url: '/app/codes' });
+    expect(String(plain.headers['content-security-policy'])).toContain("style-src 'self';");
+  });
+
+  it('is sent compressed to a browser that accepts it (it holds its stylesheets), as it is to one that does not', async () => {
+    const plain = await owner.request({ method: 'GET', url: '/app/codes/new' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await owner.request({ method: 'GET', url: '/app/codes/new', headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(plain.body);
+    const gz = await owner.request({ method: 'GET', url: '/app/codes/new', headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString('utf8')).toBe(plain.body);
+    console.log(`"New code" page: ${plain.rawPayload.length} bytes, ${br.rawPayload.length} with brotli`);
   });
 
   it('escapes the account’s name and the address the page was asked at', async () => {
