@@ -155,3 +155,24 @@ describe('every other page, and anyone else', () => {
     expect(res.body).toContain('rel="modulepreload"');
   });
 });
+
+describe('a stale or guessed cookie on the page', () => {
+  it('is not counted against the address: the app’s /v1/session, which follows, counts it once', async () => {
+    const t2 = await makeTestApp({ AUTH_FAILURES_PER_MINUTE: '2' });
+    try {
+      const member = await setupOwner(t2);
+      for (let i = 0; i < 5; i++) {
+        const res = await t2.request({
+          method: 'GET',
+          url: '/app/codes/new',
+          headers: { cookie: `qrtrack_session=${'B'.repeat(42)}${i}` },
+        });
+        expect(res.body).toContain('<div id="app"></div>');
+      }
+      expect((await member.request({ method: 'GET', url: '/v1/session' })).statusCode).toBe(200);
+      expect((await member.request({ method: 'GET', url: '/app/codes/new' })).body).toContain('data-first-paint="studio"');
+    } finally {
+      await t2.close();
+    }
+  });
+});

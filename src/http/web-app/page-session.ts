@@ -1,7 +1,8 @@
 // Who opened a page of the web app, read from the session cookie without touching it: the
 // page's HTML may then carry what that member's first screen needs (the studio's files, its
-// first preview). Nothing is refused or cleared here; /v1/session, which the app calls next,
-// does that. Guessed cookies count against the address as they do on /v1.
+// first preview). Nothing is refused, cleared or counted here: /v1/session, which the app
+// calls next with the same cookie, does that (counted here too, a stale cookie would count twice
+// against its address). An address /v1 holds back for failures gets the plain page, no lookup.
 import type { FastifyRequest } from 'fastify';
 import type { Role } from '../../domain/accounts/roles.ts';
 import { hashSecretToken, looksLikeSecretToken } from '../../domain/accounts/secret-token.ts';
@@ -26,11 +27,7 @@ export async function pageSession(req: FastifyRequest, services: AppServices, th
   const secret = `session:${idHash}`;
   if (throttle.retryAfter(req.ip, secret) > 0) return null;
   const record = await throttle.lookup(req.ip, secret, () => services.sessions.find(idHash));
-  if (record === null) {
-    throttle.recordFailure(req.ip);
-    return null;
-  }
-  if (record.role === null || !sessionAlive(record.createdAt, record.lastSeenAt, Date.now())) return null;
+  if (record === null || record.role === null || !sessionAlive(record.createdAt, record.lastSeenAt, Date.now())) return null;
   throttle.vouch(secret);
   const accounts = await services.members.accountsOf(record.userId);
   return { userId: record.userId, accountName: record.accountName, role: record.role, accounts: accounts.length };
