@@ -243,13 +243,13 @@ export async function runStudioBench(): Promise<ResultRow[]> {
         name: 'renderer chunk, lazy (gzipped)',
         value: rendererFile ? gzipped(rendererFile) : 0,
         unit: 'KiB',
-        extra: 'loaded when the studio opens, not with the app',
+        extra: 'loaded when the studio opens, not with the app (on a cold "New code", after the first scan check)',
       },
       {
         name: 'scan-check chunk + zxing wasm, lazy (gzipped)',
         value: (scanFile ? gzipped(scanFile) : 0) + (wasm ? gzipped(wasm) : 0),
         unit: 'KiB',
-        extra: 'loaded after the first preview',
+        extra: 'named in the page that opens "New code" (its first preview drawn by the server), loaded with it',
       },
     ];
   } finally {

@@ -19,6 +19,7 @@ import { requestParsing } from './http/plugins/request-parsing.ts';
 import { type FastPath, shortLinks } from './http/plugins/short-links.ts';
 import { v1Api } from './http/plugins/v1-api.ts';
 import { webAppRoutes } from './http/plugins/web-app.ts';
+import { AuthThrottle } from './http/auth/auth-throttle.ts';
 import { trustFunction } from './http/request/client-address.ts';
 import { ConnectionLimiter, bodyDeadline } from './http/request/connection-limits.ts';
 import { parseQueryString } from './http/request/query-string.ts';
@@ -121,9 +122,11 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
   await app.register(backgroundJobs, { services, onClosing: () => void (closing = true) });
   await app.register(shortLinks, { services, health, trust, accessLog, setFastPath: (answer) => void (fastPath = answer) });
   await app.register(healthRoutes, { services, health });
-  await app.register(webAppRoutes);
+  // One failure count per address for guessed keys and session cookies, on /v1 and the app's pages alike.
+  const throttle = new AuthThrottle(config.authFailuresPerMinute);
+  await app.register(webAppRoutes, { services, throttle });
   if (redis) await app.register(rateLimitStore, { redis });
-  await app.register(v1Api, { prefix: '/v1', config, services, redis });
+  await app.register(v1Api, { prefix: '/v1', config, services, redis, throttle });
 
   return { app, services };
 }

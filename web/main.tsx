@@ -21,21 +21,21 @@ type PageComponent = ComponentType<Params>;
 type Loader = () => Promise<{ default: ComponentType<never> }>;
 
 /** A page in its own chunk, fetched the first time it is shown (or asked for early with `preload`). */
-function lazyPage(load: Loader): PageComponent & { preload(): void } {
+function lazyPage(load: Loader): PageComponent & { preload(): Promise<unknown> } {
   let loaded: PageComponent | null = null;
-  let loading: ReturnType<Loader> | null = null;
+  let loading: Promise<PageComponent> | null = null;
   const fetchPage = () => {
-    loading ??= load();
+    loading ??= load().then((m) => (loaded = m.default as unknown as PageComponent));
     return loading;
   };
   function LazyPage(params: Params) {
     const [Page, setPage] = useState<PageComponent | null>(() => loaded);
     useEffect(() => {
-      if (!loaded) void fetchPage().then((m) => setPage(() => (loaded = m.default as unknown as PageComponent)));
+      if (!loaded) void fetchPage().then((p) => setPage(() => p));
     }, []);
     return Page ? <Page {...params} /> : <Spinner />;
   }
-  return Object.assign(LazyPage, { preload: () => void fetchPage() });
+  return Object.assign(LazyPage, { preload: () => fetchPage() });
 }
 
 const Codes = lazyPage(() => import('./pages/codes/codes-page.tsx'));
@@ -113,12 +113,23 @@ function Redirect({ to }: { to: string }) {
   return null;
 }
 
-void loadSession();
+const root = document.getElementById('app') as HTMLElement;
+const session = loadSession();
 // Opened on the studio (a link, a reload): its chunk and its renderer load beside the session
 // instead of after it, one after the other: on mobile data each step is a round trip of half
 // a second or more. The renderer's module is the one the studio imports later, loaded once.
+// The server names these files in the page too (src/http/web-app/studio-page.ts), so they are
+// on their way before this script runs.
+let studio: Promise<unknown> | null = null;
 if (match('/codes/new', currentPath()) || match('/codes/:id/edit', currentPath())) {
-  Studio.preload();
-  void import('./pages/studio/browser-renderer.ts');
+  studio = Studio.preload();
+  // With the first preview drawn by the server, the renderer waits for the scan check (first-paint.ts).
+  if (root.dataset.firstPaint !== 'studio') void import('./pages/studio/browser-renderer.ts');
 }
-render(<App />, document.getElementById('app') as HTMLElement);
+// The page arrived with the studio drawn (its first preview on screen): it stays until the app
+// can show the same studio over it, never a "Loading" in between.
+if (root.dataset.firstPaint === 'studio' && studio !== null) {
+  void Promise.all([session, studio.catch(() => undefined)]).then(() => render(<App />, root));
+} else {
+  render(<App />, root);
+}

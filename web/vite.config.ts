@@ -44,6 +44,9 @@ export default defineConfig(({ command }) => ({
     // Every browser we target has modulepreload; the polyfill would only add bytes.
     modulePreload: { polyfill: false },
     reportCompressedSize: false,
+    // dist/web/.vite/manifest.json: the server names the studio's files in the page that opens it
+    // (src/http/web-app/app-manifest.ts), so they load with the page, not after its script.
+    manifest: true,
     // Pages share small modules (a dialog, the tag editor, a helper): left alone each is a chunk
     // of its own, and the studio opened cold asked for eight and more scripts at once, past a
     // browser's six connections: on mobile data a second wave of round trips held the preview

@@ -21,12 +21,41 @@ export const FAST_3G = {
   uploadThroughput: ((750 * 1024) / 8) * 0.9,
 };
 
-/** Opens the studio on a cold cache and records every response until the scan check answers. */
+/**
+ * Run in the page before its own scripts: when the preview image was first painted (Element
+ * Timing: the img carries elementtiming="preview") and when the scan check's verdict entered the
+ * page, both on the page's clock (milliseconds from the navigation's start). A string, not a
+ * function: tsx would wrap a function in a helper the page does not have.
+ */
+const MILESTONES = `
+  window.__studio = { preview: NaN, verdict: NaN };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.identifier === 'preview' && Number.isNaN(window.__studio.preview)) window.__studio.preview = e.renderTime || e.loadTime;
+    }
+  }).observe({ type: 'element', buffered: true });
+  new MutationObserver(() => {
+    if (Number.isNaN(window.__studio.verdict) && document.querySelector('#scan-check[data-state="ok"]')) window.__studio.verdict = performance.now();
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+`;
+
+/**
+ * Opens the studio on a cold cache and records every response until the scan check answers.
+ * The preview's time is its first paint (not when its element exists: a stylesheet still
+ * loading holds the paint back); the verdict's, when it entered the page.
+ */
 export async function openStudioCold(
   page: Page,
   cdp: CDPSession,
   serverUrl: string,
-): Promise<{ transfers: Transfer[]; previewAt: number; verdictAt: number; scanAskedAt: number; previewDrawnAt: number }> {
+): Promise<{
+  transfers: Transfer[];
+  previewAt: number;
+  verdictAt: number;
+  scanAskedAt: number;
+  /** When the renderer's chunk was asked for (Infinity: not before the verdict was read). */
+  rendererAskedAt: number;
+}> {
   const byId = new Map<string, Transfer>();
   const done: Transfer[] = [];
   // Times as the events arrive, on the same clock as the page's milestones below.
@@ -46,21 +75,25 @@ export async function openStudioCold(
   });
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await page.addInitScript(MILESTONES);
   started = Date.now();
-  await page.goto(`${serverUrl}/app/codes/new`);
-  await page.locator('.preview__img').waitFor({ timeout: 120_000 });
-  const previewAt = Date.now() - started;
+  // Not until the load event: what the page preloads holds that back, not the preview.
+  await page.goto(`${serverUrl}/app/codes/new`, { waitUntil: 'commit' });
   await page.locator('#scan-check[data-state="ok"]').waitFor({ timeout: 120_000 });
-  const verdictAt = Date.now() - started;
-  const scan = done.find((t) => t.url.includes('zxing_reader'));
-  // The preview's data: URL shows in the network log when its image loads: the moment it is drawn.
-  const drawn = done.find((t) => t.url.startsWith('data:image/svg+xml;charset=utf-8,'));
+  // Polled with evaluate: a waitForFunction string would be an eval, which the page's CSP refuses.
+  for (let i = 0; i < 200 && (await page.evaluate('Number.isNaN(window.__studio.preview)')); i++) await page.waitForTimeout(50);
+  const { preview, verdict } = (await page.evaluate('window.__studio')) as { preview: number; verdict: number };
+  const previewAt = Math.round(preview);
+  const verdictAt = Math.round(verdict);
+  const asked = [...byId.values()];
+  const scan = asked.find((t) => t.url.includes('zxing_reader'));
+  const renderer = asked.find((t) => t.url.includes('browser-renderer'));
   return {
     transfers: done.filter((t) => !t.url.startsWith('data:') && !t.url.startsWith('blob:')),
     previewAt,
     verdictAt,
     scanAskedAt: scan?.startedAt ?? Number.NaN,
-    previewDrawnAt: drawn?.startedAt ?? Number.NaN,
+    rendererAskedAt: renderer?.startedAt ?? Number.POSITIVE_INFINITY,
   };
 }
 

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import type { AppServices } from '../../services.ts';
 import { createAuthHook, rateLimitKey } from '../auth/api-key-auth.ts';
-import { AuthThrottle } from '../auth/auth-throttle.ts';
+import type { AuthThrottle } from '../auth/auth-throttle.ts';
 import { createAccessHook } from '../auth/session-auth.ts';
 import { refuseBadlyEncodedQuery } from '../request/query-string.ts';
 import { designRoutes } from '../routes/designs.ts';
@@ -26,15 +26,16 @@ export interface V1Options {
   config: Config;
   services: AppServices;
   redis: Redis | null;
+  /** Failed authentication per address, shared with the app's pages (they read the session cookie too). */
+  throttle: AuthThrottle;
 }
 
-export const v1Api: FastifyPluginAsyncTypebox<V1Options> = async (v1, { config, services, redis }) => {
+export const v1Api: FastifyPluginAsyncTypebox<V1Options> = async (v1, { services, redis, throttle, config }) => {
   // Before authentication, so a 16 MiB import with a broken query is not parsed first.
   v1.addHook('onRequest', refuseBadlyEncodedQuery);
   await v1.register(cookie);
   // A signed-in session or a bearer key, on the same routes; session-only routes refuse keys.
   // One failure count per address for guessed keys and guessed session cookies alike.
-  const throttle = new AuthThrottle(config.authFailuresPerMinute);
   v1.addHook('onRequest', createAccessHook(createAuthHook(services.keys, throttle), services, throttle));
   await v1.register(rateLimit, {
     global: true,

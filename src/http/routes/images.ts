@@ -16,13 +16,13 @@ import { accountOf } from '../auth/api-key-auth.ts';
 import { attachment } from '../downloads/content-disposition.ts';
 import { ErrorResponse, IdParams, TabAccountQuery, authErrors } from '../schemas/common.ts';
 import { PreviewBody } from '../schemas/qr-items.ts';
+import { SAMPLE_CODE } from '../../domain/qr-items/sample-short-link.ts';
 
 type Format = 'svg' | 'png' | 'pdf';
 
 /** Bump when the renderer's output changes, so clients drop images cached under old ETags. */
 const RENDERER_VERSION = '2';
 const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
-const SAMPLE_CODE = 'AbCdE12';
 const PDF_WIDTH_MM = LIMITS.pdfWidthMm;
 
 const Download = Type.Optional(

@@ -1,24 +1,36 @@
 // The live preview: drawn in the browser by the server's renderer (the renderer chunk loads
 // on first use), then decoded at phone size by the scan check, beside the warnings the API
 // gives for the same design. Stale results are dropped: only the newest design is shown.
+// Opened cold on "New code", the server's drawing of the default design is already in the page
+// (first-paint.ts): it is shown and checked as it is, and the renderer comes after the check.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { announce } from '../../components/announce.ts';
 import type { QrDesign } from '../../../src/domain/design/design-schema.ts';
+import { svgDataUrl } from '../../../src/render/svg-data-url.ts';
 import type { ScanResult } from './scan-check.ts';
 import { useAppState } from '../../store.ts';
+import { releaseRenderer, rendererMayLoad, takeServerPreview } from './first-paint.ts';
 import zxingWasmUrl from 'zxing-wasm/reader/zxing_reader.wasm?url';
+
+export { svgDataUrl };
 
 type Renderer = typeof import('./browser-renderer.ts');
 let rendererChunk: Promise<Renderer> | null = null;
-/** The renderer chunk, fetched once; the studio starts it as soon as it mounts. */
+/** The renderer chunk, fetched once (now: something is to be drawn or checked). */
 export function loadRenderer(): Promise<Renderer> {
+  releaseRenderer();
   rendererChunk ??= import('./browser-renderer.ts');
   return rendererChunk;
+}
+/** The renderer chunk, once the page's first scan check no longer needs the line (first-paint.ts). */
+export function loadRendererSoon(): Promise<Renderer> {
+  return rendererMayLoad().then(loadRenderer);
 }
 let scanChunk: Promise<typeof import('./scan-check.ts')> | null = null;
 function loadScanCheck(): Promise<typeof import('./scan-check.ts')> {
   if (!scanChunk) {
-    // The WebAssembly beside the chunk that asks for it, not after it: a round trip less.
+    // The WebAssembly beside the chunk that asks for it, not after it: a round trip less (the
+    // page itself may already have asked for both: the browser then reuses that fetch).
     const preload = Object.assign(document.createElement('link'), {
       rel: 'preload',
       as: 'fetch',
@@ -31,20 +43,12 @@ function loadScanCheck(): Promise<typeof import('./scan-check.ts')> {
   return scanChunk;
 }
 
-/**
- * The SVG as a data: URL: a blob: URL costs a round trip to the browser process before the image
- * loads, a data: URL loads in the page (docs/performance.md). Only what a data URL cannot hold as
- * written is escaped, so a logo's base64 stays as it is.
- */
-export function svgDataUrl(svg: string): string {
-  return `data:image/svg+xml;charset=utf-8,${svg.replace(/[%#\r\n]|[^\x00-\x7f]+/g, encodeURIComponent)}`;
-}
-
 type Scan = { state: 'checking' } | { state: 'done'; result: ScanResult } | { state: 'failed'; message: string };
 
 /** The newest preview of the draft, shared by the panel and the mini preview that follows the form on a phone. */
 export interface Preview {
-  svg: { url: string; ms: number } | null;
+  /** `ms`: the time renderSvg took in the browser; null for the server's drawing the page arrived with. */
+  svg: { url: string; ms: number | null } | null;
   /** The same sentences the API answers in `warnings` for this design. */
   warnings: string[];
   error: string | null;
@@ -58,7 +62,8 @@ export interface Preview {
  * aloud what an edit did to the design's health.
  */
 export function usePreview(data: string, design: QrDesign | null, blocked: boolean): Preview {
-  const [svg, setSvg] = useState<{ url: string; ms: number } | null>(null);
+  const [server] = useState(() => (design === null || blocked ? null : takeServerPreview(data, design)));
+  const [svg, setSvg] = useState<{ url: string; ms: number | null } | null>(server && { url: server.url, ms: null });
   const [warnings, setWarnings] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [scan, setScan] = useState<Scan>({ state: 'checking' });
@@ -74,6 +79,25 @@ export function usePreview(data: string, design: QrDesign | null, blocked: boole
     if (blocked || design === null) return;
     const mine = ++turn.current;
     let scanTimer: ReturnType<typeof setTimeout> | undefined;
+    const check = (drawn: string, delay: number) => {
+      scanTimer = setTimeout(() => {
+        void (async () => {
+          try {
+            const result = await (await loadScanCheck()).scanCheck(drawn, data);
+            if (mine === turn.current) setScan({ state: 'done', result });
+          } catch (err) {
+            if (mine === turn.current) setScan({ state: 'failed', message: err instanceof Error ? err.message : String(err) });
+          } finally {
+            if (mine === 1) releaseRenderer();
+          }
+        })();
+      }, delay);
+    };
+    // The server's drawing of this very design is on screen (its warnings, none, too): checked at once.
+    if (mine === 1 && server !== null) {
+      check(server.svg, 0);
+      return () => clearTimeout(scanTimer);
+    }
     void (async () => {
       try {
         const r = await loadRenderer();
@@ -84,16 +108,7 @@ export function usePreview(data: string, design: QrDesign | null, blocked: boole
         setError(null);
         setScan({ state: 'checking' });
         // Decoding takes longer than drawing: wait until the edits pause.
-        scanTimer = setTimeout(() => {
-          void (async () => {
-            try {
-              const result = await (await loadScanCheck()).scanCheck(out.svg, data);
-              if (mine === turn.current) setScan({ state: 'done', result });
-            } catch (err) {
-              if (mine === turn.current) setScan({ state: 'failed', message: err instanceof Error ? err.message : String(err) });
-            }
-          })();
-        }, 250);
+        check(out.svg, 250);
       } catch (err) {
         if (mine === turn.current) setError(err instanceof Error ? err.message : String(err));
       }
@@ -161,11 +176,11 @@ export function PreviewPanel({ preview, title, onInView, holds = SHORT_LINK }: P
       <figure
         ref={figure}
         class="preview__figure"
-        data-render-ms={svg ? svg.ms.toFixed(3) : undefined}
+        data-render-ms={svg?.ms != null ? svg.ms.toFixed(3) : undefined}
         aria-busy={svg ? undefined : 'true'}
       >
         {svg ? (
-          <img class="preview__img" src={svg.url} alt={`QR code for ${title || 'this code'}, as it will print`} />
+          <img class="preview__img" src={svg.url} elementtiming="preview" alt={`QR code for ${title || 'this code'}, as it will print`} />
         ) : (
           <div class="preview__placeholder">Drawing…</div>
         )}
@@ -181,7 +196,9 @@ export function PreviewPanel({ preview, title, onInView, holds = SHORT_LINK }: P
       {/* Last: the verdict matters more, and a short window shows it under the image. */}
       {svg ? (
         <p class="muted small preview__note">
-          Drawn in your browser in {svg.ms < 1 ? '<1' : Math.round(svg.ms)} ms by the same renderer as the server.
+          {svg.ms === null
+            ? 'Drawn by the server with the renderer your browser uses for every change.'
+            : `Drawn in your browser in ${svg.ms < 1 ? '<1' : Math.round(svg.ms)} ms by the same renderer as the server.`}
         </p>
       ) : null}
     </section>

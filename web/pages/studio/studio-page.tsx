@@ -19,11 +19,9 @@ import { StudioForm } from './studio-form.tsx';
 import { useSavedDesigns } from './use-saved-designs.ts';
 import { useStudioDraft } from './use-studio-draft.ts';
 import { WontScanDialog } from './wont-scan-dialog.tsx';
+import { sampleShortLink } from '../../../src/domain/qr-items/sample-short-link.ts';
 
 export { default as StaticPage } from './static-page.tsx';
-
-/** Encoded by the preview of a code not saved yet: a short link of the real length. */
-const SAMPLE_CODE = 'AbCdE12';
 
 export default function StudioPage({ id }: { id?: string }) {
   const { session } = useAppState();
@@ -32,7 +30,7 @@ export default function StudioPage({ id }: { id?: string }) {
   const designs = useSavedDesigns(mayEdit);
   const { item, form } = studio;
   const preview = usePreview(
-    item ? item.shortUrl : `${location.origin}/r/${SAMPLE_CODE}`,
+    item ? item.shortUrl : sampleShortLink(location.origin),
     form?.draft.design ?? null,
     form?.checks.designBlocked ?? false,
   );

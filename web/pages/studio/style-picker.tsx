@@ -4,16 +4,16 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { QrDesign } from '../../../src/domain/design/design-schema.ts';
 import type { ThumbnailView } from './browser-renderer.ts';
-import { loadRenderer, svgDataUrl } from './preview-panel.tsx';
+import { type loadRenderer, loadRendererSoon, svgDataUrl } from './preview-panel.tsx';
 
 type Renderer = Awaited<ReturnType<typeof loadRenderer>>;
 
-/** The renderer once its chunk is in (the studio loads it on mount); null until then. */
+/** The renderer once its chunk is in (the studio loads it on mount, or after its first scan check); null until then. */
 function useRenderer(): Renderer | null {
   const [renderer, setRenderer] = useState<Renderer | null>(null);
   useEffect(() => {
     let live = true;
-    void loadRenderer().then((r) => live && setRenderer(() => r));
+    void loadRendererSoon().then((r) => live && setRenderer(() => r));
     return () => {
       live = false;
     };

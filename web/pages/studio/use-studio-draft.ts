@@ -5,7 +5,7 @@ import { api, type QrItem, type SessionView } from '../../api.ts';
 import { announce } from '../../components/announce.ts';
 import { type Draft, draftOf, requestOf } from './draft-model.ts';
 import type { StashedDraft } from './draft-stash.ts';
-import { loadRenderer } from './preview-panel.tsx';
+import { loadRendererSoon } from './preview-panel.tsx';
 import { useCodeDraft } from './use-code-draft.ts';
 import { type Checker, type DraftChecks, useDraftChecks } from './use-draft-checks.ts';
 import { useDraftSave } from './use-draft-save.ts';
@@ -102,9 +102,12 @@ export function useStudioDraft(id: string | undefined, session: SessionView | nu
   };
 }
 
-/** The renderer's design check, from when its chunk has loaded (the studio starts it on mount). */
+/**
+ * The renderer's design check, from when its chunk has loaded (the studio starts it on mount, or
+ * after the first scan check when the server drew the first preview: first-paint.ts).
+ */
 function useRendererCheck(): Checker | null {
   const [checker, setChecker] = useState<Checker | null>(null);
-  useEffect(() => void loadRenderer().then(setChecker), []);
+  useEffect(() => void loadRendererSoon().then(setChecker), []);
   return checker;
 }
