@@ -70,25 +70,18 @@ export class ScanForgetter {
       position,
       visitorsKept: day === today || day === yesterday,
     });
-    if (this.db.sqlite) return this.forgetOnSqlite(this.db.sqlite, days, dayOf, itemId, accountId);
+    const sqlite = this.db.sqlite;
+    if (sqlite) {
+      const turn = this.sqliteTurn.then(() => this.forgetDaysOnSqlite(sqlite, days, dayOf, itemId, accountId));
+      this.sqliteTurn = turn.catch(() => {});
+      return turn;
+    }
     if (this.db.pool) return this.forgetOnPostgres(this.db.pool, days, dayOf, itemId, accountId);
     throw new Error('no database');
   }
 
   /** One forget at a time on SQLite: each plans from the roll-ups as the one before left them. */
   private sqliteTurn: Promise<unknown> = Promise.resolve();
-
-  private forgetOnSqlite(
-    sqlite: SQLite.Database,
-    days: string[],
-    dayOf: (day: string, position: number, rawFrom: string | null) => ForgetDay,
-    itemId: string,
-    accountId: string,
-  ): Promise<{ forgotten: number }> {
-    const turn = this.sqliteTurn.then(() => this.forgetDaysOnSqlite(sqlite, days, dayOf, itemId, accountId));
-    this.sqliteTurn = turn.catch(() => {});
-    return turn;
-  }
 
   private async forgetDaysOnSqlite(
     sqlite: SQLite.Database,
