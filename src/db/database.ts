@@ -9,6 +9,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { type Codec, codecFor } from './codec.ts';
 import { migrateToLatest } from './migrations.ts';
+import { SearchIndexMerger } from './sqlite/search-index-merger.ts';
 import { SqliteCheckpointer } from './sqlite/sqlite-checkpointer.ts';
 import { SQLite } from './sqlite/sqlite-driver.ts';
 import { WalPacer } from './sqlite/wal-pacer.ts';
@@ -83,6 +84,9 @@ function openSqlite(file: string): Db {
   if (checkpointer) sqlite.pragma('wal_autocheckpoint = 20000');
   const kysely = new Kysely<Database>({ dialect: new QrtrackSqliteDialect({ database: sqlite }) });
   const pacer = checkpointer ? new WalPacer(file, () => checkpointer.drain()) : null;
+  // The search index's segments are merged here between turns, not inside commits (migration 0019).
+  const merger = new SearchIndexMerger(sqlite);
+  merger.start();
   return {
     kysely,
     codec: codecFor('sqlite'),
@@ -90,6 +94,7 @@ function openSqlite(file: string): Db {
     pool: null,
     ...(pacer ? { paceWrites: () => pacer.pace() } : {}),
     close: async () => {
+      merger.stop();
       pacer?.close();
       await checkpointer?.close();
       await kysely.destroy();

@@ -18,6 +18,7 @@ import { scanPipeline } from './migrations/0015-scan-pipeline.ts';
 import { webhooks } from './migrations/0016-webhooks.ts';
 import { publicHeading } from './migrations/0017-public-heading.ts';
 import { bulkLeases } from './migrations/0018-bulk-leases.ts';
+import { searchMerging } from './migrations/0019-search-merging.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -200,6 +201,7 @@ export class InCodeMigrations implements MigrationProvider {
       '0016_webhooks': webhooks(this.dialect),
       '0017_public_heading': publicHeading(this.dialect),
       '0018_bulk_leases': bulkLeases(this.dialect),
+      '0019_search_merging': searchMerging(this.dialect),
     };
   }
 }

@@ -7,7 +7,8 @@
 // event loop free) for the checkpointer to copy it whole; its next transaction starts the WAL over.
 // While a reader holds old frames (an export in a read worker) the WAL cannot start over: each
 // pace then waits for a drain that fails after a few tries, which slows the long write, not the
-// short links. What this does not remove: FTS5's work at commit in an import (docs/performance.md).
+// short links. FTS5's merging, which ran at commit too, is done between turns since migration 0019
+// (search-index-merger.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
