@@ -7,7 +7,7 @@ import { eventBody } from '../../domain/webhooks/payloads.ts';
 import { readTime } from '../codec.ts';
 import type { Db } from '../database.ts';
 import { inTransaction } from '../transaction.ts';
-import { type OutboxMessage, insertMessages, subscriptions } from './outbox.ts';
+import { type OutboxMessage, insertMessages, markNoticed, subscriptions } from './outbox.ts';
 
 /** How long before its expiry a key is announced. */
 export const KEY_EXPIRING_NOTICE_MS = 7 * 86_400_000;
@@ -53,12 +53,12 @@ export async function tellExpiringKeys(db: Db, now = new Date(), limit = 500): P
       .limit(limit)
       .execute();
     if (rows.length === 0) return 0;
-    const at = tx.codec.time(now.toISOString());
-    // The notices' item_id holds the key's id here: one table of "told once" marks.
-    await tx.kysely
-      .insertInto('webhook_notices')
-      .values(rows.map((r) => ({ item_id: r.id, kind: 'key_expiring', created_at: at })))
-      .execute();
+    await markNoticed(
+      tx,
+      'key_expiring',
+      rows.map((r) => r.id),
+      now,
+    );
     const messages: OutboxMessage[] = [];
     for (const r of rows) {
       const data: ExpiringKeyData = {

@@ -59,6 +59,19 @@ export async function subscriptions(db: Db, accountIds: readonly string[] | null
   }));
 }
 
+/**
+ * Marks `ids` as told for `kind` (webhook_notices: one table of "told once" marks; for key events
+ * the id is the key's), in the transaction that writes their messages.
+ */
+export async function markNoticed(tx: Db, kind: 'capped' | 'expired' | 'key_expiring', ids: readonly string[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  const at = tx.codec.time(now.toISOString());
+  await tx.kysely
+    .insertInto('webhook_notices')
+    .values(ids.map((item_id) => ({ item_id, kind, created_at: at })))
+    .execute();
+}
+
 export async function insertMessages(db: Db, messages: readonly OutboxMessage[], now = new Date()): Promise<void> {
   if (messages.length === 0) return;
   const at = db.codec.time(now.toISOString());

@@ -10,7 +10,7 @@ import { readBool, readTime } from '../codec.ts';
 import type { Db } from '../database.ts';
 import { cursorOf } from '../scans/scan-log.ts';
 import { inTransaction } from '../transaction.ts';
-import { type OutboxMessage, insertMessages, itemData, subscriptions, tagsOf } from './outbox.ts';
+import { type OutboxMessage, insertMessages, itemData, markNoticed, subscriptions, tagsOf } from './outbox.ts';
 
 /**
  * Scans one scan.created message carries at most. A hot campaign's scans travel 1,000 to a
@@ -180,11 +180,7 @@ async function cappedNotices(
   const seen = new Set(told.map((r) => r.item_id));
   const fresh = capped.filter((id) => !seen.has(id));
   if (fresh.length === 0) return [];
-  const at = tx.codec.time(now.toISOString());
-  await tx.kysely
-    .insertInto('webhook_notices')
-    .values(fresh.map((item_id) => ({ item_id, kind: 'capped', created_at: at })))
-    .execute();
+  await markNoticed(tx, 'capped', fresh, now);
   const items = await itemData(tx, accountId, fresh);
   const out: OutboxMessage[] = [];
   for (const item of items)
@@ -227,11 +223,12 @@ export async function tellExpiredItems(db: Db, now = new Date(), limit = 500): P
       .limit(limit)
       .execute();
     if (rows.length === 0) return 0;
-    const at = tx.codec.time(now.toISOString());
-    await tx.kysely
-      .insertInto('webhook_notices')
-      .values(rows.map((r) => ({ item_id: r.id, kind: 'expired', created_at: at })))
-      .execute();
+    await markNoticed(
+      tx,
+      'expired',
+      rows.map((r) => r.id),
+      now,
+    );
     const createdAt = new Map(subs.map((s) => [s.id, s.createdAt]));
     const messages: OutboxMessage[] = [];
     for (const accountId of accounts) {
