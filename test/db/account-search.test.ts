@@ -52,9 +52,14 @@ describe.skipIf(ON_POSTGRES)('text search scoped by account (SQLite)', () => {
     expect(await count(`account : "${accountToken(await keyOf(small))}"`)).toBe(3);
     expect(await count(`account : "${accountToken(await keyOf(big))}"`)).toBe(40);
     expect(await count(accountTextMatch(await keyOf(small), 'https'))).toBe(3);
-    // The list's search asks the index with the account's token, and finds the same codes.
-    const plans = await plansDuring(d, () => titles(repo, small, 'HTTPS://SMALL'));
+    // Past its newest codes (here 2 of 3), the list's search asks the index with the account's
+    // token, and finds the same codes; with all its codes among the newest it need not.
+    const pastNewest = new QrItemsRepository(d, { window: 5_000, windows: 20, newest: 2 });
+    const plans = await plansDuring(d, () => titles(pastNewest, small, 'HTTPS://SMALL'));
     expect(plans.map((p) => p.sql).join('\n')).toMatch(/qr_items_search match/);
+    expect(await titles(pastNewest, small, 'HTTPS://SMALL')).toEqual(['Small 2', 'Small 1', 'Small 0']);
+    const withinNewest = await plansDuring(d, () => titles(repo, small, 'HTTPS://SMALL'));
+    expect(withinNewest.map((p) => p.sql).join('\n')).not.toMatch(/qr_items_search/);
     expect(await titles(repo, small, 'HTTPS://SMALL')).toEqual(['Small 2', 'Small 1', 'Small 0']);
     expect(await titles(repo, small, 'big.example')).toEqual([]);
     // Changed and deleted codes follow.

@@ -45,6 +45,8 @@ export interface SearchWalk {
   window: number;
   /** Windows read in one request at most. */
   windows: number;
+  /** How many of the newest codes a text search reads in order before it asks the trigram index (tests make it small). */
+  newest?: number;
 }
 
 /** The list's columns without the design, which is read apart once the page is cut. */
@@ -124,10 +126,21 @@ export class ListPlanner {
     } else {
       // A common word fills the page within the newest few thousand codes; a rare one
       // (or a miss) is found through the trigram index, whose matches are then few.
-      rows = await this.matchesAmongNewest(accountId, query, q, take, WALK_BUDGET);
-      if (rows.length < take) rows = await this.byTextIndex(accountId, query, q, take);
+      const newest = this.walk.newest ?? WALK_BUDGET;
+      rows = await this.matchesAmongNewest(accountId, query, q, take, newest);
+      // When those newest codes were all the account has (under the filters, from the cursor
+      // on), every match is in hand: a small account never asks the text index, whose common
+      // trigrams (`htt`, `ttp`) list every code of every account (issue #30, F1).
+      if (rows.length < take && (await this.hasMoreThan(accountId, query, newest)))
+        rows = await this.byTextIndex(accountId, query, q, take);
     }
     return { rows, walkedTo };
+  }
+
+  /** Whether the account has more than `n` live codes under the list filters, from the cursor on: one probe of its list index. */
+  private async hasMoreThan(accountId: string, query: ListQuery, n: number): Promise<boolean> {
+    const row = await this.page(accountId, query).select('id').limit(1).offset(n).executeTakeFirst();
+    return row !== undefined;
   }
 
   /** The first `take` matches of q among the `window` newest codes under the other filters, from the cursor on. */
