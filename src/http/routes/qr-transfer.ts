@@ -194,13 +194,15 @@ async function whileRunning<T>(
 }
 
 /**
- * The body in pieces of 64 KiB, with a turn of the event loop between them: the CSV parser
- * works through each piece in one go, and a row is not handed over until it ends, so one huge row
- * would hold the short links' thread (docs/big-accounts.md).
+ * The body in pieces of 8 KiB, with a turn of the event loop between them: the CSV parser works
+ * through each piece in one go (with line numbers, some 10 µs a row), so a piece is as long a
+ * stretch of the short links' thread. 64 KiB pieces of short rows were some 1,600 rows, 15–25 ms
+ * at once, twice per import (docs/big-accounts.md, docs/performance.md).
  */
+const CSV_PIECE = 8_192;
 async function* slices(text: string): AsyncGenerator<string> {
-  for (let i = 0; i < text.length; i += 65_536) {
+  for (let i = 0; i < text.length; i += CSV_PIECE) {
     if (i > 0) await nextTurn();
-    yield text.slice(i, i + 65_536);
+    yield text.slice(i, i + CSV_PIECE);
   }
 }
