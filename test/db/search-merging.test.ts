@@ -107,6 +107,24 @@ describe.skipIf(ON_POSTGRES)('merging the search index (SQLite)', () => {
     }
   });
 
+  it("does not wait for another process's write lock, and leaves the connection's busy timeout as it was", async () => {
+    const { db: d, file } = await open();
+    const sqlite = d.sqlite;
+    if (!sqlite) throw new Error('SQLite only');
+    const other = new SQLite(file);
+    other.exec('begin immediate');
+    try {
+      const started = performance.now();
+      expect(new SearchIndexMerger(sqlite).step()).toBe(false);
+      // busy_timeout is 5 s on this connection; a step that waited would take that long.
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
+    } finally {
+      other.exec('rollback');
+      other.close();
+    }
+  });
+
   it('leaves a transaction open on its connection alone', async () => {
     const { db: d } = await open();
     const sqlite = d.sqlite;

@@ -59,6 +59,11 @@ export class SearchIndexMerger {
    */
   step(): boolean {
     if (!this.sqlite.open || this.sqlite.inTransaction) return false;
+    // Never wait for another process's write lock (the CLI importing): with the connection's
+    // busy_timeout a step would hold the short links' thread until that write ends. A busy step
+    // fails at once and is tried again later.
+    const waitMs = this.sqlite.pragma('busy_timeout', { simple: true }) as number;
+    this.sqlite.pragma('busy_timeout = 0');
     try {
       this.statements ??= {
         merge: this.sqlite.prepare("insert into qr_items_search (qr_items_search, rank) values ('merge', ?)"),
@@ -72,6 +77,8 @@ export class SearchIndexMerger {
       // Before migrations, or SQLITE_BUSY from another process's write: look again later.
       this.statements = null;
       return false;
+    } finally {
+      this.sqlite.pragma(`busy_timeout = ${waitMs}`);
     }
   }
 
