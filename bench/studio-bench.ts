@@ -200,7 +200,8 @@ export async function runStudioBench(): Promise<ResultRow[]> {
     const base50 = percentile(roundTrips, 50);
     const base95 = percentile(roundTrips, 95);
     const n = `${redraws.length} changes over ${BUILT_IN_DESIGNS.length} gallery designs`;
-    const slow = await fast3g(browser, server.url, cookie);
+    // STUDIO_BENCH_NO_3G=1: the redraws only, for a quick look (the cold opens take minutes).
+    const slow = process.env.STUDIO_BENCH_NO_3G ? [] : await fast3g(browser, server.url, cookie);
     return [
       ...slow,
       {

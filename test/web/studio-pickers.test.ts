@@ -56,6 +56,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the design pickers', () => {
     await page.locator('#group-colours summary').click();
     await page.getByLabel('Code colour', { exact: true }).fill('#7c2d12');
     await expect.poll(async () => (await thumbnails(page, 'dotsStyle')).every((t) => t.includes('7c2d12'))).toBe(true);
+    // The frames' whole-code thumbnails follow too, drawn once the change has been painted.
+    await expect.poll(async () => (await thumbnails(page, 'frameStyle')).every((t) => t.includes('7c2d12'))).toBe(true);
+    // A dot style changes the frames' thumbnails, not the corners' (their crop holds no dot).
+    const corners = await thumbnails(page, 'cornerSquare');
+    const frames = await thumbnails(page, 'frameStyle');
+    await page.locator('#d-dotsStyle').getByRole('radio', { name: 'Round dots', exact: true }).check();
+    await expect.poll(async () => (await thumbnails(page, 'frameStyle')).join()).not.toBe(frames.join());
+    expect(await thumbnails(page, 'cornerSquare')).toEqual(corners);
     await page.locator('#d-dotsStyle').scrollIntoViewIfNeeded();
     await viewportShots(page, 'studio-pickers-dots', page.locator('#d-dotsStyle'));
     await page.locator('#d-frameStyle').scrollIntoViewIfNeeded();

@@ -22,8 +22,31 @@ function useRenderer(): Renderer | null {
 }
 
 /**
+ * What a thumbnail of `view` draws of `design`: the fields it cannot show set to one value, so
+ * that a change the thumbnails do not show (a dot style for the corners' crop, which holds the eye
+ * and its light border only; a corner style for the dots' crop) does not redraw them.
+ */
+function shownBy(design: QrDesign, view: ThumbnailView): QrDesign {
+  const shown: QrDesign = { ...design, customLogoUrl: null, presetLogo: 'none', frameText: '', resolution: 1000 };
+  if (view === 'whole') return shown;
+  const unframed: QrDesign = {
+    ...shown,
+    frameStyle: 'none',
+    frameColor: '#000000',
+    frameTextColor: '#000000',
+    logoSize: 0.1,
+    logoMargin: 0,
+  };
+  return view === 'eye'
+    ? { ...unframed, dotsStyle: 'square', hideDotsBehindLogo: false }
+    : { ...unframed, cornerSquare: 'square', cornerDot: 'square', customEyeColors: false, eyeColor: '#000000' };
+}
+
+/**
  * One thumbnail per option: `design` with `field` set to the option. Drawn again only when
- * something the thumbnails show changes (not the logo, frame text, size or the field itself).
+ * something the thumbnails show changes (shownBy). Whole-code thumbnails (the frames) redraw
+ * after the change has been painted, not in its update: four whole codes are most of a redraw's
+ * cost, and the preview the person is watching goes first.
  */
 function useThumbnails<K extends keyof QrDesign>(
   design: QrDesign,
@@ -32,21 +55,37 @@ function useThumbnails<K extends keyof QrDesign>(
   view: ThumbnailView,
 ): Map<QrDesign[K], string> | null {
   const renderer = useRenderer();
-  /** The last thumbnails drawn: a colour half typed keeps them instead of blanking the picker. */
-  const last = useRef<Map<QrDesign[K], string> | null>(null);
-  const shown: QrDesign = { ...design, customLogoUrl: null, presetLogo: 'none', frameText: '', resolution: 1000, [field]: options[0] };
+  const shown: QrDesign = { ...shownBy(design, view), [field]: options[0] };
   const key = JSON.stringify(shown);
-  return useMemo(() => {
-    if (!renderer || renderer.checkDesign(shown) !== null) return last.current;
-    const thumbs = new Map<QrDesign[K], string>();
+  /** The last thumbnails drawn: a colour half typed keeps them instead of blanking the picker. */
+  const [thumbs, setThumbs] = useState<{ key: string; thumbs: Map<QrDesign[K], string> } | null>(null);
+  const draw = (): Map<QrDesign[K], string> | null => {
+    if (!renderer || renderer.checkDesign(shown) !== null) return null;
+    const out = new Map<QrDesign[K], string>();
     try {
-      for (const option of options) thumbs.set(option, svgDataUrl(renderer.styleThumbnail({ ...shown, [field]: option }, view)));
+      for (const option of options) out.set(option, svgDataUrl(renderer.styleThumbnail({ ...shown, [field]: option }, view)));
     } catch {
-      return last.current;
+      return null;
     }
-    last.current = thumbs;
-    return thumbs;
+    return out;
+  };
+  const deferred = view === 'whole';
+  // Cropped thumbnails are drawn in the update itself (a few small SVGs), so they never lag.
+  const now = useMemo(() => (deferred ? null : draw()), [renderer, key]);
+  useEffect(() => {
+    if (!deferred || thumbs?.key === key) return;
+    const job = requestIdleCallback(
+      () => {
+        const drawn = draw();
+        if (drawn) setThumbs({ key, thumbs: drawn });
+      },
+      { timeout: 1000 },
+    );
+    return () => cancelIdleCallback(job);
   }, [renderer, key]);
+  const last = useRef<Map<QrDesign[K], string> | null>(null);
+  if (now) last.current = now;
+  return deferred ? (thumbs?.thumbs ?? null) : last.current;
 }
 
 interface StylePickerProps<K extends keyof QrDesign> {
