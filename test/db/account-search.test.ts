@@ -2,32 +2,17 @@
 // code is indexed under its account's token, so a search from a small account no longer reads
 // every matching code of every account. Also: an existing database is upgraded in place.
 import { type Migration, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
 import { accountTextMatch, accountToken } from '../../src/db/qr-items/account-text-match.ts';
-import { type Db, openDatabase } from '../../src/db/database.ts';
 import { InCodeMigrations, migrateToLatest, runMigrations } from '../../src/db/migrations.ts';
 import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
-import { loadConfig } from '../../src/config.ts';
 import { resolveDesign } from '../../src/domain/design/design.ts';
-import { ON_POSTGRES, freshDatabaseUrl } from '../support/databases.ts';
+import { ON_POSTGRES } from '../support/databases.ts';
+import { freshDatabase, openFreshDatabase } from '../support/fresh-database.ts';
 import { plansDuring } from '../support/query-plans.ts';
 
-let db: Db | null = null;
-let dispose: (() => Promise<void>) | null = null;
-afterEach(async () => {
-  await db?.close();
-  await dispose?.();
-  db = null;
-  dispose = null;
-});
-
-async function open(): Promise<Db> {
-  const fresh = await freshDatabaseUrl();
-  dispose = fresh.dispose;
-  db = await openDatabase(loadConfig({ DATABASE_URL: fresh.url }).database);
-  return db;
-}
+const open = openFreshDatabase;
 
 const design = resolveDesign(undefined);
 const titles = async (repo: QrItemsRepository, accountId: string, q: string) =>
@@ -71,9 +56,8 @@ describe.skipIf(ON_POSTGRES)('text search scoped by account (SQLite)', () => {
   });
 
   it('upgrades an existing database: codes made before the upgrade are found, per account, and new ones too; live codes are counted', async () => {
-    const fresh = await freshDatabaseUrl();
-    dispose = fresh.dispose;
-    const config = loadConfig({ DATABASE_URL: fresh.url }).database;
+    const fresh = await freshDatabase();
+    const config = fresh.config;
     if (config.kind !== 'sqlite') throw new Error('SQLite only');
     // A database as 0009 left it, with codes of two accounts in its old instance-wide index.
     const { SQLite } = await import('../../src/db/sqlite/sqlite-driver.ts');
@@ -104,7 +88,7 @@ describe.skipIf(ON_POSTGRES)('text search scoped by account (SQLite)', () => {
     }
     await migrateToLatest(old, 'sqlite');
     await old.destroy();
-    const d = (db = await openDatabase(config));
+    const d = await fresh.open();
     const repo = new QrItemsRepository(d);
     expect(await titles(repo, 'acc-a', 'poster')).toEqual(['Alpha poster']);
     expect(await titles(repo, 'acc-b', 'poster')).toEqual(['Beta poster']);

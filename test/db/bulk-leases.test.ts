@@ -1,26 +1,17 @@
 // One import and one export per account at a time across processes: two connections to one
 // database stand for two processes (two servers, or a server and the CLI).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RunningJobs } from '../../src/bulk/running-jobs.ts';
-import { parseDatabaseUrl } from '../../src/config.ts';
 import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
 import { BulkLeasesRepository } from '../../src/db/accounts/bulk-leases-repository.ts';
-import { type Db, openDatabase } from '../../src/db/database.ts';
+import type { Db } from '../../src/db/database.ts';
 import { ConflictError } from '../../src/domain/errors.ts';
-import { freshDatabaseUrl } from '../support/databases.ts';
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+import { freshDatabase } from '../support/fresh-database.ts';
 
 async function twoProcesses(): Promise<{ a: Db; b: Db; account: string }> {
-  const { url, dispose } = await freshDatabaseUrl();
-  cleanups.push(dispose);
-  const a = await openDatabase(parseDatabaseUrl(url));
-  cleanups.push(() => a.close());
-  const b = await openDatabase(parseDatabaseUrl(url));
-  cleanups.push(() => b.close());
+  const fresh = await freshDatabase();
+  const a = await fresh.open();
+  const b = await fresh.open();
   return { a, b, account: await new ApiKeysRepository(a).ensureAccount('leased') };
 }
 

@@ -2,21 +2,10 @@
 // outside any transaction, and a stop during 0008's backfill left its tables behind, so every
 // later start failed with "table already exists".
 import { type Kysely, type Migration, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { InCodeMigrations, runMigrations } from '../../src/db/migrations.ts';
 import type { Dialect } from '../../src/db/codec.ts';
-import { loadConfig } from '../../src/config.ts';
-import { freshDatabaseUrl } from '../support/databases.ts';
-
-let db: Db | null = null;
-let dispose: (() => Promise<void>) | null = null;
-afterEach(async () => {
-  await db?.close();
-  await dispose?.();
-  db = null;
-  dispose = null;
-});
+import { openFreshDatabase } from '../support/fresh-database.ts';
 
 /** Ours, then two more: the second stops midway when told to. */
 const provider = (dialect: Dialect, failAfterTable: boolean) => ({
@@ -53,9 +42,7 @@ async function tables(k: Kysely<unknown>, dialect: string): Promise<string[]> {
 
 describe('migrations', () => {
   it('leave nothing behind when an upgrade fails midway, and the next start completes it', async () => {
-    const fresh = await freshDatabaseUrl();
-    dispose = fresh.dispose;
-    db = await openDatabase(loadConfig({ DATABASE_URL: fresh.url }).database);
+    const db = await openFreshDatabase();
     const k = db.kysely as unknown as Kysely<unknown>;
     const dialect = db.codec.dialect;
     await expect(runMigrations(k, dialect, provider(dialect, true))).rejects.toThrow(/database migration failed: stopped midway/);

@@ -1,24 +1,15 @@
 // The daily salt is discarded after its day even when no scan comes to trigger it
 // (product decisions §5): a timer purges it, on SQLite and PostgreSQL.
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseDatabaseUrl } from '../../src/config.ts';
-import { type Db, openDatabase } from '../../src/db/database.ts';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import type { Db } from '../../src/db/database.ts';
 import { SaltsRepository, startSaltPurge } from '../../src/db/scans/salts-repository.ts';
-import { freshDatabaseUrl } from '../support/databases.ts';
+import { openFreshDatabase } from '../support/fresh-database.ts';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
+afterEach(() => {
   vi.useRealTimers();
-  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function openFresh(): Promise<Db> {
-  const { url, dispose } = await freshDatabaseUrl();
-  cleanups.push(dispose);
-  const db = await openDatabase(parseDatabaseUrl(url));
-  cleanups.push(() => db.close());
-  return db;
-}
+const openFresh = openFreshDatabase;
 
 const saltDays = async (db: Db) => (await db.kysely.selectFrom('salts').select('day').orderBy('day').execute()).map((r) => r.day);
 
@@ -31,7 +22,7 @@ describe('salt purge', () => {
     const first = await salts.current();
     const errors: unknown[] = [];
     const stop = startSaltPurge(salts, (err) => errors.push(err), 10 * 60_000);
-    cleanups.push(stop);
+    onTestFinished(stop);
 
     // Advancing the timers moves the fake clock too: the purge runs at 23:50.
     vi.setSystemTime(new Date('2026-11-20T23:40:00Z'));
@@ -40,7 +31,7 @@ describe('salt purge', () => {
     expect(await saltDays(db)).toEqual(['2026-11-20']);
 
     const stop2 = startSaltPurge(salts, (err) => errors.push(err), 10 * 60_000);
-    cleanups.push(stop2);
+    onTestFinished(stop2);
     vi.setSystemTime(new Date('2026-11-20T23:58:00Z'));
     vi.advanceTimersByTime(10 * 60_000); // 00:08 the next day
     await stop2();

@@ -1,15 +1,14 @@
 // The scan writers on the real database of the project (SQLite file, or PostgreSQL
 // in the "postgres" project): counters, roll-ups and raw scans agree, and concurrent
 // writers never lose an increment.
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/database.ts';
 import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
 import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
 import { type ScanWriter, createSeedingWriter } from '../../src/db/scans/scan-writer.ts';
 import { StatsRepository } from '../../src/db/stats/stats-repository.ts';
 import { AccountStatsRepository } from '../../src/db/stats/account-stats-repository.ts';
 import { accountStats } from '../../src/domain/stats/account-stats.ts';
-import { parseDatabaseUrl } from '../../src/config.ts';
 import { resolveDesign } from '../../src/domain/design/design.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
 import { itemStats } from '../../src/domain/stats/item-stats.ts';
@@ -18,21 +17,11 @@ import { localRange } from '../../src/domain/stats/time-zones.ts';
 import { bucketOf } from '../../src/domain/stats/scan-buckets.ts';
 import { QUARTER_DIMS_DAYS, pruneQuarterDims } from '../../src/db/scans/quarter-dims-retention.ts';
 import { backfillQuarterDims } from '../../src/db/migrations/0008-quarter-dims.ts';
-import { freshDatabaseUrl } from '../support/databases.ts';
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+import { freshDatabase } from '../support/fresh-database.ts';
 
 async function setup() {
-  const { url, dispose } = await freshDatabaseUrl();
-  const open = async () => {
-    const db = await openDatabase(parseDatabaseUrl(url));
-    cleanups.push(() => db.close());
-    return db;
-  };
-  cleanups.push(dispose);
+  const fresh = await freshDatabase();
+  const open = () => fresh.open();
   const db = await open();
   const accountId = await new ApiKeysRepository(db).ensureAccount('w');
   accountOfTest = accountId;

@@ -1,32 +1,20 @@
 // The SQLite search index is merged between turns of the event loop, not inside the commits that
 // add codes (migration 0019, db/sqlite/search-index-merger.ts; issue #30, the import row).
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { describe, expect, it } from 'vitest';
 import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
-import { type Db, openDatabase } from '../../src/db/database.ts';
+import type { Db } from '../../src/db/database.ts';
 import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
 import { SearchIndexMerger } from '../../src/db/sqlite/search-index-merger.ts';
 import { SQLite } from '../../src/db/sqlite/sqlite-driver.ts';
 import { resolveDesign } from '../../src/domain/design/design.ts';
-import { ON_POSTGRES, freshDatabaseUrl } from '../support/databases.ts';
-
-let db: Db | null = null;
-let dispose: (() => Promise<void>) | null = null;
-afterEach(async () => {
-  await db?.close();
-  await dispose?.();
-  db = null;
-  dispose = null;
-});
+import { ON_POSTGRES } from '../support/databases.ts';
+import { freshDatabase } from '../support/fresh-database.ts';
 
 async function open(): Promise<{ db: Db; file: string }> {
-  const fresh = await freshDatabaseUrl();
-  dispose = fresh.dispose;
-  const config = loadConfig({ DATABASE_URL: fresh.url }).database;
-  if (config.kind !== 'sqlite') throw new Error('SQLite only');
-  db = await openDatabase(config);
-  return { db, file: config.file };
+  const fresh = await freshDatabase();
+  if (fresh.config.kind !== 'sqlite') throw new Error('SQLite only');
+  return { db: await fresh.open(), file: fresh.config.file };
 }
 
 const design = resolveDesign(undefined);
@@ -83,7 +71,6 @@ describe.skipIf(ON_POSTGRES)('merging the search index (SQLite)', () => {
   it('merges a backlog a few pages at a time, each step its own short transaction, until nothing is left', async () => {
     const { db: d, file } = await open();
     await d.close();
-    db = null;
     // The file alone, with no server merging: a backlog builds up.
     const raw = new SQLite(file);
     try {

@@ -1,19 +1,13 @@
 // Short-link caches dropping codes: packed into notifications under PostgreSQL's payload
 // limit, and a batch of changed codes dropped in every other process (PostgreSQL).
-import { afterEach, describe, expect, it } from 'vitest';
-import { parseDatabaseUrl } from '../../src/config.ts';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
-import { openDatabase } from '../../src/db/database.ts';
 import { PostgresShortLinks, packCodes } from '../../src/db/short-links/postgres-short-links.ts';
 import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
 import { resolveDesign } from '../../src/domain/design/design.ts';
 import { generateShortCode } from '../../src/domain/qr-items/short-code.ts';
-import { ON_POSTGRES, freshDatabaseUrl } from '../support/databases.ts';
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+import { ON_POSTGRES } from '../support/databases.ts';
+import { freshDatabase } from '../support/fresh-database.ts';
 
 describe('packCodes', () => {
   it('keeps every code, in order, in payloads below the limit', () => {
@@ -32,18 +26,14 @@ describe('packCodes', () => {
 
 describe.runIf(ON_POSTGRES)('PostgresShortLinks', () => {
   it('drops a batch of codes in another process, over several notifications', async () => {
-    const { url, dispose } = await freshDatabaseUrl();
-    cleanups.push(dispose);
-    const open = async () => {
-      const db = await openDatabase(parseDatabaseUrl(url));
-      cleanups.push(() => db.close());
-      return db;
-    };
+    const fresh = await freshDatabase();
+    const { url } = fresh;
+    const open = () => fresh.open();
     const [dbA, dbB] = [await open(), await open()];
     const linksFor = async (db: typeof dbA) => {
       const links = new PostgresShortLinks(new QrItemsRepository(db), db.pool!, url);
       await links.start();
-      cleanups.push(() => links.close());
+      onTestFinished(() => links.close());
       return links;
     };
     const [a, b] = [await linksFor(dbA), await linksFor(dbB)];
