@@ -17,6 +17,8 @@ export interface DeliveryWorkerOptions {
   perEndpointInFlight?: number;
   perEndpointPerSecond?: number;
   maxInFlight?: number;
+  /** Endpoints looked at per round (ENDPOINTS_PER_ROUND; tests take fewer). */
+  endpointsPerRound?: number;
   /** The clock (tests move it). */
   now?: () => number;
   metrics?: WebhookDeliveryObserver | null;
@@ -39,7 +41,7 @@ export const MAX_IN_FLIGHT = 200;
 /** A nudge's round waits this long, for the nudges after it. */
 const NUDGE_MS = 20;
 
-/** Endpoints looked at per round. */
+/** Endpoints looked at per round; more are served in turn over the following rounds. */
 const ENDPOINTS_PER_ROUND = 100;
 
 export class DeliveryWorker {
@@ -57,6 +59,8 @@ export class DeliveryWorker {
   private readonly perSecond: number;
   private readonly maxInFlight: number;
   private readonly now: () => number;
+  /** The last endpoint a round looked at: the next round starts after it. */
+  private lastEndpoint: string | null = null;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -98,8 +102,9 @@ export class DeliveryWorker {
   /** One round: claims what may be sent now and starts sending it. */
   async round(): Promise<number> {
     const now = this.now();
-    const due = await this.deliveries.dueEndpoints(new Date(now), ENDPOINTS_PER_ROUND);
+    const due = await this.deliveries.dueEndpoints(new Date(now), this.options.endpointsPerRound ?? ENDPOINTS_PER_ROUND, this.lastEndpoint);
     if (due.length === 0) return 0;
+    this.lastEndpoint = due[due.length - 1] as string;
     const targets = await this.endpoints.targets(due, now);
     let started = 0;
     for (const endpointId of due) {

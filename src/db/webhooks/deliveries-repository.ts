@@ -60,25 +60,37 @@ export class WebhookDeliveriesRepository {
    * Enabled endpoints with messages due at `now` (at most `limit`): one index probe per enabled
    * endpoint, whatever the backlog (a DISTINCT over the due messages read them all each round).
    */
-  async dueEndpoints(now: Date, limit: number): Promise<string[]> {
+  /**
+   * Up to `limit` endpoints with a message due, in id order from just after `after` and around
+   * to the start: the caller passes the last one it served, so every endpoint takes its turn
+   * however many are due (a plain LIMIT gave the same first ones every round, and endpoints past
+   * them waited for as long as those had a backlog).
+   */
+  async dueEndpoints(now: Date, limit: number, after: string | null = null): Promise<string[]> {
     const at = this.db.codec.time(now.toISOString());
-    const rows = await this.db.kysely
-      .selectFrom('webhook_endpoints as e')
-      .select('e.id')
-      .where('e.disabled_at', 'is', null)
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('webhook_messages as m')
-            .select('m.seq')
-            .whereRef('m.endpoint_id', '=', 'e.id')
-            .where('m.status', '=', 'pending')
-            .where('m.next_attempt_at', '<=', at),
-        ),
-      )
-      .limit(limit)
-      .execute();
-    return rows.map((r) => r.id);
+    const due = (from: string | null, to: string | null, n: number) =>
+      this.db.kysely
+        .selectFrom('webhook_endpoints as e')
+        .select('e.id')
+        .where('e.disabled_at', 'is', null)
+        .$if(from !== null, (q) => q.where('e.id', '>', from as string))
+        .$if(to !== null, (q) => q.where('e.id', '<=', to as string))
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('webhook_messages as m')
+              .select('m.seq')
+              .whereRef('m.endpoint_id', '=', 'e.id')
+              .where('m.status', '=', 'pending')
+              .where('m.next_attempt_at', '<=', at),
+          ),
+        )
+        .orderBy('e.id')
+        .limit(n)
+        .execute();
+    const ids = (await due(after, null, limit)).map((r) => r.id);
+    if (after !== null && ids.length < limit) ids.push(...(await due(null, after, limit - ids.length)).map((r) => r.id));
+    return ids;
   }
 
   /** Claims up to `n` of the endpoint's due messages, oldest first, for `leaseMs`. */
