@@ -18,6 +18,7 @@ import { type LoadResult, measure, spawnServer } from './http-load.ts';
 import { freePortNumber } from './ports.ts';
 import { type ResultRow, printResults } from './result-row.ts';
 import { settle } from './settle.ts';
+import { type ThreadCpu, cpuSpent, threadCpuSeconds } from './thread-cpu.ts';
 import { tempSqlite } from './stats-bench.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -54,18 +55,26 @@ async function seed(file: string) {
   return { key: key.key, code: item.code };
 }
 
-/** A receiver that answers 204 at once and counts the scans the messages carry. */
+/** What the receiver counts: one per scan a message carries. */
+const SCAN_MARK = Buffer.from('"scanId":');
+
+/**
+ * A receiver that answers 204 at once and counts the scans the messages carry. It shares the
+ * machine's two cores with the server and the load generator, where a real receiver runs on
+ * machines of its own: it counts in the bytes as they arrive, never joining a body or decoding it.
+ */
 async function receiver(): Promise<{ url: string; count(): number; close(): Promise<void> }> {
   let n = 0;
   const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      // Counted without parsing: the receiver shares the machine's cores with the server.
-      const body = Buffer.concat(chunks).toString('latin1');
-      for (let at = body.indexOf('"scanId":'); at !== -1; at = body.indexOf('"scanId":', at + 9)) n++;
-      res.writeHead(204).end();
+    // The last bytes received: a mark may be split between chunks.
+    let tail = Buffer.alloc(0);
+    req.on('data', (chunk: Buffer) => {
+      const seam = tail.length > 0 ? Buffer.concat([tail, chunk.subarray(0, SCAN_MARK.length - 1)]) : null;
+      if (seam) for (let at = seam.indexOf(SCAN_MARK); at !== -1; at = seam.indexOf(SCAN_MARK, at + 1)) n++;
+      for (let at = chunk.indexOf(SCAN_MARK); at !== -1; at = chunk.indexOf(SCAN_MARK, at + SCAN_MARK.length)) n++;
+      tail = Buffer.from((chunk.length >= SCAN_MARK.length - 1 ? chunk : Buffer.concat([tail, chunk])).subarray(-(SCAN_MARK.length - 1)));
     });
+    req.on('end', () => res.writeHead(204).end());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return {
@@ -73,6 +82,21 @@ async function receiver(): Promise<{ url: string; count(): number; close(): Prom
     count: () => n,
     close: () => new Promise((r) => server.close(() => r())),
   };
+}
+
+interface Spent {
+  server: ThreadCpu | null;
+  /** Seconds of this process's CPU: the receiver's work, mostly. */
+  receiver: number;
+  /** Requests answered in the round, its one-second warm-up included (at the measured rate). */
+  requests: number;
+}
+
+/** Microseconds of `part` per request answered, over all the rounds of one kind. */
+function perRequest(rounds: readonly Spent[], part: (c: Spent) => number): number {
+  const seconds = rounds.reduce((sum, c) => sum + part(c), 0);
+  const requests = rounds.reduce((sum, c) => sum + c.requests, 0);
+  return (seconds / requests) * 1e6;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -130,15 +154,29 @@ export async function runWebhooksBench(o: WebhooksBenchOptions): Promise<ResultR
     const five: LoadResult[] = [];
     let delivered = 0;
     let deliverSeconds = 0;
+    // Where each round's CPU went: the server's main thread (the short links'), its other threads
+    // (the webhooks' sender, the checkpointer, read workers) and this process (the receiver).
+    const cpu = { none: [] as Spent[], five: [] as Spent[] };
+    const spent = async <T extends LoadResult>(into: Spent[], run: () => Promise<T>): Promise<T> => {
+      const [server0, self0] = [await threadCpuSeconds(server.pid), process.cpuUsage()];
+      const result = await run();
+      const self = process.cpuUsage(self0);
+      into.push({
+        server: cpuSpent(server0, await threadCpuSeconds(server.pid)),
+        receiver: (self.user + self.system) / 1e6,
+        requests: result.rps * (o.durationSeconds + 1),
+      });
+      return result;
+    };
     for (let round = 0; round < o.rounds; round++) {
       await setEnabled(false);
       await settle();
-      none.push(await measure(url, load));
+      none.push(await spent(cpu.none, () => measure(url, load)));
       await setEnabled(true);
       await settle();
       const before = rx.count();
       const started = performance.now();
-      five.push(await measure(url, load));
+      five.push(await spent(cpu.five, () => measure(url, load)));
       delivered += rx.count() - before;
       deliverSeconds += (performance.now() - started) / 1000;
     }
@@ -158,6 +196,17 @@ export async function runWebhooksBench(o: WebhooksBenchOptions): Promise<ResultR
         ratio: f.rps / n.rps,
         baseline: `no endpoint: ${Math.round(n.rps)} req/s, p50 ${n.p50} ms, p99 ${n.p99} ms`,
         extra: `p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors + f.non2xx3xx}; req/s per round none→five ${perRound}; median of ${o.rounds}`,
+      },
+      {
+        name: 'CPU per redirect (µs): server main thread, other server threads, receiver; none → five',
+        value: perRequest(cpu.five, (c) => c.server?.main ?? Number.NaN),
+        unit: 'µs',
+        extra: ['main', 'others', 'receiver']
+          .map((part) => {
+            const pick = (c: Spent) => (part === 'receiver' ? c.receiver : (c.server?.[part as keyof ThreadCpu] ?? Number.NaN));
+            return `${part} ${perRequest(cpu.none, pick).toFixed(1)} → ${perRequest(cpu.five, pick).toFixed(1)}`;
+          })
+          .join('; '),
       },
       {
         name: `SQLite scan events delivered a second to ${ENDPOINTS} endpoints, during the load`,
