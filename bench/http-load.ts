@@ -69,6 +69,21 @@ interface AutocannonReport {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** Each figure's median over rounds of the same load (the rounds' middle value, not one round's). */
+export function medianResult(results: readonly LoadResult[]): LoadResult {
+  const pick = (f: (r: LoadResult) => number) => {
+    const v = results.map(f).sort((a, b) => a - b);
+    return v[Math.floor(v.length / 2)] ?? 0;
+  };
+  return {
+    rps: pick((r) => r.rps),
+    p50: pick((r) => r.p50),
+    p99: pick((r) => r.p99),
+    errors: pick((r) => r.errors),
+    non2xx3xx: pick((r) => r.non2xx3xx),
+  };
+}
+
 /** Drives `url` with autocannon in a child process; never runs longer than warm-up + duration + 30 s. */
 export async function measure(url: string, opts: MeasureOptions): Promise<LoadResult> {
   const target = new URL(url);

@@ -11,7 +11,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
 import { generateApiKey, parseScopes } from '../src/domain/accounts/api-key.ts';
 import { type DesignPatch, resolveDesign } from '../src/domain/design/design.ts';
-import { type LoadResult, measure, spawnServer } from './http-load.ts';
+import { type LoadResult, measure, medianResult, spawnServer } from './http-load.ts';
 import { freePortNumber } from './ports.ts';
 import { type ResultRow, printResults } from './result-row.ts';
 import { settle } from './settle.ts';
@@ -113,22 +113,6 @@ function renderLoad(base: string, key: string, connections: number): { stop(): P
       await Promise.all(loops);
       return { statuses, seconds: (performance.now() - started) / 1000 };
     },
-  };
-}
-
-function median(values: number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  return v[Math.floor(v.length / 2)] ?? 0;
-}
-
-function medianResult(results: LoadResult[]): LoadResult {
-  const pick = (f: (r: LoadResult) => number) => median(results.map(f));
-  return {
-    rps: pick((r) => r.rps),
-    p50: pick((r) => r.p50),
-    p99: pick((r) => r.p99),
-    errors: pick((r) => r.errors),
-    non2xx3xx: pick((r) => r.non2xx3xx),
   };
 }
 

@@ -16,7 +16,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
 import { generateApiKey, parseScopes } from '../src/domain/accounts/api-key.ts';
 import { resolveDesign } from '../src/domain/design/design.ts';
-import { type LoadResult, measure, spawnServer } from './http-load.ts';
+import { type LoadResult, measure, medianResult, spawnServer } from './http-load.ts';
 import { seedBusyBuckets, seedCodes } from './list-seed.ts';
 import { freePortNumber } from './ports.ts';
 import { type ResultRow, percentile, printResults } from './result-row.ts';
@@ -142,22 +142,6 @@ async function probe(url: string, durationMs: number): Promise<number[]> {
 }
 
 const ms = (sorted: readonly number[], p: number) => percentile(sorted, p).toFixed(1);
-
-function median(values: number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  return v[Math.floor(v.length / 2)] ?? 0;
-}
-
-function medianResult(results: LoadResult[]): LoadResult {
-  const pick = (f: (r: LoadResult) => number) => median(results.map(f));
-  return {
-    rps: pick((r) => r.rps),
-    p50: pick((r) => r.p50),
-    p99: pick((r) => r.p99),
-    errors: pick((r) => r.errors),
-    non2xx3xx: pick((r) => r.non2xx3xx),
-  };
-}
 
 async function measureWith(file: string, seeded: Seeded, readWorkers: number, o: ReadsBenchOptions): Promise<ResultRow[]> {
   const port = await freePortNumber();

@@ -14,7 +14,7 @@ import { resolveDesign } from '../src/domain/design/design.ts';
 import { checkRules } from '../src/domain/dynamic/check-rules.ts';
 import { type DynamicSettings, NO_DYNAMIC } from '../src/domain/dynamic/dynamic-settings.ts';
 import { sampleLag } from './aggregator-lag.ts';
-import { type LoadResult, measure, measureSpread, spawnServer, startBareRedirectServer } from './http-load.ts';
+import { type LoadResult, measure, measureSpread, medianResult, spawnServer, startBareRedirectServer } from './http-load.ts';
 import { seedCodes } from './list-seed.ts';
 import { postgresCpuSeconds } from './postgres-cpu.ts';
 import { freePortNumber } from './ports.ts';
@@ -37,20 +37,6 @@ export interface RedirectTarget {
   label: string;
   database: DatabaseConfig;
   databaseUrl: string;
-}
-
-function median(results: LoadResult[]): LoadResult {
-  const pick = (f: (r: LoadResult) => number) => {
-    const v = results.map(f).sort((a, b) => a - b);
-    return v[Math.floor(v.length / 2)] ?? 0;
-  };
-  return {
-    rps: pick((r) => r.rps),
-    p50: pick((r) => r.p50),
-    p99: pick((r) => r.p99),
-    errors: pick((r) => r.errors),
-    non2xx3xx: pick((r) => r.non2xx3xx),
-  };
 }
 
 /**
@@ -200,7 +186,7 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
         s.spreadLag.push(await spreadLag.stop());
       }
     }
-    const ceiling = median(bareResults);
+    const ceiling = medianResult(bareResults);
     const rows: ResultRow[] = [
       {
         name: 'bare node http 302 (ceiling)',
@@ -209,7 +195,7 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
         extra: `p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms; median of ${o.rounds}; machine idle before each round ≥ ${Math.floor(quietest * 100)}%`,
       },
     ];
-    const spreadCeiling = median(bareSpreadResults);
+    const spreadCeiling = medianResult(bareSpreadResults);
     rows.push({
       name: 'bare node http 302, random paths (ceiling of the spread rows)',
       value: spreadCeiling.rps,
@@ -218,7 +204,7 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
     });
     for (const s of servers) {
       await s.server.close();
-      const ours = median(s.results);
+      const ours = medianResult(s.results);
       const stored = await storedScans(s.t.database, s.seeded.accountId, s.seeded.itemId);
       const ratios = s.results.map((r, i) => r.rps / (bareResults[i]?.rps ?? Number.NaN)).map((x) => x.toFixed(2));
       rows.push({
@@ -229,7 +215,7 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
         baseline: 'bare http 302',
         extra: `p50 ${ours.p50} ms, p99 ${ours.p99} ms, errors ${ours.errors + ours.non2xx3xx}; per-round ratios ${ratios.join(' ')}; ${stored.toLocaleString('en-US')} scans stored`,
       });
-      const spread = median(s.spreadResults);
+      const spread = medianResult(s.spreadResults);
       const spreadRatios = s.spreadResults.map((r, i) => r.rps / (bareSpreadResults[i]?.rps ?? Number.NaN)).map((x) => x.toFixed(2));
       rows.push({
         name: `${s.t.label} /r/{code} spread over ${o.spreadCodes.toLocaleString('en-US')} codes`,
@@ -259,7 +245,7 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
         unit: 's p99',
         extra: `age of the oldest scan not yet in the roll-ups, sampled every 100 ms; worst round: max ${worst((l) => l.maxSeconds)} s, caught up ${worst((l) => l.catchUpSeconds)} s after the load stopped`,
       });
-      const routed = median(s.routedResults);
+      const routed = medianResult(s.routedResults);
       const routedRatios = s.routedResults.map((r, i) => r.rps / (bareResults[i]?.rps ?? Number.NaN)).map((x) => x.toFixed(2));
       rows.push({
         name: `${s.t.label} /r/{code} with 25 rules, a split, passthrough and UTM`,

@@ -14,7 +14,7 @@ import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
 import { SCANS_PER_MESSAGE } from '../src/db/webhooks/scan-events.ts';
 import { generateApiKey, parseScopes } from '../src/domain/accounts/api-key.ts';
 import { resolveDesign } from '../src/domain/design/design.ts';
-import { type LoadResult, measure, spawnServer } from './http-load.ts';
+import { type LoadResult, measure, medianResult, spawnServer } from './http-load.ts';
 import { freePortNumber } from './ports.ts';
 import { type ResultRow, printResults } from './result-row.ts';
 import { settle } from './settle.ts';
@@ -97,18 +97,6 @@ function perRequest(rounds: readonly Spent[], part: (c: Spent) => number): numbe
   const seconds = rounds.reduce((sum, c) => sum + part(c), 0);
   const requests = rounds.reduce((sum, c) => sum + c.requests, 0);
   return (seconds / requests) * 1e6;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-function medianResult(results: LoadResult[]): LoadResult {
-  const pick = (f: (r: LoadResult) => number) => median(results.map(f));
-  return {
-    rps: pick((r) => r.rps),
-    p50: pick((r) => r.p50),
-    p99: pick((r) => r.p99),
-    errors: pick((r) => r.errors),
-    non2xx3xx: pick((r) => r.non2xx3xx),
-  };
 }
 
 export async function runWebhooksBench(o: WebhooksBenchOptions): Promise<ResultRow[]> {
