@@ -82,16 +82,24 @@ async function monthPartitions(trx: Trx): Promise<MonthPartition[]> {
 
 /** Creates the months ahead and moves what waits in DEFAULT, then drops what may go. No-op on SQLite. */
 export async function maintainScanPartitions(db: Db, now = Date.now()): Promise<PartitionUpkeep> {
+  const result = await makeScanMonths(db, now);
+  if (db.codec.dialect === 'postgres') await dropPastMonths(db, now, result);
+  return result;
+}
+
+/** Only creates the months ahead and moves what waits in DEFAULT (tools that seed a past). No-op on SQLite. */
+export async function makeScanMonths(db: Db, now = Date.now()): Promise<PartitionUpkeep> {
   const result: PartitionUpkeep = { created: [], moved: 0, dropped: [], deferred: [] };
-  if (db.codec.dialect !== 'postgres') return result;
-  await createMonths(db, now, result);
-  await dropPastMonths(db, now, result);
+  if (db.codec.dialect === 'postgres') await createMonths(db, now, result);
   return result;
 }
 
 async function createMonths(db: Db, now: number, result: PartitionUpkeep): Promise<void> {
   await db.kysely.transaction().execute(async (trx) => {
     if (!(await tryLock(trx))) return;
+    // A log not partitioned yet (a database before migration 0020, as upgrade tests seed it).
+    const partitioned = await sql<{ ok: boolean }>`select to_regclass('scans_default') is not null as ok`.execute(trx);
+    if (partitioned.rows[0]?.ok !== true) return;
     const current = monthOf(now);
     const wanted = new Set<number>();
     for (let m = current; m <= current + MONTHS_AHEAD; m++) wanted.add(m);
