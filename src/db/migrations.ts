@@ -19,6 +19,7 @@ import { webhooks } from './migrations/0016-webhooks.ts';
 import { publicHeading } from './migrations/0017-public-heading.ts';
 import { bulkLeases } from './migrations/0018-bulk-leases.ts';
 import { searchMerging } from './migrations/0019-search-merging.ts';
+import { scanPartitions } from './migrations/0020-scan-partitions.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -202,6 +203,7 @@ export class InCodeMigrations implements MigrationProvider {
       '0017_public_heading': publicHeading(this.dialect),
       '0018_bulk_leases': bulkLeases(this.dialect),
       '0019_search_merging': searchMerging(this.dialect),
+      '0020_scan_partitions': scanPartitions(this.dialect),
     };
   }
 }

@@ -91,8 +91,10 @@ export async function applyRetention(db: Db, now = Date.now()): Promise<Retentio
 async function deleteRawScans(db: Db, itemId: string, before: string, applied: number): Promise<number> {
   let deleted = 0;
   const bools = db.codec.dialect === 'postgres' ? sql`(false, true)` : sql`(0, 1)`;
-  const slice = sql`delete from scans where id in (
-    select id from scans where item_id = ${itemId} and is_bot in ${bools} and scanned_at < ${before} and id <= ${applied} limit ${SLICE})`;
+  // PostgreSQL: with the time, each row is looked up in its month's partition only, not in every month's.
+  const pg = db.codec.dialect === 'postgres';
+  const slice = sql`delete from scans where ${pg ? sql`(id, scanned_at)` : sql`id`} in (
+    select ${pg ? sql`id, scanned_at` : sql`id`} from scans where item_id = ${itemId} and is_bot in ${bools} and scanned_at < ${before} and id <= ${applied} limit ${SLICE})`;
   for (;;) {
     const res =
       db.codec.dialect === 'postgres'

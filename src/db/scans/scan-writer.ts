@@ -3,6 +3,7 @@ import type { Db } from '../database.ts';
 import type { ScanEvent } from '../../domain/scans/scan-batch.ts';
 import { PostgresScanWriter } from './postgres-scan-writer.ts';
 import { createAggregator } from './rollup-aggregator.ts';
+import { makeScanMonths } from './scan-partitions.ts';
 import { SqliteScanWriter } from './sqlite-scan-writer.ts';
 
 export interface ScanWriter {
@@ -27,6 +28,7 @@ export function createScanWriter(db: Db, observer: ScanWriteObserver | null = nu
 /**
  * A writer whose drain() also applies the log to the roll-ups: for tools that seed scans and then
  * read the roll-ups directly (benches, the CLI, tests), without a server's aggregator running.
+ * On PostgreSQL it then gives seeded past months their partitions, as a server would at start.
  */
 export function createSeedingWriter(db: Db): ScanWriter {
   const writer = createScanWriter(db);
@@ -36,6 +38,7 @@ export function createSeedingWriter(db: Db): ScanWriter {
     async drain() {
       await writer.drain();
       await rollups.catchUp(600_000);
+      await makeScanMonths(db);
     },
   };
 }

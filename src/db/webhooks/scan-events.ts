@@ -23,7 +23,7 @@ export const SCANS_PER_MESSAGE = 1000;
 /** Scans read per transaction: one message's worth, some 5 ms of the thread that answers short links. */
 export const SCAN_SLICE = 1000;
 /** Names this feed among the database's advisory locks. */
-const FEED_LOCK_KEY = 7_420_128;
+export const FEED_LOCK_KEY = 7_420_128;
 
 interface ScanRow {
   id: number;

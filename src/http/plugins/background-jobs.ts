@@ -1,7 +1,9 @@
-// Work beside the requests: the scan log's aggregator, the daily salt purge and the quarter-hour breakdown prune, and
+// Work beside the requests: the scan log's aggregator, its retention and monthly partitions (PostgreSQL), the daily salt
+// purge and the quarter-hour breakdown prune, and
 // the close that ends them: connections let go, queued scans committed, pools closed.
 import { startQuarterDimsPrune } from '../../db/scans/quarter-dims-retention.ts';
 import { startSaltPurge } from '../../db/scans/salts-repository.ts';
+import { startScanPartitions } from '../../db/scans/scan-partitions.ts';
 import { startScanRetention } from '../../db/scans/scan-retention.ts';
 import type { AppServices } from '../../services.ts';
 import { unencapsulated } from './unencapsulated.ts';
@@ -16,6 +18,7 @@ export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing:
   );
   const stopDomainChecks = services.domainChecker.start((err) => app.log.warn({ err }, 'could not check domains'));
   const stopRetention = startScanRetention(services.db, (err) => app.log.warn({ err }, 'could not apply the accounts’ scan retention'));
+  const stopPartitions = startScanPartitions(services.db, (err) => app.log.warn({ err }, 'could not look after the scan log’s partitions'));
   services.rollups.start((err) => app.log.warn({ err }, 'could not apply scans to the statistics'));
   services.webhooks.start((err) => app.log.warn({ err }, 'webhooks: a round failed'));
   // Other processes (PostgreSQL) may change the address or the domains: read them again now and then.
@@ -43,6 +46,7 @@ export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing:
     await stopSaltPurge();
     await stopQuarterPrune();
     await stopRetention();
+    await stopPartitions();
     await services.tracker.drain();
     await services.rollups.stop();
     await services.links.close?.();
