@@ -104,6 +104,8 @@ export function bodyDeadline(requestTimeoutMs: number, defaultBodyLimit: number)
       done();
       return;
     }
+    // An injected request's socket (app.inject) is a stand-in without destroy(): nothing to drop there.
+    const drop = () => (raw.socket as { destroy?: () => void } | null)?.destroy?.();
     const timer = setTimeout(() => {
       if (raw.complete) return;
       const res = reply.raw;
@@ -114,8 +116,8 @@ export function bodyDeadline(requestTimeoutMs: number, defaultBodyLimit: number)
           'content-length': Buffer.byteLength(body),
           connection: 'close',
         });
-        res.end(body, () => raw.socket.destroy());
-      } else raw.socket.destroy();
+        res.end(body, drop);
+      } else drop();
     }, requestTimeoutMs);
     timer.unref();
     const clear = () => clearTimeout(timer);
