@@ -5,7 +5,12 @@
 import { readFile, readdir } from 'node:fs/promises';
 
 /** Clock ticks per second of /proc's times (USER_HZ; 100 on Linux). */
-const TICKS = 100;
+export const TICKS = 100;
+
+/** A /proc stat line's fields after its comm (in parentheses, and it may hold spaces): utime is [11], stime [12]. */
+export function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
 
 export async function postgresCpuSeconds(): Promise<number | null> {
   const pids = await readdir('/proc').catch(() => null);
@@ -16,10 +21,8 @@ export async function postgresCpuSeconds(): Promise<number | null> {
     if (!/^\d+$/.test(pid)) continue;
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
     if (stat === null) continue;
-    // comm is in parentheses and may hold spaces; the fields after it are space-separated.
-    const close = stat.lastIndexOf(')');
-    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-    const fields = stat.slice(close + 2).split(' ');
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+    const fields = statFields(stat);
     // utime, stime, cutime and cstime are fields 14 to 17 of the line (12 to 15 after comm): the
     // postmaster's children's times hold the backends that exited (a bench's own short connections).
     ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);

@@ -2,9 +2,7 @@
 // threads, libuv's pool, V8's helpers). A bench on two cores reads where its load went: the thread
 // that answers short links, or the rest. Null where /proc is not readable.
 import { readFile, readdir } from 'node:fs/promises';
-
-/** Clock ticks per second of /proc's times (USER_HZ; 100 on Linux). */
-const TICKS = 100;
+import { TICKS, statFields } from './postgres-cpu.ts';
 
 export interface ThreadCpu {
   /** Seconds of user and system time of the main thread. */
@@ -20,9 +18,10 @@ export async function threadCpuSeconds(pid: number): Promise<ThreadCpu | null> {
   for (const tid of tasks) {
     const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => null);
     if (stat === null) continue;
-    // comm is in parentheses and may hold spaces; utime and stime are the 12th and 13th fields after it.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS;
+    const seconds =
+      statFields(stat)
+        .slice(11, 13)
+        .reduce((sum, f) => sum + Number(f), 0) / TICKS;
     if (tid === String(pid)) out.main += seconds;
     else out.others += seconds;
   }

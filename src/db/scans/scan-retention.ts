@@ -90,19 +90,18 @@ export async function applyRetention(db: Db, now = Date.now()): Promise<Retentio
 
 async function deleteRawScans(db: Db, itemId: string, before: string, applied: number): Promise<number> {
   let deleted = 0;
-  const bools = db.codec.dialect === 'postgres' ? sql`(false, true)` : sql`(0, 1)`;
-  // PostgreSQL: with the time, each row is looked up in its month's partition only, not in every month's.
   const pg = db.codec.dialect === 'postgres';
+  const bools = pg ? sql`(false, true)` : sql`(0, 1)`;
+  // PostgreSQL: with the time, each row is looked up in its month's partition only, not in every month's.
   const slice = sql`delete from scans where ${pg ? sql`(id, scanned_at)` : sql`id`} in (
     select ${pg ? sql`id, scanned_at` : sql`id`} from scans where item_id = ${itemId} and is_bot in ${bools} and scanned_at < ${before} and id <= ${applied} limit ${SLICE})`;
   for (;;) {
-    const res =
-      db.codec.dialect === 'postgres'
-        ? await db.kysely.transaction().execute(async (trx) => {
-            await sql`select pg_advisory_xact_lock(${AGGREGATOR_LOCK}, hashtext(current_schema()))`.execute(trx);
-            return slice.execute(trx);
-          })
-        : await slice.execute(db.kysely);
+    const res = pg
+      ? await db.kysely.transaction().execute(async (trx) => {
+          await sql`select pg_advisory_xact_lock(${AGGREGATOR_LOCK}, hashtext(current_schema()))`.execute(trx);
+          return slice.execute(trx);
+        })
+      : await slice.execute(db.kysely);
     const n = Number(res.numAffectedRows ?? 0);
     deleted += n;
     if (n < SLICE) return deleted;

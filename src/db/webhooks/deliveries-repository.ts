@@ -57,14 +57,11 @@ export class WebhookDeliveriesRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * Enabled endpoints with messages due at `now` (at most `limit`): one index probe per enabled
+   * Up to `limit` enabled endpoints with a message due at `now`, in id order from just after
+   * `after` and around to the start: the caller passes the last one it served, so every endpoint
+   * takes its turn however many are due (a plain LIMIT gave the same first ones every round, and
+   * endpoints past them waited for as long as those had a backlog). One index probe per enabled
    * endpoint, whatever the backlog (a DISTINCT over the due messages read them all each round).
-   */
-  /**
-   * Up to `limit` endpoints with a message due, in id order from just after `after` and around
-   * to the start: the caller passes the last one it served, so every endpoint takes its turn
-   * however many are due (a plain LIMIT gave the same first ones every round, and endpoints past
-   * them waited for as long as those had a backlog).
    */
   async dueEndpoints(now: Date, limit: number, after: string | null = null): Promise<string[]> {
     const at = this.db.codec.time(now.toISOString());
