@@ -142,12 +142,12 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
   const domains = new DomainsRepository(db);
   const instanceSettings = new InstanceSettingsRepository(db);
   const webhookEndpoints = new WebhookEndpointsRepository(db);
-  const webhookDeliveries = new WebhookDeliveriesRepository(db);
+  const reads = heavyReadsFor(config, db);
+  const webhookDeliveries = new WebhookDeliveriesRepository(db, reads.scanBatchMaker ?? undefined);
   const webhooks = new WebhookJobs(db, webhookDeliveries, webhookEndpoints, {
     ...config.webhooks,
     metrics: metrics?.webhooks ?? null,
   });
-  const reads = heavyReadsFor(config, db);
   const addresses = new Addresses(instanceSettings, domains, { url: config.publicBaseUrl, fromEnv: config.publicBaseUrlFromEnv });
   return {
     config,

@@ -20,6 +20,7 @@ import { publicHeading } from './migrations/0017-public-heading.ts';
 import { bulkLeases } from './migrations/0018-bulk-leases.ts';
 import { searchMerging } from './migrations/0019-search-merging.ts';
 import { scanPartitions } from './migrations/0020-scan-partitions.ts';
+import { webhookScanBatches } from './migrations/0021-webhook-scan-batches.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -204,6 +205,7 @@ export class InCodeMigrations implements MigrationProvider {
       '0018_bulk_leases': bulkLeases(this.dialect),
       '0019_search_merging': searchMerging(this.dialect),
       '0020_scan_partitions': scanPartitions(this.dialect),
+      '0021_webhook_scan_batches': webhookScanBatches(this.dialect),
     };
   }
 }

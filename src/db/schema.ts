@@ -374,7 +374,10 @@ export interface WebhookMessagesTable {
 /** A message's body, shared by the endpoints one event goes to. */
 export interface WebhookPayloadsTable {
   id: string;
+  /** '' when `scans` names the body's scans. */
   body: string;
+  /** JSON of a ScanBatch (webhooks/scan-batches.ts): the body is made from the log when sent. */
+  scans: string | null;
   created_at: DbTime;
 }
 

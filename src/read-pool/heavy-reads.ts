@@ -14,6 +14,7 @@ import type { AccountStats } from '../domain/stats/account-stats.ts';
 import type { Stats } from '../domain/stats/build-stats.ts';
 import type { Sparklines } from '../domain/stats/sparklines.ts';
 import type { ForgetPlanner } from '../db/scans/sqlite-forget-day.ts';
+import type { ScanBatchMaker } from '../db/webhooks/deliveries-repository.ts';
 import { type ListPage, type ReadOps, readOperations } from './read-operations.ts';
 import { ReadPool } from './read-pool.ts';
 
@@ -38,6 +39,8 @@ export interface HeavyReads {
    * thread (the forgetter then plans inside its own write transaction).
    */
   readonly forgetPlanner: ForgetPlanner | null;
+  /** Makes scan.created bodies in a read worker; null where reads run on this thread. */
+  readonly scanBatchMaker: ScanBatchMaker | null;
   /** The read workers, or null where reads run on this thread. */
   readonly pool: ReadPool | null;
   close(): Promise<void>;
@@ -61,6 +64,7 @@ function inProcessReads(db: Db): HeavyReads {
     exportCodes: async (accountId, filter, format, links) => exportCodes(db, accountId, filter, format, links),
     codePages: (accountId, filter, size) => readPages(db, accountId, filter, size),
     forgetPlanner: null,
+    scanBatchMaker: null,
     pool: null,
     close: async () => {},
   };
@@ -107,6 +111,8 @@ function pooledReads(pool: ReadPool): HeavyReads {
     },
     // Waits its turn rather than answer 503: the forget has caught the roll-ups up and holds them.
     forgetPlanner: (day) => pool.run({ account: day.accountId, lane: 'bulk', bounded: false }, 'forgetPlan', day),
+    // Waits its turn: the delivery worker gives the claim back if the wait outlasts its lease.
+    scanBatchMaker: (batch) => pool.run({ account: batch.accountId, lane: 'bulk', bounded: false }, 'scanBatch', batch),
     pool,
     close: () => pool.close(),
   };

@@ -15,6 +15,8 @@ import type { ListCursor } from '../domain/qr-items/list-cursor.ts';
 import type { QrItemRecord } from '../domain/qr-items/qr-item.ts';
 import type { ForgetDay } from '../db/scans/forget-plan.ts';
 import { type ForgetDayPlan, planSqliteForgetDay } from '../db/scans/sqlite-forget-day.ts';
+import { scanBatchMaker } from '../db/webhooks/deliveries-repository.ts';
+import type { ScanBatch } from '../db/webhooks/scan-batches.ts';
 
 /** A page of the codes list (GET /v1/qr), with its sparklines when asked for, read in one snapshot. */
 export interface ListPage {
@@ -36,10 +38,20 @@ export interface ReadOps {
   listPage: { args: { accountId: string; query: ListQuery; sparklineTz?: string | undefined; now?: number }; answer: ListPage };
   /** What forgetting a code's scans of one day writes (DELETE /v1/qr/{id}/scans on SQLite), read in one snapshot. */
   forgetPlan: { args: ForgetDay; answer: ForgetDayPlan };
+  /** A scan.created message's body, made from the log as it is sent (in shared memory; null: no scan of it is left). */
+  scanBatch: { args: ScanBatch; answer: Uint8Array | null };
 }
 
 export type ReadKind = keyof ReadOps;
-export const READ_KINDS: readonly ReadKind[] = ['itemStats', 'accountStats', 'sparklines', 'exportPage', 'listPage', 'forgetPlan'];
+export const READ_KINDS: readonly ReadKind[] = [
+  'itemStats',
+  'accountStats',
+  'sparklines',
+  'exportPage',
+  'listPage',
+  'forgetPlan',
+  'scanBatch',
+];
 
 export type ReadJob = { [K in ReadKind]: { kind: K; args: ReadOps[K]['args'] } }[ReadKind];
 
@@ -70,6 +82,7 @@ export function readOperations(db: Db): ReadOperations {
       if (!db.sqlite) throw new Error('forgetPlan: a SQLite connection only');
       return planSqliteForgetDay(db.sqlite, day);
     },
+    scanBatch: scanBatchMaker(db),
   };
 }
 
@@ -96,6 +109,8 @@ export async function runReadJob(db: Db, job: ReadJob): Promise<unknown> {
         return ops.listPage(job.args);
       case 'forgetPlan':
         return ops.forgetPlan(job.args);
+      case 'scanBatch':
+        return ops.scanBatch(job.args);
     }
   });
 }

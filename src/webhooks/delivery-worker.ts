@@ -41,6 +41,9 @@ export const MAX_IN_FLIGHT = 200;
 /** A nudge's round waits this long, for the nudges after it. */
 const NUDGE_MS = 20;
 
+/** A claim's lease outlasts the attempt's time-out by this much. */
+const LEASE_SLACK_MS = 5000;
+
 /** Endpoints looked at per round; more are served in turn over the following rounds. */
 const ENDPOINTS_PER_ROUND = 100;
 
@@ -116,7 +119,13 @@ export class DeliveryWorker {
         this.maxInFlight - this.total,
       );
       if (slots <= 0) continue;
-      const claimed = await this.deliveries.claim(endpointId, slots, new Date(now), this.options.timeoutMs + 5000);
+      const claimed = await this.deliveries.claim(endpointId, slots, new Date(now), this.options.timeoutMs + LEASE_SLACK_MS);
+      // A scan batch's body is made as it is claimed (in a read worker, which may be busy): an
+      // attempt that could outlast its lease is given back, never sent beside a second claim.
+      if (this.now() - now > LEASE_SLACK_MS / 2) {
+        for (const message of claimed) await this.deliveries.release(message, new Date(this.now()));
+        break;
+      }
       this.take(endpointId, claimed.length);
       for (const message of claimed) {
         started++;
@@ -143,6 +152,10 @@ export class DeliveryWorker {
   }
 
   private async attempt(target: EndpointTarget, message: ClaimedMessage): Promise<void> {
+    if (message.body === null) {
+      await this.deliveries.drop(message, 'not sent: its scans were forgotten before it could be', new Date(this.now()));
+      return;
+    }
     const send = this.options.send ?? signAndSend;
     const result: SendResult = await send({
       url: target.url,

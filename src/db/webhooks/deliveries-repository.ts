@@ -10,6 +10,7 @@ import { readTimeOrNull } from '../codec.ts';
 import type { Db } from '../database.ts';
 import { inTransaction } from '../transaction.ts';
 import { insertMessages } from './outbox.ts';
+import { type ScanBatch, scanBatchBody, sharedBytes } from './scan-batches.ts';
 import { readTime } from '../codec.ts';
 import type { WebhookMessageType } from '../../domain/webhooks/webhook-events.ts';
 
@@ -20,9 +21,10 @@ export interface ClaimedMessage {
   type: string;
   /**
    * The body's UTF-8 bytes, in shared memory: handed to the sender thread without a copy, and
-   * shared by the endpoints one scan batch goes to.
+   * shared by the endpoints one scan batch goes to. Null: a scan batch none of whose scans is
+   * left (forgotten before it was sent); the worker drops it.
    */
-  body: Uint8Array;
+  body: Uint8Array | null;
   /** Attempts so far, this one included. */
   attempts: number;
 }
@@ -37,10 +39,21 @@ export interface AttemptOutcome {
 
 const DAY_MS = 86_400_000;
 /**
- * Bodies kept after a claim read them: the endpoints one scan batch goes to share its body
- * (some 400 KB), and each claims it within a moment of the others. Bodies never change.
+ * Bodies kept after a claim read or made them: the endpoints one scan batch goes to share its
+ * body (some 400 KB), and each claims it within a moment of the others.
  */
 const BODY_CACHE_ENTRIES = 16;
+
+/** Makes a scan batch's body (scan-batches.ts) as shared bytes; null when none of its scans is left. */
+export type ScanBatchMaker = (batch: ScanBatch) => Promise<Uint8Array | null>;
+
+/** Makes the body on this thread, over `db`: PostgreSQL, or SQLite with no read workers. */
+export function scanBatchMaker(db: Db): ScanBatchMaker {
+  return async (batch) => {
+    const body = await scanBatchBody(db, batch);
+    return body === null ? null : sharedBytes(body);
+  };
+}
 
 interface ClaimRow {
   seq: number;
@@ -52,9 +65,16 @@ interface ClaimRow {
 }
 
 export class WebhookDeliveriesRepository {
-  private readonly bodies = new Map<string, Uint8Array>();
+  private readonly bodies = new Map<string, Uint8Array | null>();
+  private readonly makeBatch: ScanBatchMaker;
 
-  constructor(private readonly db: Db) {}
+  /** `makeBatch`: where scan batches' bodies are made (the read workers on a SQLite file); here by default. */
+  constructor(
+    private readonly db: Db,
+    makeBatch?: ScanBatchMaker,
+  ) {
+    this.makeBatch = makeBatch ?? scanBatchMaker(db);
+  }
 
   /**
    * Up to `limit` enabled endpoints with a message due at `now`, in id order from just after
@@ -123,15 +143,18 @@ export class WebhookDeliveriesRepository {
         id: r.id,
         endpointId: r.endpoint_id,
         type: r.type,
-        body: bodies.get(r.payload_id) ?? new Uint8Array(),
+        body: bodies.has(r.payload_id) ? (bodies.get(r.payload_id) ?? null) : new Uint8Array(),
         attempts: Number(r.attempts),
       }))
       .sort((a, b) => a.seq - b.seq);
   }
 
-  /** The payloads' bodies, from the cache or read (and cached), as shared bytes. */
-  private async bodiesOf(ids: readonly string[]): Promise<Map<string, Uint8Array>> {
-    const out = new Map<string, Uint8Array>();
+  /**
+   * The payloads' bodies, from the cache, read, or made from the log (a scan batch), as shared
+   * bytes, and cached.
+   */
+  private async bodiesOf(ids: readonly string[]): Promise<Map<string, Uint8Array | null>> {
+    const out = new Map<string, Uint8Array | null>();
     const missing = ids.filter((id) => {
       const body = this.bodies.get(id);
       if (body !== undefined) out.set(id, body);
@@ -140,13 +163,17 @@ export class WebhookDeliveriesRepository {
     if (missing.length === 0) return out;
     // Read as bytes: no decoding to a string that would be encoded again to be signed and sent.
     const bytes = this.db.codec.dialect === 'postgres' ? sql`convert_to(body, 'UTF8')` : sql`cast(body as blob)`;
-    const rows = await sql<{ id: string; body: Uint8Array }>`
-      select id, ${bytes} as body from webhook_payloads where id in (${sql.join(missing)})`.execute(this.db.kysely);
+    const rows = await sql<{ id: string; body: Uint8Array; scans: string | null }>`
+      select id, ${bytes} as body, scans from webhook_payloads where id in (${sql.join(missing)})`.execute(this.db.kysely);
     for (const r of rows.rows) {
-      const shared = new Uint8Array(new SharedArrayBuffer(r.body.byteLength));
-      shared.set(r.body);
-      out.set(r.id, shared);
-      this.bodies.set(r.id, shared);
+      let body: Uint8Array | null;
+      if (r.scans !== null) body = await this.makeBatch(JSON.parse(r.scans) as ScanBatch);
+      else {
+        body = new Uint8Array(new SharedArrayBuffer(r.body.byteLength));
+        body.set(r.body);
+      }
+      out.set(r.id, body);
+      this.bodies.set(r.id, body);
       if (this.bodies.size > BODY_CACHE_ENTRIES) this.bodies.delete(this.bodies.keys().next().value as string);
     }
     return out;
@@ -219,6 +246,25 @@ export class WebhookDeliveriesRepository {
           .execute();
       return { disabled: reason };
     });
+  }
+
+  /**
+   * Ends a claimed message unsent, with `reason` in the delivery log (a scan batch whose scans
+   * were all forgotten before it was sent). Not a failure of the endpoint's.
+   */
+  async drop(message: ClaimedMessage, reason: string, now: Date): Promise<void> {
+    await this.db.kysely
+      .updateTable('webhook_messages')
+      .set({
+        status: 'failed',
+        next_attempt_at: null,
+        last_error: reason,
+        last_status: null,
+        last_attempt_at: this.db.codec.time(now.toISOString()),
+      })
+      .where('seq', '=', message.seq)
+      .where('attempts', '=', message.attempts)
+      .execute();
   }
 
   /** Gives a claim back untried (the worker is stopping before it sent it). */

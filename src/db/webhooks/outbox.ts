@@ -6,6 +6,7 @@ import { type ItemEventData, eventBody } from '../../domain/webhooks/payloads.ts
 import { type EndpointFilter, type WebhookEvent, type WebhookMessageType, filterMatches } from '../../domain/webhooks/webhook-events.ts';
 import { readBool, readTime, readTimeOrNull } from '../codec.ts';
 import type { Db } from '../database.ts';
+import type { ScanBatch } from './scan-batches.ts';
 
 /** Rows per INSERT (8 columns each), far below SQLite's limit on parameters. */
 const INSERT_CHUNK = 500;
@@ -26,11 +27,11 @@ export interface OutboxMessage {
   endpointId: string;
   accountId: string;
   type: WebhookMessageType;
+  /** '' for a scan batch: its body is made when it is sent. */
   body: string;
-  /**
-   * Names the body when messages share one (a scan batch's ids): comparing 400 KB bodies to
-   * find the shared ones cost more than writing them. Absent: the body itself is the key.
-   */
+  /** The scans a scan.created message tells of (scan-batches.ts). */
+  scans?: ScanBatch;
+  /** Names the body when messages share one (a scan batch). Absent: the body itself is the key. */
   shareKey?: string;
 }
 
@@ -77,13 +78,13 @@ export async function insertMessages(db: Db, messages: readonly OutboxMessage[],
   const at = db.codec.time(now.toISOString());
   // One payload per distinct body: the endpoints an event goes to share it.
   const payloadOf = new Map<string, string>();
-  const payloads: { id: string; body: string; created_at: string | Date }[] = [];
+  const payloads: { id: string; body: string; scans: string | null; created_at: string | Date }[] = [];
   for (const m of messages) {
     const key = m.shareKey ?? m.body;
     if (payloadOf.has(key)) continue;
     const id = `pl_${randomBase62(22)}`;
     payloadOf.set(key, id);
-    payloads.push({ id, body: m.body, created_at: at });
+    payloads.push({ id, body: m.body, scans: m.scans === undefined ? null : JSON.stringify(m.scans), created_at: at });
   }
   for (let i = 0; i < payloads.length; i += INSERT_CHUNK)
     await db.kysely

@@ -3,14 +3,18 @@
 // the aggregator has filled scan_visitors.first_scan_id), a bounded slice at a time, and in ONE
 // transaction writes the matching endpoints' messages and moves its cursor: each scan is told
 // once. On PostgreSQL a transaction-scoped advisory lock keeps it to one process at a time.
+//
+// A scan.created message names its scans (scan-batches.ts) and its body is made when it is sent:
+// the feed reads only which codes the slice's scans are of, a row per code, not the scans.
 import { sql } from 'kysely';
-import { type ScanClass, type ScanEventData, eventBody } from '../../domain/webhooks/payloads.ts';
+import { eventBody } from '../../domain/webhooks/payloads.ts';
 import { filterMatches } from '../../domain/webhooks/webhook-events.ts';
 import { readBool, readTime } from '../codec.ts';
 import type { Db } from '../database.ts';
 import { cursorOf } from '../scans/scan-log.ts';
 import { inTransaction } from '../transaction.ts';
-import { type OutboxMessage, insertMessages, itemData, markNoticed, subscriptions, tagsOf } from './outbox.ts';
+import { type OutboxMessage, type Subscription, insertMessages, itemData, markNoticed, subscriptions, tagsOf } from './outbox.ts';
+import type { ScanBatch } from './scan-batches.ts';
 
 /**
  * Scans one scan.created message carries at most. A hot campaign's scans travel 1,000 to a
@@ -20,28 +24,19 @@ import { type OutboxMessage, insertMessages, itemData, markNoticed, subscription
  * are few, a message carries the scans of that half second.
  */
 export const SCANS_PER_MESSAGE = 1000;
-/** Scans read per transaction: one message's worth, some 5 ms of the thread that answers short links. */
-export const SCAN_SLICE = 1000;
+/** Scans per transaction: at most one message's worth, so a slice makes one message per endpoint. */
+export const SCAN_SLICE = SCANS_PER_MESSAGE;
 /** Names this feed among the database's advisory locks. */
 export const FEED_LOCK_KEY = 7_420_128;
 
-interface ScanRow {
-  id: number;
-  item_id: string;
-  scanned_at: string | Date;
-  is_bot: number | boolean;
-  device: string;
-  os: string | null;
-  browser: string | null;
-  country: string | null;
-  referrer: string | null;
-  outcome: string;
-  rule_id: string | null;
-  variant: number | null;
-  destination: string | null;
+/** The slice's scans of one code and class (human or bot). */
+interface CodeRow {
   account_id: string;
-  code: string;
-  first_scan_id: number | string | null;
+  item_id: string;
+  is_bot: number | boolean;
+  first_at: string | Date;
+  last_at: string | Date;
+  capped: number | string;
 }
 
 /** Moves the feed one slice; answers how many scans it passed (0: caught up, or another process holds it). */
@@ -58,29 +53,24 @@ export async function feedScanEvents(db: Db, slice = SCAN_SLICE, now = new Date(
     if (from >= end) return 0;
     const subs = await subscriptions(tx, null, ['scan.created', 'item.capped']);
     // No endpoint listens: nothing to read, the cursor goes straight to the end.
-    const to = subs.length === 0 ? end : Math.min(end, from + slice);
+    const to = subs.length === 0 ? end : Math.min(end, from + Math.min(slice, SCANS_PER_MESSAGE));
     if (subs.length > 0) await tellScans(tx, subs, from, to, now);
     await tx.kysely.updateTable('log_cursors').set({ position: to }).where('name', '=', 'webhooks').execute();
     return to - from;
   });
 }
 
-async function tellScans(tx: Db, subs: Awaited<ReturnType<typeof subscriptions>>, from: number, to: number, now: Date): Promise<void> {
+async function tellScans(tx: Db, subs: readonly Subscription[], from: number, to: number, now: Date): Promise<void> {
   const accounts = [...new Set(subs.map((s) => s.accountId))];
-  const day =
-    tx.codec.dialect === 'postgres' ? sql`to_char(s.scanned_at at time zone 'UTC', 'YYYY-MM-DD')` : sql`substr(s.scanned_at, 1, 10)`;
-  const rows = await sql<ScanRow>`
-    select s.id, s.item_id, s.scanned_at, s.is_bot, s.device, s.os, s.browser, s.country, s.referrer, s.outcome,
-           s.rule_id, s.variant, i.account_id, i.code, v.first_scan_id,
-           -- The log keeps the destination of codes with rules; a plain URL code sends to its URL.
-           coalesce(s.destination, case when s.outcome = 'redirect' and i.content_type = 'url' then i.payload end) as destination
+  const rows = await sql<CodeRow>`
+    select i.account_id, s.item_id, s.is_bot, min(s.scanned_at) as first_at, max(s.scanned_at) as last_at,
+           sum(case when s.outcome = 'capped' then 1 else 0 end) as capped
     from scans s
     join qr_items i on i.id = s.item_id
-    left join scan_visitors v on v.item_id = s.item_id and v.visitor_hash = s.visitor_hash and v.day = ${day}
     where s.id > ${from} and s.id <= ${to} and i.account_id in (${sql.join(accounts)})
-    order by s.id`.execute(tx.kysely);
+    group by i.account_id, s.item_id, s.is_bot`.execute(tx.kysely);
   if (rows.rows.length === 0) return;
-  const byAccount = new Map<string, ScanRow[]>();
+  const byAccount = new Map<string, CodeRow[]>();
   for (const r of rows.rows) {
     const list = byAccount.get(r.account_id);
     if (list) list.push(r);
@@ -88,89 +78,58 @@ async function tellScans(tx: Db, subs: Awaited<ReturnType<typeof subscriptions>>
   }
   const messages: OutboxMessage[] = [];
   const timestamp = now.toISOString();
-  for (const [accountId, scans] of byAccount) {
+  for (const [accountId, codes] of byAccount) {
     const mine = subs.filter((s) => s.accountId === accountId);
-    const itemIds = [...new Set(scans.map((s) => s.item_id))];
+    const itemIds = [...new Set(codes.map((c) => c.item_id))];
     const tags = mine.some((s) => s.filter.tags.length > 0) ? await tagsOf(tx, accountId, itemIds) : new Map<string, string[]>();
-    const scanSubs = mine.filter((s) => s.events.includes('scan.created'));
-    // Batched: one message per endpoint for up to SCANS_PER_MESSAGE scans of this slice, each
-    // scan's JSON made once whatever the number of endpoints, and one body per distinct batch:
-    // endpoints that take the same scans (no filter, the usual case) share it (docs/webhooks.md).
-    const jsons: (string | undefined)[] = [];
-    const batches = new Map<string, number[]>();
-    scans.forEach((scan, k) => {
-      const item = { id: scan.item_id, tags: tags.get(scan.item_id) ?? [] };
-      const bot = readBool(scan.is_bot);
-      const at = readTime(scan.scanned_at);
-      for (const sub of scanSubs) {
-        if (bot && !sub.includeBots) continue;
-        if (at < sub.createdAt) continue;
-        if (!filterMatches(sub.filter, item)) continue;
-        jsons[k] ??= JSON.stringify(scanData(scan, bot));
-        const list = batches.get(sub.id);
-        if (list) list.push(k);
-        else batches.set(sub.id, [k]);
+    const slice = codes.map((c) => ({
+      item: { id: c.item_id, tags: tags.get(c.item_id) ?? [] },
+      bot: readBool(c.is_bot),
+      first: readTime(c.first_at),
+      last: readTime(c.last_at),
+    }));
+    // ISO times: the earliest sorts first.
+    const first = slice.map((c) => c.first).sort()[0] ?? timestamp;
+    for (const sub of mine) {
+      if (!sub.events.includes('scan.created')) continue;
+      const eligible = slice.filter((c) => !c.bot || sub.includeBots);
+      const taken = eligible.filter((c) => filterMatches(sub.filter, c.item));
+      if (!taken.some((c) => c.last >= sub.createdAt)) continue;
+      // What the slice does not tell apart is left out, so endpoints that take the same scans
+      // (no filter, the usual case) share one batch and one body (docs/webhooks.md).
+      const batch: ScanBatch = {
+        accountId,
+        from,
+        to,
+        timestamp,
+        includeBots: sub.includeBots && slice.some((c) => c.bot),
+        tags: [],
+        itemIds: [],
+        since: sub.createdAt > first ? sub.createdAt : null,
+      };
+      if (taken.length < eligible.length) {
+        batch.tags = sub.filter.tags;
+        batch.itemIds = sub.filter.itemIds;
       }
-    });
-    const bodies = new Map<string, string>();
-    for (const [endpointId, picked] of batches)
-      for (let i = 0; i < picked.length; i += SCANS_PER_MESSAGE) {
-        const part = picked.slice(i, i + SCANS_PER_MESSAGE);
-        // Scan ids name the batch: the same ids, the same body.
-        const shareKey = part.map((k) => scans[k]?.id).join(',');
-        let body = bodies.get(shareKey);
-        if (body === undefined) {
-          body = scanBatchBody(
-            timestamp,
-            part.map((k) => jsons[k] ?? ''),
-          );
-          bodies.set(shareKey, body);
-        }
-        messages.push({ endpointId, accountId, type: 'scan.created', body, shareKey });
-      }
+      const shareKey = JSON.stringify(batch);
+      messages.push({ endpointId: sub.id, accountId, type: 'scan.created', body: '', scans: batch, shareKey });
+    }
     const cappedSubs = mine.filter((s) => s.events.includes('item.capped'));
-    if (cappedSubs.length > 0) messages.push(...(await cappedNotices(tx, accountId, cappedSubs, scans, tags, now)));
+    const capped = [...new Set(codes.filter((c) => Number(c.capped) > 0).map((c) => c.item_id))];
+    if (cappedSubs.length > 0 && capped.length > 0) messages.push(...(await cappedNotices(tx, accountId, cappedSubs, capped, tags, now)));
   }
   await insertMessages(tx, messages, now);
-}
-
-/** `{type, timestamp, data: {scans: [...]}}` from scans already serialised. */
-function scanBatchBody(timestamp: string, scans: readonly string[]): string {
-  return `{"type":"scan.created","timestamp":${JSON.stringify(timestamp)},"data":{"scans":[${scans.join(',')}]}}`;
-}
-
-function scanData(scan: ScanRow, bot: boolean): ScanEventData {
-  const klass: ScanClass = bot ? 'bot' : 'human';
-  return {
-    scanId: Number(scan.id),
-    scannedAt: readTime(scan.scanned_at),
-    item: { id: scan.item_id, code: scan.code },
-    classification: klass,
-    unique: scan.first_scan_id !== null && Number(scan.first_scan_id) === Number(scan.id),
-    outcome: scan.outcome,
-    device: scan.device,
-    os: scan.os,
-    browser: scan.browser,
-    country: scan.country,
-    referrerHost: scan.referrer,
-    // '' in the log: the code had rules and none matched (logged-scan.ts).
-    ruleId: scan.rule_id === '' ? null : scan.rule_id,
-    variant: scan.variant === null ? null : Number(scan.variant),
-    destination: scan.destination,
-  };
 }
 
 /** item.capped for codes whose first refusal for their cap is in this slice (once per code, ever). */
 async function cappedNotices(
   tx: Db,
   accountId: string,
-  subs: Awaited<ReturnType<typeof subscriptions>>,
-  scans: readonly ScanRow[],
+  subs: readonly Subscription[],
+  capped: readonly string[],
   tags: Map<string, string[]>,
   now: Date,
 ): Promise<OutboxMessage[]> {
-  const capped = [...new Set(scans.filter((s) => s.outcome === 'capped').map((s) => s.item_id))];
-  if (capped.length === 0) return [];
   const told = await tx.kysely
     .selectFrom('webhook_notices')
     .select('item_id')
