@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Every test runs on SQLite. When TEST_DATABASE_URL names a PostgreSQL server, the
@@ -10,6 +11,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at once even on a 2-core machine (Vitest's default there is one, CPUs - 1): most
+    // files spend their time waiting on servers, child processes, PostgreSQL and timers, and one
+    // at a time the suite no longer fit the CI's 90 minutes on three Nodes (docs/testing.md).
+    poolOptions: { forks: { maxForks: Math.max(2, os.availableParallelism() - 1) } },
     // Builds dist/ when its sources changed: the web-app, browser, `npm start` and production-install tests run it.
     globalSetup: ['test/support/build.ts'],
     projects: [
