@@ -16,7 +16,10 @@ function count(file) {
   const brokenFiles = (report.testResults ?? []).filter(
     (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'),
   ).length;
-  const failed = (report.numFailedTests ?? 0) + brokenFiles;
+  let failed = (report.numFailedTests ?? 0) + brokenFiles;
+  // Vitest marks a run unsuccessful for an error outside any test (an unhandled rejection in a
+  // timer, say) while every test passed: that is a failure too.
+  if (report.success === false && failed === 0) failed = 1;
   const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   // A run that passed nothing proved nothing.
   return { passed, failed: passed === 0 && failed === 0 ? 1 : failed, skipped, missing: false };

@@ -2,6 +2,7 @@
 // in time, and HSTS on an https instance. Real servers and real sockets (all of 127/8 reaches lo,
 // so a client socket bound to 127.0.0.2 is another address to the server).
 import net from 'node:net';
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/processes.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
@@ -137,6 +138,33 @@ describe('timeouts', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(importing.closed()).toBe(false);
     expect(batch.closed()).toBe(false);
+  }, 60_000);
+});
+
+describe('the body deadline under app.inject', () => {
+  it('answers 408 to an injected request whose body is late, without a socket to drop (no unhandled error)', async () => {
+    const app = await makeTestApp({ REQUEST_TIMEOUT_MS: '1000' });
+    try {
+      const key = await app.key();
+      // Half a body, the rest after the deadline: the stand-in socket of inject has no destroy().
+      const body = new PassThrough();
+      body.write('{"title":');
+      const late = setTimeout(() => body.end('"x","url":"https://example.com/"}'), 1800);
+      const res = await app.request({
+        method: 'POST',
+        url: '/v1/qr',
+        key,
+        headers: { 'content-type': 'application/json', 'content-length': '44' },
+        payload: body,
+      });
+      clearTimeout(late);
+      expect(res.statusCode).toBe(408);
+      expect(res.json().error).toContain('the body did not arrive within 1 s');
+      // Vitest fails the run on an unhandled error; give a late one the time to surface.
+      await new Promise((r) => setTimeout(r, 1000));
+    } finally {
+      await app.close();
+    }
   }, 60_000);
 });
 
