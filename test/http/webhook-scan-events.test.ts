@@ -87,12 +87,68 @@ describe('scan events', () => {
       destination: 'https://example.com/menu',
     });
     expect(second).toMatchObject({ unique: false });
+    // Made by the database (json_object): every field, in the documented order, times as toISOString writes them.
+    expect(Object.keys(first)).toEqual([
+      'scanId',
+      'scannedAt',
+      'item',
+      'classification',
+      'unique',
+      'outcome',
+      'device',
+      'os',
+      'browser',
+      'country',
+      'referrerHost',
+      'ruleId',
+      'variant',
+      'destination',
+    ]);
+    expect(first.scannedAt).toBe(new Date(first.scannedAt as string).toISOString());
+    expect(first).toMatchObject({ ruleId: null, variant: null });
+    expect(typeof first.scanId).toBe('number');
+    const stored = await t.db.kysely
+      .selectFrom('scans')
+      .select('scanned_at')
+      .where('id', '=', Number(first.scanId))
+      .executeTakeFirstOrThrow();
+    expect(first.scannedAt).toBe(new Date(stored.scanned_at).toISOString());
     expect(Number(second.scanId)).toBeGreaterThan(Number(first.scanId));
     const raw = rx.received.map((r) => r.body).join('\n');
     expect(raw).not.toContain('198.51.100.23');
     expect(raw).not.toContain('iPhone OS 17_0');
     const hashes = await t.db.kysely.selectFrom('scans').select('visitor_hash').execute();
     for (const h of hashes) expect(raw).not.toContain(h.visitor_hash);
+  });
+
+  it('tells the rule, the variant and the destination a scan was sent by, and null for a code with no match', async () => {
+    await hook({ events: ['scan.created'] });
+    const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
+    const item = await code({
+      rules: [
+        { name: 'iPhones', conditions: [{ type: 'os', op: 'in', values: ['ios'] }], destination: 'https://apps.example.com/ios' },
+        {
+          name: 'Android split',
+          conditions: [{ type: 'os', op: 'in', values: ['android'] }],
+          split: [
+            { destination: 'https://example.com/a', weight: 50 },
+            { destination: 'https://example.com/b', weight: 50 },
+          ],
+        },
+      ],
+    });
+    const [iphones, split] = (item as unknown as { rules: { id: string }[] }).rules;
+    const android = await scan(item.code, ANDROID, '192.0.2.20');
+    await scan(item.code);
+    await scan(item.code, 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36');
+    await t.services.rollups.catchUp();
+    await t.services.webhooks.feed();
+    await expect.poll(() => scansOf(rx.received.map((r) => JSON.parse(r.body) as Event)).length, { timeout: 15_000 }).toBe(3);
+    const [a, i, d] = scansOf(rx.received.map((r) => JSON.parse(r.body) as Event)) as [Event['data'], Event['data'], Event['data']];
+    const variant = android.headers.location === 'https://example.com/a' ? 0 : 1;
+    expect(a).toMatchObject({ ruleId: split?.id, variant, destination: android.headers.location });
+    expect(i).toMatchObject({ ruleId: iphones?.id, variant: null, destination: 'https://apps.example.com/ios' });
+    expect(d).toMatchObject({ ruleId: null, variant: null, destination: 'https://example.com/menu' });
   });
 
   it('tells bots only to endpoints with includeBots, and each endpoint only the codes its filter names', async () => {
