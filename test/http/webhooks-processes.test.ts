@@ -62,7 +62,7 @@ describe('webhook delivery across processes', () => {
     rx.answer = () => ({ status: 200 });
     servers.push(await startServer(env));
     // In-flight claims come back once their lease (10 s time-out + 5 s) runs out.
-    await expect.poll(() => new Set(rx.received.map((r) => itemOf(r.body))).size, { timeout: 40_000, interval: 200 }).toBe(EVENTS);
+    await expect.poll(() => new Set(rx.received.map((r) => itemOf(r.body))).size, { timeout: 80_000, interval: 200 }).toBe(EVENTS);
     // Then the leases of the killed process's attempts run out, and those are sent again.
     await new Promise((r) => setTimeout(r, 16_000));
     const told = new Set(rx.received.map((r) => itemOf(r.body)));
@@ -74,7 +74,8 @@ describe('webhook delivery across processes', () => {
     expect(twice.length).toBeLessThanOrEqual(10);
     for (const id of twice) expect(sentBefore.has(id)).toBe(true);
     expect(before).toBeGreaterThanOrEqual(12);
-  }, 90_000);
+    // Guards against a hang: it waits out a lease (16 s) beside two process starts and a CLI run.
+  }, 180_000);
 
   it.skipIf(!ON_POSTGRES)(
     'two processes on one PostgreSQL database never send one message twice',
