@@ -4,6 +4,7 @@
 // Runs on SQLite and, with TEST_DATABASE_URL, on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
+import { IOS_RULE_AND_ANDROID_SPLIT } from '../support/rule-fixtures.ts';
 
 let t: TestApp;
 let key: string;
@@ -211,17 +212,7 @@ describe('the short link of a code with a lifecycle', () => {
 });
 
 describe('rules, splits and passthrough', () => {
-  const rules = [
-    { name: 'iPhones', conditions: [{ type: 'os', op: 'in', values: ['ios'] }], destination: 'https://apps.example.com/ios' },
-    {
-      name: 'Android split',
-      conditions: [{ type: 'os', op: 'in', values: ['android'] }],
-      split: [
-        { destination: 'https://example.com/a', weight: 50 },
-        { destination: 'https://example.com/b', weight: 50 },
-      ],
-    },
-  ];
+  const rules = IOS_RULE_AND_ANDROID_SPLIT;
 
   it('sends each visitor by the first rule that matches, else the destination, and attributes the scans', async () => {
     const item = await created({ rules });

@@ -6,6 +6,7 @@ import { type ScanBatch, scanBatchBody } from '../../src/db/webhooks/scan-batche
 import { SCANS_PER_MESSAGE, feedScanEvents } from '../../src/db/webhooks/scan-events.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
+import { IOS_RULE_AND_ANDROID_SPLIT } from '../support/rule-fixtures.ts';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -124,19 +125,7 @@ describe('scan events', () => {
   it('tells the rule, the variant and the destination a scan was sent by, and null for a code with no match', async () => {
     await hook({ events: ['scan.created'] });
     const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
-    const item = await code({
-      rules: [
-        { name: 'iPhones', conditions: [{ type: 'os', op: 'in', values: ['ios'] }], destination: 'https://apps.example.com/ios' },
-        {
-          name: 'Android split',
-          conditions: [{ type: 'os', op: 'in', values: ['android'] }],
-          split: [
-            { destination: 'https://example.com/a', weight: 50 },
-            { destination: 'https://example.com/b', weight: 50 },
-          ],
-        },
-      ],
-    });
+    const item = await code({ rules: IOS_RULE_AND_ANDROID_SPLIT });
     const [iphones, split] = (item as unknown as { rules: { id: string }[] }).rules;
     const android = await scan(item.code, ANDROID, '192.0.2.20');
     await scan(item.code);
