@@ -14,7 +14,7 @@ import type { AccountStats } from '../domain/stats/account-stats.ts';
 import type { Stats } from '../domain/stats/build-stats.ts';
 import type { Sparklines } from '../domain/stats/sparklines.ts';
 import type { ForgetPlanner } from '../db/scans/sqlite-forget-day.ts';
-import type { ScanBatchMaker } from '../db/webhooks/deliveries-repository.ts';
+import type { ScanBatchMaker } from '../db/webhooks/scan-batches.ts';
 import { type ListPage, type ReadOps, readOperations } from './read-operations.ts';
 import { ReadPool } from './read-pool.ts';
 

@@ -15,8 +15,7 @@ import type { ListCursor } from '../domain/qr-items/list-cursor.ts';
 import type { QrItemRecord } from '../domain/qr-items/qr-item.ts';
 import type { ForgetDay } from '../db/scans/forget-plan.ts';
 import { type ForgetDayPlan, planSqliteForgetDay } from '../db/scans/sqlite-forget-day.ts';
-import { scanBatchMaker } from '../db/webhooks/deliveries-repository.ts';
-import type { ScanBatch } from '../db/webhooks/scan-batches.ts';
+import { type ScanBatch, scanBatchMaker } from '../db/webhooks/scan-batches.ts';
 
 /** A page of the codes list (GET /v1/qr), with its sparklines when asked for, read in one snapshot. */
 export interface ListPage {

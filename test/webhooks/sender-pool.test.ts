@@ -2,17 +2,13 @@
 // reference library (bodies given as text or as shared bytes), a receiver's status comes back as it is, and closing stops the thread.
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sharedCopy } from '../../src/db/webhooks/scan-batches.ts';
 import { newWebhookSecret } from '../../src/domain/webhooks/signature.ts';
 import { SenderPool } from '../../src/webhooks/sender-pool.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 /** A body as claims give it: its UTF-8 bytes in shared memory. */
-function sharedBytes(text: string): Uint8Array {
-  const bytes = Buffer.from(text, 'utf8');
-  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
-  shared.set(bytes);
-  return shared;
-}
+const sharedBytes = (text: string): Uint8Array => sharedCopy(Buffer.from(text, 'utf8'));
 
 describe('the webhooks sender thread', () => {
   let rx: Receiver;

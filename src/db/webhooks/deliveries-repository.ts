@@ -10,7 +10,7 @@ import { readTimeOrNull } from '../codec.ts';
 import type { Db } from '../database.ts';
 import { inTransaction } from '../transaction.ts';
 import { insertMessages } from './outbox.ts';
-import { type ScanBatch, scanBatchBody, sharedBytes } from './scan-batches.ts';
+import { type ScanBatch, type ScanBatchMaker, scanBatchMaker, sharedCopy } from './scan-batches.ts';
 import { readTime } from '../codec.ts';
 import type { WebhookMessageType } from '../../domain/webhooks/webhook-events.ts';
 
@@ -43,17 +43,6 @@ const DAY_MS = 86_400_000;
  * body (some 400 KB), and each claims it within a moment of the others.
  */
 const BODY_CACHE_ENTRIES = 16;
-
-/** Makes a scan batch's body (scan-batches.ts) as shared bytes; null when none of its scans is left. */
-export type ScanBatchMaker = (batch: ScanBatch) => Promise<Uint8Array | null>;
-
-/** Makes the body on this thread, over `db`: PostgreSQL, or SQLite with no read workers. */
-export function scanBatchMaker(db: Db): ScanBatchMaker {
-  return async (batch) => {
-    const body = await scanBatchBody(db, batch);
-    return body === null ? null : sharedBytes(body);
-  };
-}
 
 interface ClaimRow {
   seq: number;
@@ -166,12 +155,7 @@ export class WebhookDeliveriesRepository {
     const rows = await sql<{ id: string; body: Uint8Array; scans: string | null }>`
       select id, ${bytes} as body, scans from webhook_payloads where id in (${sql.join(missing)})`.execute(this.db.kysely);
     for (const r of rows.rows) {
-      let body: Uint8Array | null;
-      if (r.scans !== null) body = await this.makeBatch(JSON.parse(r.scans) as ScanBatch);
-      else {
-        body = new Uint8Array(new SharedArrayBuffer(r.body.byteLength));
-        body.set(r.body);
-      }
+      const body = r.scans === null ? sharedCopy(r.body) : await this.makeBatch(JSON.parse(r.scans) as ScanBatch);
       out.set(r.id, body);
       this.bodies.set(r.id, body);
       if (this.bodies.size > BODY_CACHE_ENTRIES) this.bodies.delete(this.bodies.keys().next().value as string);

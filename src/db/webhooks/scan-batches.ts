@@ -76,9 +76,19 @@ export async function scanBatchBody(db: Db, batch: ScanBatch): Promise<string | 
   return `{"type":"scan.created","timestamp":${JSON.stringify(batch.timestamp)},"data":{"scans":[${scans.join(',')}]}}`;
 }
 
-/** The body as UTF-8 in shared memory: handed between threads (read worker, sender) without a copy. */
-export function sharedBytes(body: string): Uint8Array {
-  const bytes = Buffer.from(body, 'utf8');
+/** Makes a scan batch's body as shared bytes; null when none of its scans is left. */
+export type ScanBatchMaker = (batch: ScanBatch) => Promise<Uint8Array | null>;
+
+/** Makes the bodies over `db`: a read worker's connection, or this thread's (PostgreSQL, SQLite with no read workers). */
+export function scanBatchMaker(db: Db): ScanBatchMaker {
+  return async (batch) => {
+    const body = await scanBatchBody(db, batch);
+    return body === null ? null : sharedCopy(Buffer.from(body, 'utf8'));
+  };
+}
+
+/** The bytes in shared memory: handed between threads (read worker, sender) without a copy. */
+export function sharedCopy(bytes: Uint8Array): Uint8Array {
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
   shared.set(bytes);
   return shared;
