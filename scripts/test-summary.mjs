@@ -2,7 +2,10 @@
 //   node scripts/test-summary.mjs [REPORT]                 one run (default .vitest-report.json)
 //   node scripts/test-summary.mjs LABEL=REPORT ...         one line per run, then the sum of all
 // A missing or unreadable report counts as a failure: no report means no proof.
+// Before the counts it names each failed test and file with the first line of its error, because
+// the CI shows only the end of the output and a run's own log scrolls far past its failures.
 import fs from 'node:fs';
+import path from 'node:path';
 
 function count(file) {
   let report;
@@ -22,7 +25,37 @@ function count(file) {
   if (report.success === false && failed === 0) failed = 1;
   const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   // A run that passed nothing proved nothing.
-  return { passed, failed: passed === 0 && failed === 0 ? 1 : failed, skipped, missing: false };
+  return {
+    passed,
+    failed: passed === 0 && failed === 0 ? 1 : failed,
+    skipped,
+    missing: false,
+    failures: failures(report),
+  };
+}
+
+// "file > test: first line of the error", for every failed test and every file failed outside one.
+function failures(report) {
+  const lines = [];
+  const firstLine = (messages) =>
+    String(messages?.[0] ?? '')
+      .split('\n')
+      .find((l) => l.trim()) ?? '';
+  for (const f of report.testResults ?? []) {
+    const file = path.relative(process.cwd(), f.name ?? '');
+    const failedTests = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failedTests) {
+      lines.push(`${file} > ${a.fullName ?? a.title}: ${firstLine(a.failureMessages).trim().slice(0, 300)}`);
+    }
+    if (f.status === 'failed' && failedTests.length === 0) {
+      lines.push(
+        `${file}: ${String(f.message ?? '')
+          .split('\n')[0]
+          .slice(0, 300)}`,
+      );
+    }
+  }
+  return lines;
 }
 
 const args = process.argv.slice(2);
@@ -37,6 +70,7 @@ for (const { label, file } of runs) {
   total.passed += c.passed;
   total.failed += c.failed;
   total.skipped += c.skipped;
+  for (const line of c.failures ?? []) console.log(`FAILED ${label ?? file}: ${line}`);
   if (label !== null) {
     const note = c.missing ? ` (no report: ${file})` : c.skipped ? `, ${c.skipped} skipped` : '';
     console.log(`${label}: ${c.passed} passed, ${c.failed} failed${note}`);

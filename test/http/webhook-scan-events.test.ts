@@ -300,9 +300,11 @@ describe('scan events', () => {
 
   it('tells item.expired once, after the code’s end passed', async () => {
     await hook({ events: ['item.expired'] });
-    const soon = new Date(Date.now() + 1500).toISOString();
+    // Three seconds ahead, so a loaded machine still creates the code before its end.
+    const end = Date.now() + 3_000;
+    const soon = new Date(end).toISOString();
     const item = await code({ expiresAt: soon });
-    await new Promise((r) => setTimeout(r, 1700));
+    await new Promise((r) => setTimeout(r, Math.max(0, end - Date.now()) + 200));
     await t.services.webhooks.checkExpiries();
     await t.services.webhooks.checkExpiries();
     const [e] = await events(1);
