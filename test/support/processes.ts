@@ -7,6 +7,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 // `node --import tsx` runs the TypeScript in this very process. (The tsx CLI would start a
 // child process, and a SIGKILL sent to the CLI would leave the real server running.)
 const NODE_TS = [process.execPath, '--import', 'tsx'] as const;
+// The CLI runs built (dist/cli.js, what bin/qrtrack.js runs; the tests' global setup builds it
+// from the sources first): from the sources each run spent a second of CPU compiling them, and
+// the CLI files' many runs beside another test file took a test past its time-out on a slow day.
+const CLI = path.join(ROOT, 'dist/cli.js');
 
 export interface ProcessResult {
   status: number | null;
@@ -39,15 +43,13 @@ export function runProcess(
   });
 }
 
-/** Runs `qrtrack ARGS` from the sources as a user would, without blocking the test worker. */
+/** Runs `qrtrack ARGS` as a user would, without blocking the test worker. */
 export function runCliAsync(args: readonly string[], env: Record<string, string>): Promise<ProcessResult> {
-  const [node, ...flags] = NODE_TS;
-  return runProcess(node, [...flags, path.join(ROOT, 'src/cli.ts'), ...args], { env: { LOG_LEVEL: 'silent', ...env } });
+  return runProcess(process.execPath, [CLI, ...args], { env: { LOG_LEVEL: 'silent', ...env } });
 }
 
 export function runCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
-  const [node, ...flags] = NODE_TS;
-  const res = spawnSync(node, [...flags, path.join(ROOT, 'src/cli.ts'), ...args], {
+  const res = spawnSync(process.execPath, [CLI, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
