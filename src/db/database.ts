@@ -4,11 +4,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import { type Codec, codecFor } from './codec.ts';
 import { migrateToLatest } from './migrations.ts';
+import { OwnSchemaPostgresDialect } from './postgres/own-schema-dialect.ts';
 import { SearchIndexMerger } from './sqlite/search-index-merger.ts';
 import { SqliteCheckpointer } from './sqlite/sqlite-checkpointer.ts';
 import { SQLite } from './sqlite/sqlite-driver.ts';
@@ -106,7 +107,7 @@ function openPostgres(url: string): Db {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   return {
     kysely,
     codec: codecFor('postgres'),

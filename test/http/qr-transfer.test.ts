@@ -187,10 +187,10 @@ describe('export', () => {
       url: `https://example.com/${i}`,
       tags: i % 2 ? ['odd'] : [],
     }));
-    for (let i = 0; i < items.length; i += 1000)
-      expect((await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: items.slice(i, i + 1000) } })).statusCode).toBe(
-        201,
-      );
+    for (let i = 0; i < items.length; i += 1000) {
+      const made = await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: items.slice(i, i + 1000) } });
+      expect(made.statusCode, made.body).toBe(201);
+    }
     const res = await t.request({ method: 'GET', url: '/v1/qr/export?format=csv', key });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');

@@ -1,11 +1,12 @@
 // A database made by an earlier schema: the project's migrations up to (not including) `before`,
 // so an upgrade test can fill it as an older server left it.
 import path from 'node:path';
-import { Kysely, type Migration, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type Migration, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { codecFor } from '../../src/db/codec.ts';
 import type { Db } from '../../src/db/database.ts';
 import { InCodeMigrations, runMigrations } from '../../src/db/migrations.ts';
+import { OwnSchemaPostgresDialect } from '../../src/db/postgres/own-schema-dialect.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { SQLite } from '../../src/db/sqlite/sqlite-driver.ts';
 import { tempDir } from './test-app.ts';
@@ -30,7 +31,7 @@ export async function sqliteBefore(before: string): Promise<{ file: string; raw:
  */
 export async function postgresBefore(url: string, before: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   const older = {
     async getMigrations(): Promise<Record<string, Migration>> {
       const all = await new InCodeMigrations('postgres').getMigrations();
