@@ -2,13 +2,10 @@
 // reference library (bodies given as text or as shared bytes), a receiver's status comes back as it is, and closing stops the thread.
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sharedCopy } from '../../src/db/webhooks/scan-batches.ts';
+import { sharedUtf8 } from '../../src/db/webhooks/scan-batches.ts';
 import { newWebhookSecret } from '../../src/domain/webhooks/signature.ts';
 import { SenderPool } from '../../src/webhooks/sender-pool.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
-
-/** A body as claims give it: its UTF-8 bytes in shared memory. */
-const sharedBytes = (text: string): Uint8Array => sharedCopy(Buffer.from(text, 'utf8'));
 
 describe('the webhooks sender thread', () => {
   let rx: Receiver;
@@ -40,7 +37,7 @@ describe('the webhooks sender thread', () => {
       data: { scans: Array(1000).fill({ scanId: 1, device: 'mobile', title: 'Café ☕ 東京' }) },
     });
     const results = await Promise.all([
-      ...Array.from({ length: 10 }, (_, i) => pool.send(job([secret], `msg_${i}`, i % 2 === 0 ? big : sharedBytes(big)))),
+      ...Array.from({ length: 10 }, (_, i) => pool.send(job([secret], `msg_${i}`, i % 2 === 0 ? big : sharedUtf8(big)))),
       pool.send(job([secret, old], 'msg_rotating', '{"type":"webhook.test"}')),
       pool.send(job([secret], 'msg_gone', '{"type":"webhook.test"}')),
     ]);

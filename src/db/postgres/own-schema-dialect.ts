@@ -8,6 +8,8 @@
 // the only schema the Migrator is given (migrations.ts), and lists schemas without touching them.
 import {
   type ColumnMetadata,
+  DEFAULT_MIGRATION_LOCK_TABLE,
+  DEFAULT_MIGRATION_TABLE,
   type DatabaseIntrospector,
   type DatabaseMetadata,
   type DatabaseMetadataOptions,
@@ -37,6 +39,9 @@ interface ColumnRow {
   comment: string | null;
 }
 
+/** The Migrator's bookkeeping, left out unless asked for (as Kysely's own introspector does). */
+const KYSELY_TABLES = new Set([DEFAULT_MIGRATION_TABLE, DEFAULT_MIGRATION_LOCK_TABLE]);
+
 class OwnSchemaIntrospector implements DatabaseIntrospector {
   constructor(private readonly db: Kysely<unknown>) {}
 
@@ -62,7 +67,7 @@ class OwnSchemaIntrospector implements DatabaseIntrospector {
       order by c.relname, a.attnum`.execute(this.db);
     const tables = new Map<string, { name: string; schema: string; isView: boolean; columns: ColumnMetadata[] }>();
     for (const r of rows.rows) {
-      if (!options.withInternalKyselyTables && r.table.startsWith('kysely_')) continue;
+      if (!options.withInternalKyselyTables && KYSELY_TABLES.has(r.table)) continue;
       let table = tables.get(r.table);
       if (!table) {
         table = { name: r.table, schema: r.schema, isView: r.is_view, columns: [] };

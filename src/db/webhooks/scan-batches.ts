@@ -83,8 +83,15 @@ export type ScanBatchMaker = (batch: ScanBatch) => Promise<Uint8Array | null>;
 export function scanBatchMaker(db: Db): ScanBatchMaker {
   return async (batch) => {
     const body = await scanBatchBody(db, batch);
-    return body === null ? null : sharedCopy(Buffer.from(body, 'utf8'));
+    return body === null ? null : sharedUtf8(body);
   };
+}
+
+/** `text` as UTF-8 written straight into shared memory (one pass, no bytes to copy after). */
+export function sharedUtf8(text: string): Uint8Array {
+  const shared = new Uint8Array(new SharedArrayBuffer(Buffer.byteLength(text, 'utf8')));
+  new TextEncoder().encodeInto(text, shared);
+  return shared;
 }
 
 /** The bytes in shared memory: handed between threads (read worker, sender) without a copy. */
