@@ -12,6 +12,7 @@ import { migrateToLatest } from './migrations.ts';
 import { OwnSchemaPostgresDialect } from './postgres/own-schema-dialect.ts';
 import { SearchIndexMerger } from './sqlite/search-index-merger.ts';
 import { SqliteCheckpointer } from './sqlite/sqlite-checkpointer.ts';
+import { withStatementCache } from './sqlite/statement-cache.ts';
 import { SQLite } from './sqlite/sqlite-driver.ts';
 import { WalPacer } from './sqlite/wal-pacer.ts';
 import type { Database } from './schema.ts';
@@ -83,7 +84,7 @@ function openSqlite(file: string): Db {
   // checkpoint stays as a safety net, far out, should the worker ever stop.
   const checkpointer = file === ':memory:' ? null : new SqliteCheckpointer(file);
   if (checkpointer) sqlite.pragma('wal_autocheckpoint = 20000');
-  const kysely = new Kysely<Database>({ dialect: new QrtrackSqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({ dialect: new QrtrackSqliteDialect({ database: withStatementCache(sqlite) }) });
   const pacer = checkpointer ? new WalPacer(file, () => checkpointer.drain()) : null;
   // The search index's segments are merged here between turns, not inside commits (migration 0019).
   const merger = new SearchIndexMerger(sqlite);

@@ -1,6 +1,7 @@
 // The plans SQLite chose for the statements a piece of work ran: a test of an index-driven
 // query asserts the plan (EXPLAIN QUERY PLAN), never a time, on a noisy machine.
 import type { Db } from '../../src/db/database.ts';
+import { uncachedDuring } from '../../src/db/sqlite/statement-cache.ts';
 
 export interface StatementPlan {
   sql: string;
@@ -28,7 +29,8 @@ export async function plansDuring(db: Db, work: () => Promise<unknown>): Promise
     return stmt;
   }) as typeof sqlite.prepare;
   try {
-    await work();
+    // Kept statements were prepared before: each must be prepared again to be seen.
+    await uncachedDuring(sqlite, work);
   } finally {
     sqlite.prepare = prepare;
   }

@@ -7,10 +7,11 @@ import { codecFor } from '../codec.ts';
 import type { Db } from '../database.ts';
 import type { Database } from '../schema.ts';
 import { SQLite } from './sqlite-driver.ts';
+import { withStatementCache } from './statement-cache.ts';
 
 export function openSqliteReader(file: string): Db {
   const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { kysely, codec: codecFor('sqlite'), sqlite, pool: null, close: () => kysely.destroy() };
 }
