@@ -254,7 +254,10 @@ export class RenderPool {
 
   private explain(p: PendingJob, err: unknown): Error {
     if (p.verdict === 'over-budget') return tooExpensive(p.job);
-    if (p.verdict !== null) return this.busy('render: the renderer is busy; retry later');
+    // Said apart, so a 503 tells whether the pool was full or the machine too busy to run the job.
+    if (p.verdict === 'waited-too-long')
+      return this.busy(`render: no renderer was free for ${Math.round(this.wallLimitMs / 1000)} s; retry later`);
+    if (p.verdict === 'starved') return this.busy('render: the renderer got too little CPU to finish in time; retry later');
     if (err instanceof Error && QUEUE_FULL.has(err.message)) return this.busy(QUEUE_FULL_MESSAGE);
     // The worker ran out of its V8 heap and was stopped.
     if (err instanceof Error && (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') return tooExpensive(p.job);
