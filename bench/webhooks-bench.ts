@@ -14,7 +14,7 @@ import { QrItemsRepository } from '../src/db/qr-items/qr-items-repository.ts';
 import { SCANS_PER_MESSAGE } from '../src/db/webhooks/scan-events.ts';
 import { generateApiKey, parseScopes } from '../src/domain/accounts/api-key.ts';
 import { resolveDesign } from '../src/domain/design/design.ts';
-import { type LoadResult, measure, medianResult, spawnServer } from './http-load.ts';
+import { type LoadResult, loadGenerator, measure, medianResult, spawnServer } from './http-load.ts';
 import { freePortNumber } from './ports.ts';
 import { type ResultRow, printResults } from './result-row.ts';
 import { settle } from './settle.ts';
@@ -186,7 +186,7 @@ export async function runWebhooksBench(o: WebhooksBenchOptions): Promise<ResultR
         unit: 'req/s',
         ratio: f.rps / n.rps,
         baseline: `no endpoint: ${Math.round(n.rps)} req/s, p50 ${n.p50} ms, p99 ${n.p99} ms`,
-        extra: `p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors + f.non2xx3xx}; req/s per round none→five ${perRound}; median of ${o.rounds}`,
+        extra: `p50 ${f.p50} ms, p99 ${f.p99} ms, errors ${f.errors + f.non2xx3xx}; req/s per round none→five ${perRound}; median of ${o.rounds}; load by ${loadGenerator()}`,
       },
       {
         name: 'CPU per redirect (µs): server main thread, other server threads, receiver; none → five',
