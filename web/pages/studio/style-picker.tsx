@@ -57,8 +57,12 @@ function useThumbnails<K extends keyof QrDesign>(
   const renderer = useRenderer();
   const shown: QrDesign = { ...shownBy(design, view), [field]: options[0] };
   const key = JSON.stringify(shown);
-  /** The last thumbnails drawn: a colour half typed keeps them instead of blanking the picker. */
-  const [thumbs, setThumbs] = useState<{ key: string; thumbs: Map<QrDesign[K], string> } | null>(null);
+  /**
+   * The last thumbnails drawn, whichever way (in the update, or after it): a colour half typed
+   * keeps them instead of blanking the picker. A ref, re-rendered by `drawn` when they come later.
+   */
+  const last = useRef<{ key: string; thumbs: Map<QrDesign[K], string> } | null>(null);
+  const [, drawn] = useState(0);
   const draw = (): Map<QrDesign[K], string> | null => {
     if (!renderer || renderer.checkDesign(shown) !== null) return null;
     const out = new Map<QrDesign[K], string>();
@@ -72,20 +76,21 @@ function useThumbnails<K extends keyof QrDesign>(
   const deferred = view === 'whole';
   // Cropped thumbnails are drawn in the update itself (a few small SVGs), so they never lag.
   const now = useMemo(() => (deferred ? null : draw()), [renderer, key]);
+  if (now) last.current = { key, thumbs: now };
   useEffect(() => {
-    if (!deferred || thumbs?.key === key) return;
+    if (!deferred || last.current?.key === key) return;
     const job = requestIdleCallback(
       () => {
-        const drawn = draw();
-        if (drawn) setThumbs({ key, thumbs: drawn });
+        const thumbs = draw();
+        if (!thumbs) return;
+        last.current = { key, thumbs };
+        drawn((n) => n + 1);
       },
       { timeout: 1000 },
     );
     return () => cancelIdleCallback(job);
   }, [renderer, key]);
-  const last = useRef<Map<QrDesign[K], string> | null>(null);
-  if (now) last.current = now;
-  return deferred ? (thumbs?.thumbs ?? null) : last.current;
+  return last.current?.thumbs ?? null;
 }
 
 interface StylePickerProps<K extends keyof QrDesign> {
