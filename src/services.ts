@@ -128,8 +128,9 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
   const writes = metrics?.scanWrites ?? null;
   // Each committed batch starts the aggregator (at most every few ms on PostgreSQL).
   const observer: ScanWriteObserver = {
-    written(scans, seconds) {
+    written(scans, seconds, ids) {
       writes?.written(scans, seconds);
+      if (ids !== undefined) rollups.offer(scans, ids);
       rollups.nudge();
     },
     failed(scans, seconds) {

@@ -37,6 +37,30 @@ export function ruleIdColumn(ruleId: string | null | undefined): string | null {
   return ruleId === undefined ? null : (ruleId ?? '');
 }
 
+/**
+ * The row the writer logs for `scan` (SQLite's column values), with the log's id: what reading it
+ * back would give, so a batch handed to the aggregator from memory sums as the log does.
+ */
+export function loggedRow(scan: ScanEvent, id: number): LoggedScanRow {
+  return {
+    id,
+    item_id: scan.itemId,
+    account_id: scan.accountId,
+    scanned_at: scan.scannedAt,
+    is_bot: scan.isBot ? 1 : 0,
+    device: scan.device,
+    os: scan.os,
+    browser: scan.browser,
+    country: scan.country,
+    referrer: scan.referrer,
+    visitor_hash: scan.visitorHash,
+    outcome: scan.outcome ?? 'redirect',
+    rule_id: ruleIdColumn(scan.ruleId),
+    variant: scan.variant ?? null,
+    destination: scan.destination ?? null,
+  };
+}
+
 export function toLoggedScan(row: LoggedScanRow): LoggedScan {
   const scannedAt = readTime(row.scanned_at);
   const hasRules = row.rule_id !== null;

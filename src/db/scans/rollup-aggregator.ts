@@ -9,7 +9,8 @@ import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promi
 import type pg from 'pg';
 import { ServiceBusyError } from '../../domain/errors.ts';
 import type { Db } from '../database.ts';
-import { LOGGED_SCAN_COLUMNS, type LoggedScanRow, toLoggedScan } from './logged-scan.ts';
+import type { ScanEvent } from '../../domain/scans/scan-batch.ts';
+import { LOGGED_SCAN_COLUMNS, type LoggedScan, type LoggedScanRow, loggedRow, toLoggedScan } from './logged-scan.ts';
 import { APPLY_SLICE, rollupParameters } from './postgres-rollup-statement.ts';
 import { SqliteRollups } from './sqlite-rollups.ts';
 
@@ -25,6 +26,11 @@ export interface RollupAggregator {
   catchUp(timeoutMs?: number): Promise<void>;
   /** Scans were appended: apply them soon. */
   nudge(): void;
+  /**
+   * The scans of a batch this process committed, with their ids in the log: SQLite applies them
+   * from memory rather than reading them back (PostgreSQL ignores them: other processes log too).
+   */
+  offer(scans: readonly ScanEvent[], ids: readonly number[]): void;
   lag(): AggregatorLag;
   /** Starts the periodic pass (PostgreSQL: picks up other processes' scans). */
   start(onError: (err: unknown) => void): void;
@@ -76,6 +82,8 @@ abstract class Aggregator implements RollupAggregator {
   protected abstract readonly intervalMs: number;
   /** The least time between two runs started by new scans: each run may cost a lock (PostgreSQL). */
   protected abstract readonly minGapMs: number;
+
+  offer(_scans: readonly ScanEvent[], _ids: readonly number[]): void {}
 
   start(onError: (err: unknown) => void): void {
     this.onError = onError;
@@ -187,6 +195,8 @@ abstract class Aggregator implements RollupAggregator {
  * fast; a long tail's each touch a dozen rows of their own).
  */
 const SQLITE_SLICE = { first: 256, min: 16, max: 2_048, targetMs: 4 };
+/** Scans kept in memory for the aggregator: a few slices' worth (some 400 bytes each). */
+const HANDED_MAX = 8_192;
 
 class SqliteAggregator extends Aggregator {
   protected readonly intervalMs = 1_000;
@@ -196,15 +206,26 @@ class SqliteAggregator extends Aggregator {
   // at every batch, 62–78 µs with this gap. A read that needs the roll-ups does not wait for it.
   protected readonly minGapMs = 25;
   private size = SQLITE_SLICE.first;
+  /** Committed scans not applied yet, in id order, at most HANDED_MAX (older ones are read from the log). */
+  private handed: LoggedScan[] = [];
 
   constructor(private readonly rollups: SqliteRollups) {
     super();
   }
 
+  override offer(scans: readonly ScanEvent[], ids: readonly number[]): void {
+    if (ids.length !== scans.length) return;
+    for (let i = 0; i < scans.length; i++) this.handed.push(toLoggedScan(loggedRow(scans[i] as ScanEvent, ids[i] as number)));
+    if (this.handed.length > HANDED_MAX) this.handed.splice(0, this.handed.length - HANDED_MAX);
+  }
+
   protected async applyOne() {
     const started = performance.now();
-    const slice = this.rollups.applySlice(this.size);
+    const slice = this.rollups.applySlice(this.size, this.handed);
     const ms = performance.now() - started;
+    let applied = 0;
+    while (applied < this.handed.length && (this.handed[applied] as LoggedScan).id <= slice.position) applied++;
+    if (applied > 0) this.handed.splice(0, applied);
     // Only a full slice says how long this many scans take.
     if (slice.applied === this.size) {
       if (ms > SQLITE_SLICE.targetMs * 1.5) this.size = Math.max(SQLITE_SLICE.min, Math.floor(this.size / 2));

@@ -15,7 +15,8 @@ export interface ScanWriter {
 
 /** Told of each batch once it committed or failed (the metrics); called once a batch, never per scan. */
 export interface ScanWriteObserver {
-  written(scans: readonly ScanEvent[], seconds: number): void;
+  /** `ids`: each scan's id in the log, where the writer knows them (SQLite). */
+  written(scans: readonly ScanEvent[], seconds: number, ids?: readonly number[]): void;
   failed(scans: readonly ScanEvent[], seconds: number): void;
 }
 

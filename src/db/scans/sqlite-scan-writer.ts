@@ -5,7 +5,7 @@
 // commit per batch instead of one per scan. The roll-ups are the aggregator's (rollup-aggregator.ts).
 import type SQLite from 'better-sqlite3';
 import type { ScanEvent } from '../../domain/scans/scan-batch.ts';
-import { ruleIdColumn } from './logged-scan.ts';
+import { loggedRow } from './logged-scan.ts';
 import type { ScanWriteObserver, ScanWriter } from './scan-writer.ts';
 
 interface Pending {
@@ -20,7 +20,8 @@ const MAX_BATCH = 512;
 export class SqliteScanWriter implements ScanWriter {
   private queue: Pending[] = [];
   private scheduled = false;
-  private readonly writeBatch: (scans: ScanEvent[]) => void;
+  /** Answers the log's id of each scan, in order. */
+  private readonly writeBatch: (scans: ScanEvent[]) => number[];
 
   constructor(
     sqlite: SQLite.Database,
@@ -32,23 +33,29 @@ export class SqliteScanWriter implements ScanWriter {
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.writeBatch = sqlite.transaction((scans: ScanEvent[]) => {
+      const ids: number[] = [];
       for (const s of scans) {
-        insertScan.run(
-          s.itemId,
-          s.scannedAt,
-          s.isBot ? 1 : 0,
-          s.device,
-          s.os,
-          s.browser,
-          s.country,
-          s.referrer,
-          s.visitorHash,
-          s.outcome ?? 'redirect',
-          ruleIdColumn(s.ruleId),
-          s.variant ?? null,
-          s.destination ?? null,
+        // The row as the aggregator would read it back (loggedRow), so a batch it is handed from
+        // memory is exactly what the log holds.
+        const r = loggedRow(s, 0);
+        const written = insertScan.run(
+          r.item_id,
+          r.scanned_at,
+          r.is_bot,
+          r.device,
+          r.os,
+          r.browser,
+          r.country,
+          r.referrer,
+          r.visitor_hash,
+          r.outcome,
+          r.rule_id,
+          r.variant,
+          r.destination,
         );
+        ids.push(Number(written.lastInsertRowid));
       }
+      return ids;
     });
   }
 
@@ -69,8 +76,8 @@ export class SqliteScanWriter implements ScanWriter {
       const scans = batch.map((p) => p.scan);
       const started = this.observer === null ? 0 : performance.now();
       try {
-        this.writeBatch(scans);
-        this.observer?.written(scans, (performance.now() - started) / 1000);
+        const ids = this.writeBatch(scans);
+        this.observer?.written(scans, (performance.now() - started) / 1000, ids);
         for (const p of batch) p.resolve();
       } catch (err) {
         this.observer?.failed(scans, (performance.now() - started) / 1000);
