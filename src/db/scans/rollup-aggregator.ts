@@ -214,7 +214,10 @@ class SqliteAggregator extends Aggregator {
   }
 
   override offer(scans: readonly ScanEvent[], ids: readonly number[]): void {
-    if (ids.length !== scans.length) return;
+    if (ids.length !== scans.length || ids.length === 0) return;
+    // Ids only grow (AUTOINCREMENT); should they not, nothing kept could be trusted to be next.
+    const last = this.handed[this.handed.length - 1];
+    if (last !== undefined && (ids[0] as number) <= last.id) this.handed = [];
     for (let i = 0; i < scans.length; i++) this.handed.push(toLoggedScan(loggedRow(scans[i] as ScanEvent, ids[i] as number)));
     if (this.handed.length > HANDED_MAX) this.handed.splice(0, this.handed.length - HANDED_MAX);
   }
