@@ -128,9 +128,9 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
   const writes = metrics?.scanWrites ?? null;
   // Each committed batch starts the aggregator (at most every few ms on PostgreSQL).
   const observer: ScanWriteObserver = {
-    written(scans, seconds, ids) {
+    written(scans, seconds, logged) {
       writes?.written(scans, seconds);
-      if (ids !== undefined) rollups.offer(scans, ids);
+      if (logged !== undefined) rollups.offer(logged);
       rollups.nudge();
     },
     failed(scans, seconds) {

@@ -21,8 +21,8 @@ async function setUp(db: Db) {
   const ids = [(await make('a')).id, (await make('b')).id];
   const rollups = createAggregator(db);
   const writer = new SqliteScanWriter(db.sqlite as NonNullable<Db['sqlite']>, {
-    written: (scans, _seconds, logIds) => {
-      if (logIds) rollups.offer(scans, logIds);
+    written: (_scans, _seconds, logged) => {
+      if (logged) rollups.offer(logged);
     },
     failed: () => {},
   });

@@ -9,8 +9,7 @@ import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promi
 import type pg from 'pg';
 import { ServiceBusyError } from '../../domain/errors.ts';
 import type { Db } from '../database.ts';
-import type { ScanEvent } from '../../domain/scans/scan-batch.ts';
-import { LOGGED_SCAN_COLUMNS, type LoggedScan, type LoggedScanRow, loggedRow, toLoggedScan } from './logged-scan.ts';
+import { LOGGED_SCAN_COLUMNS, type LoggedScan, type LoggedScanRow, toLoggedScan } from './logged-scan.ts';
 import { APPLY_SLICE, rollupParameters } from './postgres-rollup-statement.ts';
 import { SqliteRollups } from './sqlite-rollups.ts';
 
@@ -27,10 +26,10 @@ export interface RollupAggregator {
   /** Scans were appended: apply them soon. */
   nudge(): void;
   /**
-   * The scans of a batch this process committed, with their ids in the log: SQLite applies them
-   * from memory rather than reading them back (PostgreSQL ignores them: other processes log too).
+   * The rows of a batch this process committed, as logged, ids included: SQLite applies them from
+   * memory rather than reading them back (PostgreSQL ignores them: other processes log too).
    */
-  offer(scans: readonly ScanEvent[], ids: readonly number[]): void;
+  offer(logged: readonly LoggedScanRow[]): void;
   lag(): AggregatorLag;
   /** Starts the periodic pass (PostgreSQL: picks up other processes' scans). */
   start(onError: (err: unknown) => void): void;
@@ -83,7 +82,7 @@ abstract class Aggregator implements RollupAggregator {
   /** The least time between two runs started by new scans: each run may cost a lock (PostgreSQL). */
   protected abstract readonly minGapMs: number;
 
-  offer(_scans: readonly ScanEvent[], _ids: readonly number[]): void {}
+  offer(_logged: readonly LoggedScanRow[]): void {}
 
   start(onError: (err: unknown) => void): void {
     this.onError = onError;
@@ -213,12 +212,13 @@ class SqliteAggregator extends Aggregator {
     super();
   }
 
-  override offer(scans: readonly ScanEvent[], ids: readonly number[]): void {
-    if (ids.length !== scans.length || ids.length === 0) return;
+  override offer(logged: readonly LoggedScanRow[]): void {
+    const first = logged[0];
+    if (first === undefined) return;
     // Ids only grow (AUTOINCREMENT); should they not, nothing kept could be trusted to be next.
     const last = this.handed[this.handed.length - 1];
-    if (last !== undefined && (ids[0] as number) <= last.id) this.handed = [];
-    for (let i = 0; i < scans.length; i++) this.handed.push(toLoggedScan(loggedRow(scans[i] as ScanEvent, ids[i] as number)));
+    if (last !== undefined && Number(first.id) <= last.id) this.handed = [];
+    for (const row of logged) this.handed.push(toLoggedScan(row));
     if (this.handed.length > HANDED_MAX) this.handed.splice(0, this.handed.length - HANDED_MAX);
   }
 

@@ -5,7 +5,7 @@
 // commit per batch instead of one per scan. The roll-ups are the aggregator's (rollup-aggregator.ts).
 import type SQLite from 'better-sqlite3';
 import type { ScanEvent } from '../../domain/scans/scan-batch.ts';
-import { loggedRow } from './logged-scan.ts';
+import { type LoggedScanRow, loggedRow } from './logged-scan.ts';
 import type { ScanWriteObserver, ScanWriter } from './scan-writer.ts';
 
 interface Pending {
@@ -20,8 +20,8 @@ const MAX_BATCH = 512;
 export class SqliteScanWriter implements ScanWriter {
   private queue: Pending[] = [];
   private scheduled = false;
-  /** Answers the log's id of each scan, in order. */
-  private readonly writeBatch: (scans: ScanEvent[]) => number[];
+  /** Answers each scan's row as logged, its id included, in order. */
+  private readonly writeBatch: (scans: ScanEvent[]) => LoggedScanRow[];
 
   constructor(
     sqlite: SQLite.Database,
@@ -33,7 +33,7 @@ export class SqliteScanWriter implements ScanWriter {
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.writeBatch = sqlite.transaction((scans: ScanEvent[]) => {
-      const ids: number[] = [];
+      const rows: LoggedScanRow[] = [];
       for (const s of scans) {
         // The row as the aggregator would read it back (loggedRow), so a batch it is handed from
         // memory is exactly what the log holds.
@@ -53,9 +53,10 @@ export class SqliteScanWriter implements ScanWriter {
           r.variant,
           r.destination,
         );
-        ids.push(Number(written.lastInsertRowid));
+        r.id = Number(written.lastInsertRowid);
+        rows.push(r);
       }
-      return ids;
+      return rows;
     });
   }
 
@@ -76,8 +77,8 @@ export class SqliteScanWriter implements ScanWriter {
       const scans = batch.map((p) => p.scan);
       const started = this.observer === null ? 0 : performance.now();
       try {
-        const ids = this.writeBatch(scans);
-        this.observer?.written(scans, (performance.now() - started) / 1000, ids);
+        const rows = this.writeBatch(scans);
+        this.observer?.written(scans, (performance.now() - started) / 1000, rows);
         for (const p of batch) p.resolve();
       } catch (err) {
         this.observer?.failed(scans, (performance.now() - started) / 1000);
