@@ -162,7 +162,7 @@ function wrkArgs(url: string, opts: MeasureOptions): string[] {
 }
 
 /** wrk's text report: requests a second, its latency distribution, errors and non-2xx/3xx answers. */
-export function parseWrk(out: string): LoadResult {
+function parseWrk(out: string): LoadResult {
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
   if (!rps) throw new Error(`wrk printed no rate: ${out.slice(-500)}`);
   const ms = (pct: string) => {

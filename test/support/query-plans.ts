@@ -1,7 +1,12 @@
 // The plans SQLite chose for the statements a piece of work ran: a test of an index-driven
 // query asserts the plan (EXPLAIN QUERY PLAN), never a time, on a noisy machine.
 import type { Db } from '../../src/db/database.ts';
-import { uncachedDuring } from '../../src/db/sqlite/statement-cache.ts';
+
+/** What a better-sqlite3 statement tells of itself. */
+interface StatementLike {
+  database: unknown;
+  source: string;
+}
 
 export interface StatementPlan {
   sql: string;
@@ -10,29 +15,26 @@ export interface StatementPlan {
   plan: string[];
 }
 
-/** Runs `work` on SQLite and answers each statement it prepared with the plan SQLite gives it. */
+/** Runs `work` on SQLite and answers each statement it ran on `db` with the plan SQLite gives it. */
 export async function plansDuring(db: Db, work: () => Promise<unknown>): Promise<StatementPlan[]> {
   const sqlite = db.sqlite;
   if (!sqlite) throw new Error('plansDuring: SQLite only');
   const seen: { sql: string; params: unknown[] }[] = [];
-  const prepare = sqlite.prepare.bind(sqlite);
-  // Kysely prepares every statement it runs; each is recorded with the parameters it is run with.
-  sqlite.prepare = ((source: string) => {
-    const stmt = prepare(source);
-    for (const method of ['run', 'all', 'get', 'iterate'] as const) {
-      const original = stmt[method].bind(stmt) as (...params: unknown[]) => unknown;
-      (stmt as unknown as Record<string, unknown>)[method] = (...params: unknown[]) => {
-        seen.push({ sql: source, params });
-        return original(...params);
-      };
-    }
-    return stmt;
-  }) as typeof sqlite.prepare;
+  // Statements are prepared once and kept (statement-cache.ts), so each run is recorded where it
+  // happens: on the statements' shared prototype, for this database's statements only.
+  const proto = Object.getPrototypeOf(sqlite.prepare('select 1')) as Record<string, unknown>;
+  type Run = (this: StatementLike, ...params: unknown[]) => unknown;
+  const originals = new Map((['run', 'all', 'get', 'iterate'] as const).map((m) => [m, proto[m] as Run]));
+  for (const [method, original] of originals) {
+    proto[method] = function (this: StatementLike, ...params: unknown[]) {
+      if (this.database === sqlite) seen.push({ sql: this.source, params });
+      return original.apply(this, params);
+    };
+  }
   try {
-    // Kept statements were prepared before: each must be prepared again to be seen.
-    await uncachedDuring(sqlite, work);
+    await work();
   } finally {
-    sqlite.prepare = prepare;
+    for (const [method, original] of originals) proto[method] = original;
   }
   return seen
     .filter((s) => /^\s*(select|insert|update|delete|with)\b/i.test(s.sql))

@@ -10,22 +10,11 @@ import type BetterSqlite3 from 'better-sqlite3';
 /** Enough for every distinct query the server runs (lists of ids of many lengths make new keys). */
 const DEFAULT_STATEMENTS = 500;
 
-interface Cache {
-  statements: Map<string, BetterSqlite3.Statement>;
-  /** Runs of uncachedDuring() in progress: every query is prepared anew meanwhile. */
-  bypass: number;
-}
-
-const caches = new WeakMap<BetterSqlite3.Database, Cache>();
-
 export function withStatementCache(db: BetterSqlite3.Database, max = DEFAULT_STATEMENTS): SqliteDatabase {
-  const cache: Cache = { statements: new Map(), bypass: 0 };
-  caches.set(db, cache);
-  const { statements } = cache;
+  const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => db.close(),
     prepare(sql: string): SqliteStatement {
-      if (cache.bypass > 0) return db.prepare(sql);
       const kept = statements.get(sql);
       // Busy: a stream still iterates it; a statement runs one query at a time, so this one gets its own.
       if (kept !== undefined && !kept.busy) {
@@ -41,20 +30,4 @@ export function withStatementCache(db: BetterSqlite3.Database, max = DEFAULT_STA
       return fresh;
     },
   };
-}
-
-/**
- * Runs `work` with every query prepared anew on `db` (what a test that watches `prepare` needs
- * to see each statement), and starts the cache empty after it.
- */
-export async function uncachedDuring<T>(db: BetterSqlite3.Database, work: () => Promise<T>): Promise<T> {
-  const cache = caches.get(db);
-  if (cache === undefined) return work();
-  cache.bypass++;
-  cache.statements.clear();
-  try {
-    return await work();
-  } finally {
-    cache.bypass--;
-  }
 }
