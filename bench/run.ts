@@ -168,7 +168,7 @@ if (only.includes('neighbours')) {
 if (only.includes('webhooks')) {
   // SQLite: the feed and the worker share the thread that answers short links there.
   const { runWebhooksBench } = await import('./webhooks-bench.ts');
-  rows.push(...(await runWebhooksBench({ ...load, rounds: quick ? 1 : 3 })));
+  rows.push(...(await runWebhooksBench({ ...load, rounds: quick ? 1 : 5 })));
 }
 
 printResults(rows);

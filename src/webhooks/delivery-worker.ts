@@ -2,7 +2,7 @@
 // most `perEndpointInFlight` attempts at once and `perEndpointPerSecond` started a second (a
 // token bucket), and at most `maxInFlight` in all; the rest stays queued in the database, never
 // in memory. Several processes may run it (PostgreSQL): claims never overlap (deliveries-repository.ts).
-import type { WebhookDeliveriesRepository, ClaimedMessage } from '../db/webhooks/deliveries-repository.ts';
+import type { WebhookDeliveriesRepository, ClaimedMessage, RecordedAttempt } from '../db/webhooks/deliveries-repository.ts';
 import type { WebhookEndpointsRepository } from '../db/webhooks/endpoints-repository.ts';
 import type { EndpointTarget } from '../domain/webhooks/endpoint.ts';
 import type { WebhookDeliveryObserver } from '../metrics/metrics.ts';
@@ -41,6 +41,13 @@ export const MAX_IN_FLIGHT = 200;
 /** A nudge's round waits this long, for the nudges after it. */
 const NUDGE_MS = 20;
 
+/**
+ * Attempts that end within this long of each other are recorded in one transaction: at a hot
+ * campaign's pace, a commit per attempt was a good part of what webhooks cost the thread that
+ * answers short links (SQLite).
+ */
+const RECORD_MS = 10;
+
 /** A claim's lease outlasts the attempt's time-out by this much. */
 const LEASE_SLACK_MS = 5000;
 
@@ -64,6 +71,9 @@ export class DeliveryWorker {
   private readonly now: () => number;
   /** The last endpoint a round looked at: the next round starts after it. */
   private lastEndpoint: string | null = null;
+  /** Ended attempts waiting for their record, and the record's turn. */
+  private ended: RecordedAttempt[] = [];
+  private recording: Promise<void> | null = null;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -167,7 +177,19 @@ export class DeliveryWorker {
       timeoutMs: this.options.timeoutMs,
     });
     this.options.metrics?.delivered(result.ok ? 'success' : 'failure', result.durationMs / 1000);
-    await this.deliveries.recordAttempt(message, result, new Date(this.now()), this.options.retryDelaysMs);
+    await this.record({ message, outcome: result, now: new Date(this.now()) });
+  }
+
+  /** Records the attempt with the others that end within RECORD_MS; settles once it is written. */
+  private record(attempt: RecordedAttempt): Promise<void> {
+    this.ended.push(attempt);
+    this.recording ??= new Promise<void>((resolve) => setTimeout(resolve, RECORD_MS)).then(() => {
+      const batch = this.ended;
+      this.ended = [];
+      this.recording = null;
+      return this.deliveries.recordAttempts(batch, this.options.retryDelaysMs).then(() => undefined);
+    });
+    return this.recording;
   }
 
   /** Whole tokens the endpoint's bucket holds now. */

@@ -37,6 +37,14 @@ export interface AttemptOutcome {
   response: string | null;
 }
 
+/** An attempt's outcome, to be recorded. */
+export interface RecordedAttempt {
+  message: ClaimedMessage;
+  outcome: AttemptOutcome;
+  /** When it ended. */
+  now: Date;
+}
+
 const DAY_MS = 86_400_000;
 /**
  * Bodies kept after a claim read or made them: the endpoints one scan batch goes to share its
@@ -164,9 +172,32 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Stores an attempt's outcome and its consequence: delivered, retried later, failed for good;
-   * and for the endpoint, its run of failures, and whether it is now disabled.
+   * Stores attempts' outcomes and their consequences, in one transaction: delivered, retried
+   * later, failed for good; and for each endpoint, its run of failures, and whether it is now
+   * disabled (its reason, by message seq; absent: still enabled). One transaction per attempt
+   * was a commit each on the thread that answers short links (SQLite).
    */
+  async recordAttempts(
+    attempts: readonly RecordedAttempt[],
+    schedule: readonly number[],
+    random: () => number = Math.random,
+  ): Promise<Map<number, string>> {
+    const disabled = new Map<number, string>();
+    if (attempts.length === 0) return disabled;
+    // In endpoint order: two processes' transactions take the endpoints' rows in one order (PostgreSQL).
+    const ordered = [...attempts].sort((x, y) =>
+      x.message.endpointId < y.message.endpointId ? -1 : x.message.endpointId > y.message.endpointId ? 1 : x.message.seq - y.message.seq,
+    );
+    await inTransaction(this.db, async (tx) => {
+      for (const a of ordered) {
+        const reason = await recordOne(tx, a, schedule, random);
+        if (reason !== null) disabled.set(a.message.seq, reason);
+      }
+    });
+    return disabled;
+  }
+
+  /** One attempt's outcome (recordAttempts). */
   async recordAttempt(
     message: ClaimedMessage,
     outcome: AttemptOutcome,
@@ -174,62 +205,8 @@ export class WebhookDeliveriesRepository {
     schedule: readonly number[],
     random: () => number = Math.random,
   ): Promise<{ disabled: string | null }> {
-    return inTransaction(this.db, async (tx) => {
-      const at = tx.codec.time(now.toISOString());
-      const last = {
-        last_status: outcome.status,
-        last_error: outcome.error,
-        last_duration_ms: outcome.durationMs,
-        last_response: outcome.response,
-        last_attempt_at: at,
-      };
-      if (outcome.ok) {
-        await tx.kysely
-          .updateTable('webhook_messages')
-          .set({ ...last, status: 'delivered', delivered_at: at, next_attempt_at: null })
-          .where('seq', '=', message.seq)
-          // A resend during the attempt started a new run: that one stands.
-          .where('attempts', '=', message.attempts)
-          .execute();
-        await tx.kysely
-          .updateTable('webhook_endpoints')
-          .set({ consecutive_failures: 0, failing_since: null })
-          .where('id', '=', message.endpointId)
-          .where('consecutive_failures', '>', 0)
-          .execute();
-        return { disabled: null };
-      }
-      const delay = retryDelay(schedule, message.attempts, random);
-      await tx.kysely
-        .updateTable('webhook_messages')
-        .set({
-          ...last,
-          status: delay === null ? 'failed' : 'pending',
-          next_attempt_at: delay === null ? null : tx.codec.time(new Date(now.getTime() + delay).toISOString()),
-        })
-        .where('seq', '=', message.seq)
-        .where('attempts', '=', message.attempts)
-        .execute();
-      const endpoint = await tx.kysely
-        .updateTable('webhook_endpoints')
-        .set((eb) => ({
-          consecutive_failures: eb('consecutive_failures', '+', 1),
-          failing_since: eb.fn.coalesce('failing_since', eb.val(at)),
-        }))
-        .where('id', '=', message.endpointId)
-        .returning(['consecutive_failures', 'failing_since', 'disabled_at'])
-        .executeTakeFirst();
-      if (!endpoint || endpoint.disabled_at !== null) return { disabled: null };
-      const since = readTimeOrNull(endpoint.failing_since) ?? now.toISOString();
-      const reason = disableAfterFailure(outcome.status, Number(endpoint.consecutive_failures), Date.parse(since), now.getTime());
-      if (reason !== null)
-        await tx.kysely
-          .updateTable('webhook_endpoints')
-          .set({ disabled_at: at, disabled_reason: reason })
-          .where('id', '=', message.endpointId)
-          .execute();
-      return { disabled: reason };
-    });
+    const disabled = await this.recordAttempts([{ message, outcome, now }], schedule, random);
+    return { disabled: disabled.get(message.seq) ?? null };
   }
 
   /**
@@ -354,4 +331,63 @@ export class WebhookDeliveriesRepository {
       await new Promise((r) => setImmediate(r));
     }
   }
+}
+
+/** An attempt's outcome and its consequences, in the caller's transaction; answers why the endpoint is now disabled, or null. */
+async function recordOne(tx: Db, a: RecordedAttempt, schedule: readonly number[], random: () => number): Promise<string | null> {
+  const { message, outcome, now } = a;
+  const at = tx.codec.time(now.toISOString());
+  const last = {
+    last_status: outcome.status,
+    last_error: outcome.error,
+    last_duration_ms: outcome.durationMs,
+    last_response: outcome.response,
+    last_attempt_at: at,
+  };
+  if (outcome.ok) {
+    await tx.kysely
+      .updateTable('webhook_messages')
+      .set({ ...last, status: 'delivered', delivered_at: at, next_attempt_at: null })
+      .where('seq', '=', message.seq)
+      // A resend during the attempt started a new run: that one stands.
+      .where('attempts', '=', message.attempts)
+      .execute();
+    await tx.kysely
+      .updateTable('webhook_endpoints')
+      .set({ consecutive_failures: 0, failing_since: null })
+      .where('id', '=', message.endpointId)
+      .where('consecutive_failures', '>', 0)
+      .execute();
+    return null;
+  }
+  const delay = retryDelay(schedule, message.attempts, random);
+  await tx.kysely
+    .updateTable('webhook_messages')
+    .set({
+      ...last,
+      status: delay === null ? 'failed' : 'pending',
+      next_attempt_at: delay === null ? null : tx.codec.time(new Date(now.getTime() + delay).toISOString()),
+    })
+    .where('seq', '=', message.seq)
+    .where('attempts', '=', message.attempts)
+    .execute();
+  const endpoint = await tx.kysely
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      consecutive_failures: eb('consecutive_failures', '+', 1),
+      failing_since: eb.fn.coalesce('failing_since', eb.val(at)),
+    }))
+    .where('id', '=', message.endpointId)
+    .returning(['consecutive_failures', 'failing_since', 'disabled_at'])
+    .executeTakeFirst();
+  if (!endpoint || endpoint.disabled_at !== null) return null;
+  const since = readTimeOrNull(endpoint.failing_since) ?? now.toISOString();
+  const reason = disableAfterFailure(outcome.status, Number(endpoint.consecutive_failures), Date.parse(since), now.getTime());
+  if (reason !== null)
+    await tx.kysely
+      .updateTable('webhook_endpoints')
+      .set({ disabled_at: at, disabled_reason: reason })
+      .where('id', '=', message.endpointId)
+      .execute();
+  return reason;
 }
