@@ -102,19 +102,28 @@ describe('bulk create', () => {
     // Once to compile what a first batch compiles (the answer's serializer, the worker's modules).
     expect((await send(accepted)).statusCode).toBe(201);
     const before = await count();
-    for (let round = 0; round < 2; round++) {
+    // Three rounds, and the median of each kind is held to the bound: one stretch in a run on the
+    // CI's Node 22 took 47 ms where the rest took 8-24 (a collection of the heap, or page faults,
+    // counted in the thread's CPU time). One piece of work that held the thread would be over it
+    // in every round, so the median still catches it.
+    const gaps = { refused: [] as number[], accepted: [] as number[] };
+    for (let round = 0; round < 3; round++) {
       const no = await longestGapDuring(() => send(refused));
       expect(no.result.statusCode).toBe(400);
       expect(no.result.json().error).toMatch(/^items\[0\]\.url: .*; and 980 more$/);
-      console.info(`batch of 1,000: the longest stretch of this thread's CPU time was ${no.longestGapMs.toFixed(1)} ms refused`);
-      expect(no.longestGapMs, 'refused').toBeLessThan(40);
+      gaps.refused.push(no.longestGapMs);
       const yes = await longestGapDuring(() => send(accepted));
       expect(yes.result.statusCode).toBe(201);
       expect(yes.result.json().items).toHaveLength(1000);
-      console.info(`batch of 1,000: the longest stretch of this thread's CPU time was ${yes.longestGapMs.toFixed(1)} ms accepted`);
-      expect(yes.longestGapMs, 'accepted').toBeLessThan(40);
+      gaps.accepted.push(yes.longestGapMs);
     }
-    expect(await count()).toBe(before + 2000);
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1] as number;
+    console.info(
+      `batch of 1,000: the longest stretches of this thread's CPU time were ${gaps.refused.map((g) => g.toFixed(1)).join(', ')} ms refused, ${gaps.accepted.map((g) => g.toFixed(1)).join(', ')} ms accepted`,
+    );
+    expect(median(gaps.refused), 'refused').toBeLessThan(40);
+    expect(median(gaps.accepted), 'accepted').toBeLessThan(40);
+    expect(await count()).toBe(before + 3000);
   }, 120_000);
 
   it('answers a malformed body as every other route does, though it reads the body in a worker', async () => {
