@@ -180,14 +180,18 @@ export class DeliveryWorker {
     await this.record({ message, outcome: result, now: new Date(this.now()) });
   }
 
-  /** Records the attempt with the others that end within RECORD_MS; settles once it is written. */
+  /**
+   * Records the attempt with the others that end within RECORD_MS; settles once that record is
+   * written or has failed (reported once for the batch; the claims' leases then run out and the
+   * messages are sent again).
+   */
   private record(attempt: RecordedAttempt): Promise<void> {
     this.ended.push(attempt);
     this.recording ??= new Promise<void>((resolve) => setTimeout(resolve, RECORD_MS)).then(() => {
       const batch = this.ended;
       this.ended = [];
       this.recording = null;
-      return this.deliveries.recordAttempts(batch, this.options.retryDelaysMs).then(() => undefined);
+      return this.deliveries.recordAttempts(batch, this.options.retryDelaysMs).catch((err: unknown) => this.options.onError?.(err));
     });
     return this.recording;
   }

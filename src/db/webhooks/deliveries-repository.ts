@@ -174,39 +174,22 @@ export class WebhookDeliveriesRepository {
   /**
    * Stores attempts' outcomes and their consequences, in one transaction: delivered, retried
    * later, failed for good; and for each endpoint, its run of failures, and whether it is now
-   * disabled (its reason, by message seq; absent: still enabled). One transaction per attempt
-   * was a commit each on the thread that answers short links (SQLite).
+   * disabled. One transaction per attempt was a commit each on the thread that answers short
+   * links (SQLite).
    */
   async recordAttempts(
     attempts: readonly RecordedAttempt[],
     schedule: readonly number[],
     random: () => number = Math.random,
-  ): Promise<Map<number, string>> {
-    const disabled = new Map<number, string>();
-    if (attempts.length === 0) return disabled;
+  ): Promise<void> {
+    if (attempts.length === 0) return;
     // In endpoint order: two processes' transactions take the endpoints' rows in one order (PostgreSQL).
     const ordered = [...attempts].sort((x, y) =>
       x.message.endpointId < y.message.endpointId ? -1 : x.message.endpointId > y.message.endpointId ? 1 : x.message.seq - y.message.seq,
     );
     await inTransaction(this.db, async (tx) => {
-      for (const a of ordered) {
-        const reason = await recordOne(tx, a, schedule, random);
-        if (reason !== null) disabled.set(a.message.seq, reason);
-      }
+      for (const a of ordered) await recordOne(tx, a, schedule, random);
     });
-    return disabled;
-  }
-
-  /** One attempt's outcome (recordAttempts). */
-  async recordAttempt(
-    message: ClaimedMessage,
-    outcome: AttemptOutcome,
-    now: Date,
-    schedule: readonly number[],
-    random: () => number = Math.random,
-  ): Promise<{ disabled: string | null }> {
-    const disabled = await this.recordAttempts([{ message, outcome, now }], schedule, random);
-    return { disabled: disabled.get(message.seq) ?? null };
   }
 
   /**
@@ -333,8 +316,8 @@ export class WebhookDeliveriesRepository {
   }
 }
 
-/** An attempt's outcome and its consequences, in the caller's transaction; answers why the endpoint is now disabled, or null. */
-async function recordOne(tx: Db, a: RecordedAttempt, schedule: readonly number[], random: () => number): Promise<string | null> {
+/** An attempt's outcome and its consequences, in the caller's transaction. */
+async function recordOne(tx: Db, a: RecordedAttempt, schedule: readonly number[], random: () => number): Promise<void> {
   const { message, outcome, now } = a;
   const at = tx.codec.time(now.toISOString());
   const last = {
@@ -358,7 +341,7 @@ async function recordOne(tx: Db, a: RecordedAttempt, schedule: readonly number[]
       .where('id', '=', message.endpointId)
       .where('consecutive_failures', '>', 0)
       .execute();
-    return null;
+    return;
   }
   const delay = retryDelay(schedule, message.attempts, random);
   await tx.kysely
@@ -380,7 +363,7 @@ async function recordOne(tx: Db, a: RecordedAttempt, schedule: readonly number[]
     .where('id', '=', message.endpointId)
     .returning(['consecutive_failures', 'failing_since', 'disabled_at'])
     .executeTakeFirst();
-  if (!endpoint || endpoint.disabled_at !== null) return null;
+  if (!endpoint || endpoint.disabled_at !== null) return;
   const since = readTimeOrNull(endpoint.failing_since) ?? now.toISOString();
   const reason = disableAfterFailure(outcome.status, Number(endpoint.consecutive_failures), Date.parse(since), now.getTime());
   if (reason !== null)
@@ -389,5 +372,4 @@ async function recordOne(tx: Db, a: RecordedAttempt, schedule: readonly number[]
       .set({ disabled_at: at, disabled_reason: reason })
       .where('id', '=', message.endpointId)
       .execute();
-  return reason;
 }
