@@ -32,6 +32,8 @@ registerAjvFormats();
 const HSTS = 'max-age=31536000';
 /** Bodies of every route but imports and batches (16 MiB). */
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** Fastify's own default; Node announces it in each answer's Keep-Alive header (timeout=72). */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -82,6 +84,10 @@ export async function buildApp(config: Config, db: Db, options: BuildOptions = {
           if (!fastPath?.(req, res)) handler(req, res);
         },
       );
+      // Fastify sets its keep-alive timeout (72 s, longer than the usual proxy's idle timeout) only
+      // on servers it creates itself (Node's 5 s otherwise). A client, or proxy, that reuses an idle
+      // connection just as the server drops it gets "other side closed".
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       connections.attach(server);
       return server;
     },

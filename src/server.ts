@@ -29,10 +29,6 @@ async function main(): Promise<void> {
     throw new Error(`DATABASE_URL: cannot open the database: ${err instanceof Error ? err.message : String(err)}`);
   });
   const { app, services } = await buildApp(config, db, { compileSerializers: true });
-  // Fastify sets its keep-alive timeout (72 s, longer than the usual proxy's idle timeout) only
-  // on servers it creates itself; ours comes from serverFactory (Node's 5 s otherwise). A client, or
-  // proxy, that reuses an idle connection just as the server drops it gets "other side closed".
-  app.server.keepAliveTimeout = app.initialConfig.keepAliveTimeout ?? 72_000;
   let closing = false;
   let metricsServer: MetricsServer | null = null;
   const shutdown = async (signal: string) => {

@@ -1,15 +1,20 @@
 // The generated TypeScript client (packages/client) against a listening server: the
 // types are generated from the app's own document and must be committed up to date.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type QrItem, type QrtrackClient, createQrtrackClient } from '../../packages/client/src/index.ts';
 import { CLIENT_TYPES_FILE, generateClientTypes } from '../../scripts/client-types.ts';
 import { type TestApp, makeTestApp } from '../support/test-app.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+// The compiler runs beside the server this file starts in-process: a synchronous run would stop
+// the server's event loop for seconds, and every timer (keep-alive, request timeouts) would then
+// fire at once against the next request.
+const run = promisify(execFile);
 
 let t: TestApp;
 let baseUrl: string;
@@ -89,7 +94,7 @@ describe('the generated client', () => {
     expect((await anonymous.GET('/v1/qr')).response.status).toBe(401);
   });
 
-  it("type-checks its README's example against the generated types", () => {
+  it("type-checks its README's example against the generated types", async () => {
     const readme = fs.readFileSync(path.join(ROOT, 'packages/client/README.md'), 'utf8');
     const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toContain("from '@qrtrack/client'");
@@ -114,7 +119,7 @@ describe('the generated client', () => {
         'NodeNext',
       ];
       const flags = ['--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node', file];
-      execFileSync(process.execPath, [...tsc, ...flags], { cwd: ROOT, encoding: 'utf8' });
+      await run(process.execPath, [...tsc, ...flags], { cwd: ROOT, encoding: 'utf8' });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -125,11 +130,10 @@ describe('the generated client', () => {
     fs.mkdirSync(path.join(ROOT, '.scratch'), { recursive: true });
     const out = fs.mkdtempSync(path.join(ROOT, '.scratch', 'client-build-'));
     try {
-      execFileSync(
-        process.execPath,
-        [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'packages/client/tsconfig.json', '--outDir', out],
-        { cwd: ROOT },
-      );
+      const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+      await run(process.execPath, [tsc, '-p', 'packages/client/tsconfig.json', '--outDir', out], {
+        cwd: ROOT,
+      });
       const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'packages/client/package.json'), 'utf8')) as {
         exports: { '.': { types: string; import: string } };
       };
