@@ -190,8 +190,8 @@ describe('export', () => {
     for (let i = 0; i < items.length; i += 1000) {
       let made = await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: items.slice(i, i + 1000) } });
       // A 503 asks the client to come back (its body reads the batch in a render worker, which a
-      // machine running the whole suite has starved for 10 s in CI, once twice in a row): as a
-      // client would, up to four times.
+      // machine running the whole suite has starved for 10 s in CI, twice in a row in one run): as
+      // a client would, up to four times.
       for (let retry = 0; retry < 4 && made.statusCode === 503; retry++) {
         console.log(`batch answered 503 (${made.body}); retried after Retry-After ${made.headers['retry-after']} s`);
         await new Promise((r) => setTimeout(r, Number(made.headers['retry-after'] ?? 1) * 1000));
