@@ -6,6 +6,7 @@ import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts'
 import type { Db } from '../../src/db/database.ts';
 import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
 import { createAggregator } from '../../src/db/scans/rollup-aggregator.ts';
+import { LOGGED_SCAN_COLUMNS, type LoggedScan, type LoggedScanRow, toLoggedScan } from '../../src/db/scans/logged-scan.ts';
 import { SqliteScanWriter } from '../../src/db/scans/sqlite-scan-writer.ts';
 import { resolveDesign } from '../../src/domain/design/design.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
@@ -69,6 +70,35 @@ describe.skipIf(ON_POSTGRES)('the aggregator handed committed batches (SQLite)',
     const expected = await expectedRollups(db);
     expect(expected.position).toBe(expected.logged);
     expect(await storedRollups(db)).toEqual(expected.snapshot);
+  });
+
+  it('hands each scan exactly as the log holds it, with its id (batches of every size, several insert statements each)', async () => {
+    const db = await openFreshDatabase();
+    const sqlite = db.sqlite as NonNullable<Db['sqlite']>;
+    const { accountId, ids } = await setUp(db);
+    const handed: LoggedScan[] = [];
+    const writer = new SqliteScanWriter(sqlite, { written: (_s, _t, logged) => void handed.push(...(logged ?? [])), failed: () => {} });
+    // 1, 63, 64, 65, 129 and 600 scans a turn: one statement, a full one, one and a row, a batch past MAX_BATCH.
+    for (const [n, seed] of [
+      [1, 11],
+      [63, 12],
+      [64, 13],
+      [65, 14],
+      [129, 15],
+      [600, 16],
+    ] as const) {
+      // The tracker's events carry their UTC day; one that disagrees with scannedAt is not trusted.
+      const days = (scan: ScanEvent, i: number): ScanEvent =>
+        i % 3 === 2 ? scan : { ...scan, day: i % 3 === 0 ? scan.scannedAt.slice(0, 10) : '1999-01-01' };
+      await Promise.all(workload(accountId, ids, n, seed).map((scan, i) => writer.record(days(scan, i))));
+    }
+    const rows = sqlite
+      .prepare(`select ${LOGGED_SCAN_COLUMNS} from scans s join qr_items q on q.id = s.item_id order by s.id`)
+      .all() as LoggedScanRow[];
+    expect(rows).toHaveLength(922);
+    expect(handed.map(({ day: _day, ...scan }) => scan)).toEqual(rows.map(toLoggedScan));
+    expect(handed.filter((s) => s.day !== undefined).every((s) => s.day === s.scannedAt.slice(0, 10))).toBe(true);
+    expect(handed.filter((s) => s.day !== undefined).length).toBeGreaterThan(250);
   });
 
   it('reads the log instead when scans past the cursor were taken out of it after they were handed', async () => {

@@ -38,27 +38,33 @@ export function ruleIdColumn(ruleId: string | null | undefined): string | null {
 }
 
 /**
- * The row the writer logs for `scan` (SQLite's column values), with the log's id: what reading it
- * back would give, so a batch handed to the aggregator from memory sums as the log does.
+ * What reading `scan` back from the log with `id` gives (toLoggedScan of the row the writer inserts), made
+ * without the round trip: the SQLite writer hands each committed batch to the aggregator so.
  */
-export function loggedRow(scan: ScanEvent, id: number): LoggedScanRow {
-  return {
+export function loggedScanOf(scan: ScanEvent, id: number): LoggedScan {
+  const logged: LoggedScan = {
     id,
-    item_id: scan.itemId,
-    account_id: scan.accountId,
-    scanned_at: scan.scannedAt,
-    is_bot: scan.isBot ? 1 : 0,
+    itemId: scan.itemId,
+    accountId: scan.accountId,
+    scannedAt: scan.scannedAt,
+    ms: scan.ms ?? Date.parse(scan.scannedAt),
+    isBot: scan.isBot,
     device: scan.device,
     os: scan.os,
     browser: scan.browser,
     country: scan.country,
     referrer: scan.referrer,
-    visitor_hash: scan.visitorHash,
+    visitorHash: scan.visitorHash,
     outcome: scan.outcome ?? 'redirect',
-    rule_id: ruleIdColumn(scan.ruleId),
-    variant: scan.variant ?? null,
-    destination: scan.destination ?? null,
   };
+  // The day the log's scanned_at gives, carried when the event has it right (scan.ts sets it so).
+  if (scan.day !== undefined && scan.scannedAt.startsWith(scan.day)) logged.day = scan.day;
+  if (scan.ruleId !== undefined) {
+    logged.ruleId = scan.ruleId;
+    logged.variant = scan.variant ?? null;
+    logged.destination = scan.destination ?? null;
+  }
+  return logged;
 }
 
 export function toLoggedScan(row: LoggedScanRow): LoggedScan {

@@ -29,7 +29,7 @@ export interface RollupAggregator {
    * The rows of a batch this process committed, as logged, ids included: SQLite applies them from
    * memory rather than reading them back (PostgreSQL ignores them: other processes log too).
    */
-  offer(logged: readonly LoggedScanRow[]): void;
+  offer(logged: readonly LoggedScan[]): void;
   lag(): AggregatorLag;
   /** Starts the periodic pass (PostgreSQL: picks up other processes' scans). */
   start(onError: (err: unknown) => void): void;
@@ -82,7 +82,7 @@ abstract class Aggregator implements RollupAggregator {
   /** The least time between two runs started by new scans: each run may cost a lock (PostgreSQL). */
   protected abstract readonly minGapMs: number;
 
-  offer(_logged: readonly LoggedScanRow[]): void {}
+  offer(_logged: readonly LoggedScan[]): void {}
 
   start(onError: (err: unknown) => void): void {
     this.onError = onError;
@@ -212,13 +212,13 @@ class SqliteAggregator extends Aggregator {
     super();
   }
 
-  override offer(logged: readonly LoggedScanRow[]): void {
+  override offer(logged: readonly LoggedScan[]): void {
     const first = logged[0];
     if (first === undefined) return;
     // Ids only grow (AUTOINCREMENT); should they not, nothing kept could be trusted to be next.
     const last = this.handed[this.handed.length - 1];
-    if (last !== undefined && Number(first.id) <= last.id) this.handed = [];
-    for (const row of logged) this.handed.push(toLoggedScan(row));
+    if (last !== undefined && first.id <= last.id) this.handed = [];
+    for (const scan of logged) this.handed.push(scan);
     if (this.handed.length > HANDED_MAX) this.handed.splice(0, this.handed.length - HANDED_MAX);
   }
 

@@ -1,7 +1,7 @@
 // The scan writer contract shared by both dialects, and the factory that picks one.
 import type { Db } from '../database.ts';
 import type { ScanEvent } from '../../domain/scans/scan-batch.ts';
-import type { LoggedScanRow } from './logged-scan.ts';
+import type { LoggedScan } from './logged-scan.ts';
 import { PostgresScanWriter } from './postgres-scan-writer.ts';
 import { createAggregator } from './rollup-aggregator.ts';
 import { makeScanMonths } from './scan-partitions.ts';
@@ -16,8 +16,8 @@ export interface ScanWriter {
 
 /** Told of each batch once it committed or failed (the metrics); called once a batch, never per scan. */
 export interface ScanWriteObserver {
-  /** `logged`: each scan's row as logged, its id included, where the writer has them (SQLite). */
-  written(scans: readonly ScanEvent[], seconds: number, logged?: readonly LoggedScanRow[]): void;
+  /** `logged`: each scan as the log holds it, its id included, where the writer has them (SQLite). */
+  written(scans: readonly ScanEvent[], seconds: number, logged?: readonly LoggedScan[]): void;
   failed(scans: readonly ScanEvent[], seconds: number): void;
 }
 
