@@ -51,7 +51,7 @@ export class ScanTracker {
       itemId: item.id,
       accountId: item.accountId,
       scannedAt: scan.scannedAt,
-      ms: Date.parse(scan.scannedAt),
+      ms: scan.ms,
       day: scan.day,
       isBot: scan.isBot,
       device: scan.device,

@@ -24,6 +24,8 @@ export interface Scan {
   isBot: boolean;
   /** ISO 8601, UTC. */
   scannedAt: string;
+  /** scannedAt as epoch milliseconds, so the writer need not parse it back. */
+  ms: number;
   /** UTC day, 'YYYY-MM-DD'. */
   day: string;
   device: DeviceClass;
@@ -38,11 +40,14 @@ export function buildScan(input: ScanInput): Scan {
   const { headers } = input;
   const userAgent = firstValue(headers['user-agent']) ?? '';
   const agent = classifyUserAgent(userAgent);
-  const scannedAt = isoTimestamp(typeof input.now === 'number' ? input.now : input.now.getTime());
+  // Whole milliseconds, as the ISO time keeps them (what Date.parse of scannedAt gives back).
+  const ms = Math.trunc(typeof input.now === 'number' ? input.now : input.now.getTime());
+  const scannedAt = isoTimestamp(ms);
   return {
     record: input.method.toUpperCase() === 'GET' && !isPrefetch(headers),
     isBot: agent.isBot,
     scannedAt,
+    ms,
     day: scannedAt.slice(0, 10), // = utcDay(now), without formatting the date twice
     device: agent.device,
     os: agent.os,

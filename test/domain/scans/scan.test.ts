@@ -25,6 +25,7 @@ describe('buildScan', () => {
       record: true,
       isBot: false,
       scannedAt: '2026-11-22T23:30:00.000Z',
+      ms: Date.parse('2026-11-22T23:30:00.000Z'),
       day: '2026-11-22',
       device: 'mobile',
       os: 'iOS',
