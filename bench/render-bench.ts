@@ -137,7 +137,7 @@ async function memory(texts: string[]): Promise<ResultRow[]> {
  * after 60 such images); RSS of the whole process does.
  */
 async function poolMemory(texts: string[]): Promise<ResultRow[]> {
-  const pool = new RenderPool({ workers: 1, timeoutMs: 30_000, queue: 8 });
+  const pool = new RenderPool({ workers: 1, timeoutMs: 30_000, queue: 8, wallLimitMs: 300_000 });
   const rss = () => process.memoryUsage().rss / 2 ** 20;
   try {
     await pool.render({ kind: 'png', data: texts[0]!, design: STYLED, width: POOL_PNG_SIZE });

@@ -94,6 +94,8 @@ export interface RenderConfig {
   timeoutMs: number;
   /** Renders waiting for a worker beyond which new ones are answered 503. */
   queue: number;
+  /** Wall time a render may wait for a worker, or run starved of CPU, before it is answered 503. */
+  wallLimitMs: number;
 }
 
 /**
@@ -117,6 +119,17 @@ export function defaultRenderWorkers(cores = os.availableParallelism()): number 
 }
 
 export class ConfigError extends Error {}
+
+function parseRender(env: NodeJS.ProcessEnv): RenderConfig {
+  const timeoutMs = parseIntRange('RENDER_TIMEOUT_MS', env.RENDER_TIMEOUT_MS, 2000, 10, 60_000);
+  return {
+    workers: parseIntRange('RENDER_WORKERS', env.RENDER_WORKERS, defaultRenderWorkers(), 1, 64),
+    timeoutMs,
+    queue: parseIntRange('RENDER_QUEUE', env.RENDER_QUEUE, 16, 0, 10_000),
+    // Ten budgets and at least 10 s: past it the machine is far over capacity.
+    wallLimitMs: parseIntRange('RENDER_WALL_LIMIT_MS', env.RENDER_WALL_LIMIT_MS, Math.max(10 * timeoutMs, 10_000), 50, 600_000),
+  };
+}
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -222,11 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     redisUrl,
     countryHeader,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    render: {
-      workers: parseIntRange('RENDER_WORKERS', env.RENDER_WORKERS, defaultRenderWorkers(), 1, 64),
-      timeoutMs: parseIntRange('RENDER_TIMEOUT_MS', env.RENDER_TIMEOUT_MS, 2000, 10, 60_000),
-      queue: parseIntRange('RENDER_QUEUE', env.RENDER_QUEUE, 16, 0, 10_000),
-    },
+    render: parseRender(env),
     reads: {
       workers: parseIntRange('READ_WORKERS', env.READ_WORKERS, 2, 0, 16),
       queue: parseIntRange('READ_QUEUE', env.READ_QUEUE, 64, 1, 10_000),

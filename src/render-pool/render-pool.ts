@@ -26,12 +26,6 @@ export type { RenderJob } from './render-worker.ts';
 
 export const LOGO_TOO_EXPENSIVE = 'customLogoUrl: the logo is too expensive to draw';
 
-/**
- * Wall time a job may spend waiting for a worker (a worker's start included) or starved of
- * CPU while it runs, in budgets and at least 10 s: past it the machine is far over capacity
- * and the job is answered 503.
- */
-const WALL_LIMIT = { budgets: 10, minMs: 10_000 };
 /** Render threads yield the CPU to the main thread (Linux nice, per thread). */
 const WORKER_NICE = 10;
 /** V8 heap per worker: an SVG of a few MiB and its logo fit many times over. */
@@ -114,7 +108,8 @@ export class RenderPool {
     });
     this.watchEveryMs = Math.max(5, Math.min(50, Math.floor(config.timeoutMs / 10)));
     this.retryAfterSeconds = Math.max(1, Math.ceil(config.timeoutMs / 1000));
-    this.wallLimitMs = Math.max(WALL_LIMIT.budgets * config.timeoutMs, WALL_LIMIT.minMs);
+    // Waiting for a worker (its start included) or starved of CPU while running, past it: 503.
+    this.wallLimitMs = config.wallLimitMs;
     this.accountShare = Math.ceil(config.queue / ACCOUNT_SHARE_OF_QUEUE);
   }
 
@@ -255,8 +250,7 @@ export class RenderPool {
   private explain(p: PendingJob, err: unknown): Error {
     if (p.verdict === 'over-budget') return tooExpensive(p.job);
     // Said apart, so a 503 tells whether the pool was full or the machine too busy to run the job.
-    if (p.verdict === 'waited-too-long')
-      return this.busy(`render: no renderer was free for ${Math.round(this.wallLimitMs / 1000)} s; retry later`);
+    if (p.verdict === 'waited-too-long') return this.busy(`render: no renderer was free for ${this.wallLimitMs / 1000} s; retry later`);
     if (p.verdict === 'starved') return this.busy('render: the renderer got too little CPU to finish in time; retry later');
     if (err instanceof Error && QUEUE_FULL.has(err.message)) return this.busy(QUEUE_FULL_MESSAGE);
     // The worker ran out of its V8 heap and was stopped.

@@ -60,7 +60,17 @@ describe('configuration', () => {
       workers: 3,
       timeoutMs: 500,
       queue: 0,
+      wallLimitMs: 10_000,
     });
+  });
+
+  it('gives a render ten budgets and at least 10 s of wall time unless RENDER_WALL_LIMIT_MS says otherwise (50 ms to 10 min)', () => {
+    expect(loadConfig({}).render.wallLimitMs).toBe(20_000);
+    expect(loadConfig({ RENDER_TIMEOUT_MS: '5000' }).render.wallLimitMs).toBe(50_000);
+    expect(loadConfig({ RENDER_WALL_LIMIT_MS: '50' }).render.wallLimitMs).toBe(50);
+    expect(loadConfig({ RENDER_WALL_LIMIT_MS: '600000' }).render.wallLimitMs).toBe(600_000);
+    expect(() => loadConfig({ RENDER_WALL_LIMIT_MS: '49' })).toThrow(/^RENDER_WALL_LIMIT_MS: /);
+    expect(() => loadConfig({ RENDER_WALL_LIMIT_MS: '600001' })).toThrow(/^RENDER_WALL_LIMIT_MS: /);
   });
 
   it.each([

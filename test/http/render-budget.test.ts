@@ -167,6 +167,46 @@ describe('render queue', () => {
   });
 });
 
+describe('render wall limit', () => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    // A generous CPU budget and a wall limit of 250 ms: a costly logo's image (about 0.8 s of CPU)
+    // runs past the wall limit long before its budget, and a second image waits past it for the
+    // one worker.
+    t = await makeTestApp({ RENDER_WORKERS: '1', RENDER_TIMEOUT_MS: '20000', RENDER_QUEUE: '4', RENDER_WALL_LIMIT_MS: '250' });
+    key = await t.key('wall');
+    // The worker started and warm: a job waiting for its thread to start is not what is tested
+    // here (on a loaded machine that start alone can take longer than the wall limit).
+    let warm = 0;
+    for (let tries = 0; warm !== 200 && tries < 100; tries++) {
+      warm = (await t.request({ method: 'POST', url: '/v1/qr/preview?format=svg', key, payload: {} })).statusCode;
+      if (warm !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(warm).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  it('answers 503 with Retry-After to a render starved past the wall limit and to one that waited past it for a worker', async () => {
+    const costly = (size: number) =>
+      t.request({
+        method: 'POST',
+        url: `/v1/qr/preview?format=png&size=${size}`,
+        key,
+        payload: { customLogoUrl: costlyLogo(), ...LARGEST_LOGO },
+      });
+    // Sent together: the second has waited at least as long as the first has run, so it is refused
+    // for waiting no later than the first is stopped for its wall time.
+    const [starved, waited] = await Promise.all([costly(2500), costly(2499)]);
+    expect(starved.statusCode).toBe(503);
+    expect(starved.json()).toEqual({ error: 'render: the renderer got too little CPU to finish in time; retry later' });
+    expect(starved.headers['retry-after']).toBe('20');
+    expect(waited.statusCode).toBe(503);
+    expect(waited.json()).toEqual({ error: 'render: no renderer was free for 0.25 s; retry later' });
+    expect(waited.headers['retry-after']).toBe('20');
+  });
+});
+
 describe('custom logos', () => {
   let t: TestApp;
   let key: string;
@@ -350,7 +390,7 @@ describe('render pool', () => {
     const script = [
       "import { RenderPool } from './src/render-pool/render-pool.ts';",
       "import { resolveDesign } from './src/domain/design/design.ts';",
-      `const pool = new RenderPool({ workers: 1, timeoutMs: ${Math.round(timeoutMs / 3)}, queue: 1 });`,
+      `const pool = new RenderPool({ workers: 1, timeoutMs: ${Math.round(timeoutMs / 3)}, queue: 1, wallLimitMs: ${Math.max(10 * Math.round(timeoutMs / 3), 10_000)} });`,
       ...lines,
     ].join('\n');
     const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
