@@ -26,8 +26,9 @@ export interface RollupAggregator {
   /** Scans were appended: apply them soon. */
   nudge(): void;
   /**
-   * The rows of a batch this process committed, as logged, ids included: SQLite applies them from
-   * memory rather than reading them back (PostgreSQL ignores them: other processes log too).
+   * The scans of a batch this process committed, as the log holds them, ids included: SQLite
+   * applies them from memory rather than reading them back (PostgreSQL ignores them: other
+   * processes log too).
    */
   offer(logged: readonly LoggedScan[]): void;
   lag(): AggregatorLag;
