@@ -1,12 +1,14 @@
-// SQLite's aggregator applies the writer's committed batches from memory (the scans handed to it
+// The aggregator applies the writer's committed batches from memory (the scans handed to it
 // with their ids in the log) rather than reading them back: the roll-ups must still be exactly
 // the log's, including when scans past the cursor were taken out of the log before the slice.
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
 import type { Db } from '../../src/db/database.ts';
 import { QrItemsRepository } from '../../src/db/qr-items/qr-items-repository.ts';
 import { createAggregator } from '../../src/db/scans/rollup-aggregator.ts';
 import { LOGGED_SCAN_COLUMNS, type LoggedScan, type LoggedScanRow, toLoggedScan } from '../../src/db/scans/logged-scan.ts';
+import { PostgresScanWriter } from '../../src/db/scans/postgres-scan-writer.ts';
 import { SqliteScanWriter } from '../../src/db/scans/sqlite-scan-writer.ts';
 import { resolveDesign } from '../../src/domain/design/design.ts';
 import type { ScanEvent } from '../../src/domain/scans/scan-batch.ts';
@@ -125,5 +127,77 @@ describe.skipIf(ON_POSTGRES)('the aggregator handed committed batches (SQLite)',
       n: number;
     };
     expect(tablets.n).toBe(0);
+  });
+});
+
+describe.skipIf(!ON_POSTGRES)('the aggregator handed committed batches (PostgreSQL)', () => {
+  async function pgSetUp(db: Db) {
+    const accountId = await new ApiKeysRepository(db).ensureAccount('handed-pg');
+    const items = new QrItemsRepository(db);
+    const make = (title: string) =>
+      items.create(accountId, { title, contentType: 'url', payload: 'https://example.com/', fields: {}, design: resolveDesign(undefined) });
+    const ids = [(await make('a')).id, (await make('b')).id];
+    const rollups = createAggregator(db);
+    const handed: LoggedScan[] = [];
+    const pool = db.pool as NonNullable<Db['pool']>;
+    const writer = new PostgresScanWriter(pool, {
+      written: (_scans, _seconds, logged) => {
+        handed.push(...(logged ?? []));
+        if (logged) rollups.offer(logged);
+      },
+      failed: () => {},
+    });
+    // Another process's writer: its scans share the log's ranges but are never handed.
+    const other = new PostgresScanWriter(pool);
+    return { accountId, ids, rollups, writer, other, handed };
+  }
+
+  it('hands each scan exactly as the log holds it, with its id, and sums them as the log says', async () => {
+    const db = await openFreshDatabase();
+    const { accountId, ids, rollups, writer, handed } = await pgSetUp(db);
+    for (let round = 0; round < 4; round++) {
+      await Promise.all(workload(accountId, ids, 200 + round * 311, round + 21).map((scan) => writer.record(scan)));
+      await rollups.catchUp();
+    }
+    const rows = await sql<LoggedScanRow>`select ${sql.raw(LOGGED_SCAN_COLUMNS)} from scans s join qr_items q on q.id = s.item_id
+      order by s.id`.execute(db.kysely);
+    expect(rows.rows).toHaveLength(handed.length);
+    expect(handed.map(({ day: _day, ...scan }) => scan)).toEqual(rows.rows.map(toLoggedScan));
+    const expected = await expectedRollups(db);
+    expect(expected.position).toBe(expected.logged);
+    expect(await storedRollups(db)).toEqual(expected.snapshot);
+  });
+
+  it('reads the log for a slice where another process logged too, or a scan was taken out', async () => {
+    const db = await openFreshDatabase();
+    const { accountId, ids, rollups, writer, other } = await pgSetUp(db);
+    const mine = workload(accountId, ids, 400, 31);
+    const theirs = workload(accountId, ids, 150, 32);
+    await Promise.all([...mine.map((scan) => writer.record(scan)), ...theirs.map((scan) => other.record(scan))]);
+    await rollups.catchUp();
+    let expected = await expectedRollups(db);
+    expect(expected.logged).toBe(550);
+    expect(await storedRollups(db)).toEqual(expected.snapshot);
+    // 300 handed, then one scan of the other process's, then one of the handed taken out (as a
+    // forget does): the range holds as many scans as were handed, but not the same ones.
+    await Promise.all(workload(accountId, ids, 300, 33).map((scan) => writer.record(scan)));
+    await other.record(workload(accountId, ids, 1, 35)[0] as ScanEvent);
+    await sql`delete from scans where id = (select max(id) - 7 from scans)`.execute(db.kysely);
+    await rollups.catchUp();
+    expected = await expectedRollups(db);
+    expect(expected.logged).toBe(850);
+    expect(await storedRollups(db)).toEqual(expected.snapshot);
+  });
+
+  it('does not read back what it was handed (white box: a row changed in the log behind its back is not seen)', async () => {
+    const db = await openFreshDatabase();
+    const { accountId, ids, rollups, writer } = await pgSetUp(db);
+    await Promise.all(workload(accountId, ids, 50, 34).map((scan) => writer.record({ ...scan, device: 'mobile' })));
+    await sql`update scans set device = 'tablet'`.execute(db.kysely);
+    await rollups.catchUp();
+    const tablets = await sql<{ n: string }>`select count(*) as n from scan_dims_daily where dim = 'device' and value = 'tablet'`.execute(
+      db.kysely,
+    );
+    expect(Number(tablets.rows[0]?.n)).toBe(0);
   });
 });

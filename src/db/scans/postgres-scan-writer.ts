@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import type { ScanEvent } from '../../domain/scans/scan-batch.ts';
 import { booleanArray, textArray } from '../postgres/pg-array-literal.ts';
-import { ruleIdColumn } from './logged-scan.ts';
+import { loggedScanOf, ruleIdColumn } from './logged-scan.ts';
 import type { ScanWriteObserver, ScanWriter } from './scan-writer.ts';
 
 interface Pending {
@@ -54,8 +54,10 @@ export class PostgresScanWriter implements ScanWriter {
       this.inFlight++;
       this.write(scans)
         .then(
-          () => {
-            this.observer?.written(scans, (performance.now() - started) / 1000);
+          (ids) => {
+            // The aggregator is handed the batch as the log holds it, each scan with its id.
+            const logged = ids.length === scans.length ? scans.map((s, i) => loggedScanOf(s, ids[i] as number)) : undefined;
+            this.observer?.written(scans, (performance.now() - started) / 1000, logged);
             for (const p of batch) p.resolve();
           },
           (err: unknown) => {
@@ -71,13 +73,15 @@ export class PostgresScanWriter implements ScanWriter {
     }
   }
 
-  private async write(scans: ScanEvent[]): Promise<void> {
+  /** Appends the batch; answers each scan's id in the log, in the batch's order. */
+  private async write(scans: ScanEvent[]): Promise<number[]> {
     const values = batchParameters(scans);
     for (let attempt = 1; ; attempt++) {
       try {
-        // A named statement is planned once per connection.
-        await this.pool.query({ name: 'qrtrack_append_scans', text: APPEND_BATCH, values });
-        return;
+        // A named statement is planned once per connection. Its rows are inserted, and their ids
+        // drawn from the sequence, in the order unnest gives them: the batch's.
+        const res = await this.pool.query<{ id: string }>({ name: 'qrtrack_append_scans', text: APPEND_BATCH, values });
+        return res.rows.map((r) => Number(r.id));
       } catch (err) {
         const code = (err as { code?: string }).code;
         if ((code !== '40P01' && code !== '40001') || attempt >= RETRIES) throw err;
@@ -115,4 +119,5 @@ const APPEND_BATCH = `
     insert into scans (item_id, scanned_at, is_bot, device, os, browser, country, referrer, visitor_hash, outcome, rule_id, variant,
       destination)
     select * from unnest($1::text[], $2::timestamptz[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[],
-      $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::text[])`;
+      $8::text[], $9::text[], $10::text[], $11::text[], $12::int[], $13::text[])
+    returning id`;

@@ -26,9 +26,8 @@ export interface RollupAggregator {
   /** Scans were appended: apply them soon. */
   nudge(): void;
   /**
-   * The scans of a batch this process committed, as the log holds them, ids included: SQLite
-   * applies them from memory rather than reading them back (PostgreSQL ignores them: other
-   * processes log too).
+   * The scans of a batch this process committed, as the log holds them, ids included: a slice
+   * applies them from memory rather than reading them back, where they are all its scans.
    */
   offer(logged: readonly LoggedScan[]): void;
   lag(): AggregatorLag;
@@ -83,7 +82,25 @@ abstract class Aggregator implements RollupAggregator {
   /** The least time between two runs started by new scans: each run may cost a lock (PostgreSQL). */
   protected abstract readonly minGapMs: number;
 
-  offer(_logged: readonly LoggedScan[]): void {}
+  /** Committed scans of this process not applied yet, in id order, at most HANDED_MAX (older ones are read from the log). */
+  protected handed: LoggedScan[] = [];
+
+  offer(logged: readonly LoggedScan[]): void {
+    const first = logged[0];
+    if (first === undefined) return;
+    // This process's ids only grow (one batch at a time); should they not, nothing kept could be trusted.
+    const last = this.handed[this.handed.length - 1];
+    if (last !== undefined && first.id <= last.id) this.handed = [];
+    for (const scan of logged) this.handed.push(scan);
+    if (this.handed.length > HANDED_MAX) this.handed.splice(0, this.handed.length - HANDED_MAX);
+  }
+
+  /** Lets go of the handed scans the roll-ups now hold (ids up to `position`). */
+  protected appliedThrough(position: number): void {
+    let applied = 0;
+    while (applied < this.handed.length && (this.handed[applied] as LoggedScan).id <= position) applied++;
+    if (applied > 0) this.handed.splice(0, applied);
+  }
 
   start(onError: (err: unknown) => void): void {
     this.onError = onError;
@@ -206,30 +223,16 @@ class SqliteAggregator extends Aggregator {
   // at every batch, 62–78 µs with this gap. A read that needs the roll-ups does not wait for it.
   protected readonly minGapMs = 25;
   private size = SQLITE_SLICE.first;
-  /** Committed scans not applied yet, in id order, at most HANDED_MAX (older ones are read from the log). */
-  private handed: LoggedScan[] = [];
 
   constructor(private readonly rollups: SqliteRollups) {
     super();
-  }
-
-  override offer(logged: readonly LoggedScan[]): void {
-    const first = logged[0];
-    if (first === undefined) return;
-    // Ids only grow (AUTOINCREMENT); should they not, nothing kept could be trusted to be next.
-    const last = this.handed[this.handed.length - 1];
-    if (last !== undefined && first.id <= last.id) this.handed = [];
-    for (const scan of logged) this.handed.push(scan);
-    if (this.handed.length > HANDED_MAX) this.handed.splice(0, this.handed.length - HANDED_MAX);
   }
 
   protected async applyOne() {
     const started = performance.now();
     const slice = this.rollups.applySlice(this.size, this.handed);
     const ms = performance.now() - started;
-    let applied = 0;
-    while (applied < this.handed.length && (this.handed[applied] as LoggedScan).id <= slice.position) applied++;
-    if (applied > 0) this.handed.splice(0, applied);
+    this.appliedThrough(slice.position);
     // Only a full slice says how long this many scans take.
     if (slice.applied === this.size) {
       if (ms > SQLITE_SLICE.targetMs * 1.5) this.size = Math.max(SQLITE_SLICE.min, Math.floor(this.size / 2));
@@ -335,21 +338,48 @@ class PostgresAggregator extends Aggregator {
     return asAggregator(this.pool, async (client) => {
       const cursor = await client.query<{ position: string }>(`select position from log_cursors where name = 'rollups' for update`);
       const from = Number(cursor.rows[0]?.position ?? 0);
+      // Another process may have applied what this one was handed.
+      this.appliedThrough(from);
       // A range of ids, not a LIMIT: ids are dense (gaps only where a batch failed), so a range of
       // SLICE ids holds at most SLICE scans, and the planner, whose row estimates lag a growing log,
       // cannot pick a plan that reads everything up to the settled end to sort it for each slice.
       const upTo = Math.max(from, Math.min(this.settled, from + POSTGRES_SLICE));
-      const rows = await client.query<LoggedScanRow>(
-        `select ${LOGGED_SCAN_COLUMNS} from scans s join qr_items q on q.id = s.item_id
-         where s.id > $1 and s.id <= $2 order by s.id`,
-        [from, upTo],
-      );
-      const scans = rows.rows.map(toLoggedScan);
+      const scans = (await this.handedSlice(client, from, upTo)) ?? (await readSlice(client, from, upTo));
       if (scans.length > 0) {
         await client.query({ name: 'qrtrack_apply_rollups', text: APPLY_SLICE, values: rollupParameters(scans) });
       }
       await client.query(`update log_cursors set position = $1 where name = 'rollups'`, [upTo]);
+      this.appliedThrough(upTo);
       return { applied: scans.length, position: upTo, end: this.settled };
     });
   }
+
+  /**
+   * The slice's scans from memory when this process logged every one of them: the ids the log
+   * holds in the range, read alone, must be exactly the handed ones (other processes log into the
+   * same ranges). Nothing can change the range meanwhile: it is settled (no batch still to commit
+   * in it), and a forget or a retention slice takes the aggregator's lock, held here.
+   */
+  private async handedSlice(client: pg.PoolClient, from: number, upTo: number): Promise<LoggedScan[] | null> {
+    const kept = this.handed.filter((s) => s.id > from && s.id <= upTo);
+    if (kept.length === 0) return null;
+    const res = await client.query<{ ids: string[] }>(
+      'select coalesce(array_agg(id order by id), array[]::bigint[]) as ids from scans where id > $1 and id <= $2',
+      [from, upTo],
+    );
+    const ids = res.rows[0]?.ids ?? [];
+    if (ids.length !== kept.length) return null;
+    for (let i = 0; i < ids.length; i++) if (Number(ids[i]) !== (kept[i] as LoggedScan).id) return null;
+    return kept;
+  }
+}
+
+/** The slice's scans read from the log (another process's among them, or after a restart). */
+async function readSlice(client: pg.PoolClient, from: number, upTo: number): Promise<LoggedScan[]> {
+  const rows = await client.query<LoggedScanRow>(
+    `select ${LOGGED_SCAN_COLUMNS} from scans s join qr_items q on q.id = s.item_id
+     where s.id > $1 and s.id <= $2 order by s.id`,
+    [from, upTo],
+  );
+  return rows.rows.map(toLoggedScan);
 }
