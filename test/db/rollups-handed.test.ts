@@ -16,13 +16,18 @@ import { ON_POSTGRES } from '../support/databases.ts';
 import { openFreshDatabase } from '../support/fresh-database.ts';
 import { expectedRollups, storedRollups } from '../support/rollup-check.ts';
 
-async function setUp(db: Db) {
+/** An account with two codes, and an aggregator that is not started (each test calls catchUp). */
+async function twoCodes(db: Db) {
   const accountId = await new ApiKeysRepository(db).ensureAccount('handed');
   const items = new QrItemsRepository(db);
   const make = (title: string) =>
     items.create(accountId, { title, contentType: 'url', payload: 'https://example.com/', fields: {}, design: resolveDesign(undefined) });
   const ids = [(await make('a')).id, (await make('b')).id];
-  const rollups = createAggregator(db);
+  return { accountId, ids, rollups: createAggregator(db) };
+}
+
+async function setUp(db: Db) {
+  const { accountId, ids, rollups } = await twoCodes(db);
   const writer = new SqliteScanWriter(db.sqlite as NonNullable<Db['sqlite']>, {
     written: (_scans, _seconds, logged) => {
       if (logged) rollups.offer(logged);
@@ -132,12 +137,7 @@ describe.skipIf(ON_POSTGRES)('the aggregator handed committed batches (SQLite)',
 
 describe.skipIf(!ON_POSTGRES)('the aggregator handed committed batches (PostgreSQL)', () => {
   async function pgSetUp(db: Db) {
-    const accountId = await new ApiKeysRepository(db).ensureAccount('handed-pg');
-    const items = new QrItemsRepository(db);
-    const make = (title: string) =>
-      items.create(accountId, { title, contentType: 'url', payload: 'https://example.com/', fields: {}, design: resolveDesign(undefined) });
-    const ids = [(await make('a')).id, (await make('b')).id];
-    const rollups = createAggregator(db);
+    const { accountId, ids, rollups } = await twoCodes(db);
     const handed: LoggedScan[] = [];
     const pool = db.pool as NonNullable<Db['pool']>;
     const writer = new PostgresScanWriter(pool, {
