@@ -30,8 +30,11 @@ function lazyPage(load: Loader): PageComponent & { preload(): Promise<unknown> }
   };
   function LazyPage(params: Params) {
     const [Page, setPage] = useState<PageComponent | null>(() => loaded);
+    // Always through the promise: a chunk preloaded at start (the studio's) may finish loading
+    // between this first render and the effect, and a check of `loaded` here would then set
+    // nothing, leaving the spinner up for good.
     useEffect(() => {
-      if (!loaded) void fetchPage().then((p) => setPage(() => p));
+      void fetchPage().then((p) => setPage(() => p));
     }, []);
     return Page ? <Page {...params} /> : <Spinner />;
   }

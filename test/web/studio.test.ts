@@ -401,4 +401,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the studio in a browser', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('opens a code straight from its edit address every time, never left on "Loading…"', { timeout: 180_000 }, async () => {
+    // The app loads the studio's chunk at start beside the session; when it arrived between the
+    // page's first render and its effect, the page never asked for the code and showed the spinner
+    // for good (one cold open in four or five here). Eight cold opens, each in a new context.
+    const { item } = await v1<{ item: Item }>('POST', '/qr', { title: 'Cold open', url: 'https://example.com/cold' });
+    for (let i = 0; i < 8; i++) {
+      const { context, page } = await signedIn(VIEWER);
+      await page.goto(`${suite.url}/app/codes/${item.id}/edit`);
+      await page.locator('.preview__img').waitFor({ timeout: 15_000 });
+      expect(await page.locator('#short-url').textContent()).toBe(item.shortUrl);
+      await context.close();
+    }
+  });
 });
