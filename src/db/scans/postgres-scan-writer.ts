@@ -56,7 +56,8 @@ export class PostgresScanWriter implements ScanWriter {
         .then(
           (ids) => {
             // The aggregator is handed the batch as the log holds it, each scan with its id.
-            const logged = ids.length === scans.length ? scans.map((s, i) => loggedScanOf(s, ids[i] as number)) : undefined;
+            const logged =
+              this.observer !== null && ids.length === scans.length ? scans.map((s, i) => loggedScanOf(s, ids[i] as number)) : undefined;
             this.observer?.written(scans, (performance.now() - started) / 1000, logged);
             for (const p of batch) p.resolve();
           },
