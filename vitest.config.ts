@@ -41,6 +41,10 @@ export default defineConfig({
           include: ['test/web/**/*.test.ts'],
           poolOptions: { forks: { singleFork: true } },
           retry: 2,
+          // expect.poll waits for what a page shows after a render or a request: Vitest's default
+          // of 1 s is short for a Chromium sharing two cores (Playwright's own waits allow 30 s).
+          // A state that never comes still fails, only later.
+          expect: { poll: { timeout: 15_000 } },
           sequence: { groupOrder: 1 },
         },
       },
