@@ -23,13 +23,6 @@ export const WAL_PACE_FRAMES = 4_000;
  * The writer's automatic checkpoint runs when mxFrame reaches wal_autocheckpoint.
  */
 const MX_FRAME = 16;
-/** How often the hot paths look at the WAL's length (a pread each time). */
-const LOOK_EVERY_MS = 50;
-/** After a restart failed (a reader held old frames), how long before the next try. */
-const RETRY_AFTER_FAILED_MS = 2_000;
-/** The longest the commits are held for a restart's last copy (it takes a few milliseconds), and its first copy's bound. */
-const HOLD_MAX_MS = 100;
-const COPY_MAX_MS = 5_000;
 const LITTLE_ENDIAN = os.endianness() === 'LE';
 
 export class WalPacer {
@@ -51,59 +44,6 @@ export class WalPacer {
       return 0;
     }
     return LITTLE_ENDIAN ? this.header.readUInt32LE(MX_FRAME) : this.header.readUInt32BE(MX_FRAME);
-  }
-
-  /** A restart's last copy, while commits are held. */
-  private restart: Promise<boolean> | null = null;
-  /** A restart's first copy, commits going on. */
-  private copying = false;
-  private nextLook = 0;
-
-  /**
-   * Whether the scan writer and the aggregator must hold their commits now, so the WAL can start
-   * over; `resume` is called once they may commit again. Under a steady stream of scans the
-   * checkpointer's copies never finish before the next commit, so without this the WAL grew past
-   * wal_autocheckpoint within seconds and the writer's connection then checkpointed (a copy and an
-   * fsync) after every commit, on the thread that answers short links (docs/performance.md, "The WAL
-   * under a stream of scans"). So, once the WAL is past maxFrames, the checkpointer
-   * first copies it without holding anything, then copies the few frames committed meanwhile while
-   * the commits wait (a few milliseconds): the next commit starts the WAL over. A restart that fails
-   * (a reader holds old frames: an export) is not tried again for a while.
-   */
-  holdCommits(resume: () => void): boolean {
-    if (this.restart !== null) {
-      void this.restart.then(resume);
-      return true;
-    }
-    const now = performance.now();
-    if (now < this.nextLook) return false;
-    this.nextLook = now + LOOK_EVERY_MS;
-    if (this.copying || this.frames() <= this.maxFrames) return false;
-    // First the bulk of it, commits going on.
-    this.copying = true;
-    void this.boundedDrain(COPY_MAX_MS).then(() => {
-      this.copying = false;
-      this.restart = this.boundedDrain(HOLD_MAX_MS).then((done) => {
-        this.restart = null;
-        this.nextLook = performance.now() + (done ? 0 : RETRY_AFTER_FAILED_MS);
-        return done;
-      });
-    });
-    return false;
-  }
-
-  /** The checkpointer's drain, or false after `ms` (a stuck worker must not hold the scans' commits). */
-  private boundedDrain(ms: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
-    });
-    return Promise.race([this.drain(), late]).finally(() => clearTimeout(timer));
-  }
-
-  /** True while a restart's last copy runs and commits are held (the aggregator skips its turn). */
-  get holding(): boolean {
-    return this.restart !== null;
   }
 
   /** A turn of the event loop, and when the WAL has grown past maxFrames a wait for the checkpointer to empty it. */
