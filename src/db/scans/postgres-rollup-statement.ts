@@ -227,8 +227,8 @@ export const APPLY_SLICE = `
       order by 1, 2
       -- Another process made the row since this statement's snapshot: add this batch to it.
       on conflict (item_id, day) do update set
-        scans = item_running_totals.scans + (select sum(b2.n) from bd b2 where b2.item_id = excluded.item_id and b2.day <= excluded.day),
-        unique_scans = item_running_totals.unique_scans + (select sum(b2.u) from bd b2 where b2.item_id = excluded.item_id and b2.day <= excluded.day)
+        scans = item_running_totals.scans + (select b2.cn from bd b2 where b2.item_id = excluded.item_id and b2.day = excluded.day),
+        unique_scans = item_running_totals.unique_scans + (select b2.cu from bd b2 where b2.item_id = excluded.item_id and b2.day = excluded.day)
     ),
     ut as (
       insert into item_scan_totals (item_id, account_id, scans)
