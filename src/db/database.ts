@@ -31,7 +31,18 @@ export interface Db {
    * checkpointer when the WAL has grown long (sqlite/wal-pacer.ts). Absent: a turn only.
    */
   readonly paceWrites?: () => Promise<void>;
+  /** SQLite: lets the scan writer and the aggregator hold their commits while the WAL starts over. */
+  readonly commitGate?: CommitGate;
   close(): Promise<void>;
+}
+
+/** See WalPacer.holdCommits (sqlite/wal-pacer.ts). */
+export interface CommitGate {
+  /** True: hold the commit; `resume` is called when it may go. */
+  holdCommits(resume: () => void): boolean;
+  readonly holding: boolean;
+  /** Resolves when commits may go again (at once when none are held). */
+  released(): Promise<void>;
 }
 
 /** What a long write awaits between its slices (Db.paceWrites, or a turn). */
@@ -94,7 +105,7 @@ function openSqlite(file: string): Db {
     codec: codecFor('sqlite'),
     sqlite,
     pool: null,
-    ...(pacer ? { paceWrites: () => pacer.pace() } : {}),
+    ...(pacer ? { paceWrites: () => pacer.pace(), commitGate: pacer } : {}),
     close: async () => {
       merger.stop();
       pacer?.close();

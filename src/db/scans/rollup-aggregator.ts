@@ -8,7 +8,7 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { ServiceBusyError } from '../../domain/errors.ts';
-import type { Db } from '../database.ts';
+import type { CommitGate, Db } from '../database.ts';
 import { LOGGED_SCAN_COLUMNS, type LoggedScan, type LoggedScanRow, toLoggedScan } from './logged-scan.ts';
 import { APPLY_SLICE, rollupParameters } from './postgres-rollup-statement.ts';
 import { SqliteRollups } from './sqlite-rollups.ts';
@@ -47,7 +47,7 @@ export interface RollupAggregator {
 const CATCH_UP_TIMEOUT_MS = 10_000;
 
 export function createAggregator(db: Db): RollupAggregator {
-  if (db.sqlite) return new SqliteAggregator(new SqliteRollups(db.sqlite));
+  if (db.sqlite) return new SqliteAggregator(new SqliteRollups(db.sqlite), db.commitGate);
   if (db.pool) return new PostgresAggregator(db.pool);
   throw new Error('database has neither a SQLite handle nor a PostgreSQL pool');
 }
@@ -224,11 +224,16 @@ class SqliteAggregator extends Aggregator {
   protected readonly minGapMs = 25;
   private size = SQLITE_SLICE.first;
 
-  constructor(private readonly rollups: SqliteRollups) {
+  constructor(
+    private readonly rollups: SqliteRollups,
+    private readonly gate?: CommitGate,
+  ) {
     super();
   }
 
   protected async applyOne() {
+    // The WAL is starting over (wal-pacer.ts): at most a few tens of milliseconds.
+    while (this.gate?.holding === true) await this.gate.released();
     const started = performance.now();
     const slice = this.rollups.applySlice(this.size, this.handed);
     const ms = performance.now() - started;

@@ -22,7 +22,7 @@ export interface ScanWriteObserver {
 }
 
 export function createScanWriter(db: Db, observer: ScanWriteObserver | null = null): ScanWriter {
-  if (db.sqlite) return new SqliteScanWriter(db.sqlite, observer);
+  if (db.sqlite) return new SqliteScanWriter(db.sqlite, observer, db.commitGate);
   if (db.pool) return new PostgresScanWriter(db.pool, observer);
   throw new Error('database has neither a SQLite handle nor a PostgreSQL pool');
 }

@@ -6,6 +6,7 @@
 import type SQLite from 'better-sqlite3';
 import type { ScanEvent } from '../../domain/scans/scan-batch.ts';
 import { type LoggedScan, loggedScanOf, ruleIdColumn } from './logged-scan.ts';
+import type { CommitGate } from '../database.ts';
 import type { ScanWriteObserver, ScanWriter } from './scan-writer.ts';
 
 interface Pending {
@@ -31,9 +32,16 @@ export class SqliteScanWriter implements ScanWriter {
   private readonly writeBatch: (scans: ScanEvent[]) => LoggedScan[];
   private readonly inserts: SQLite.Statement[] = [];
 
+  private held = false;
+  private readonly resume = () => {
+    this.held = false;
+    this.flush();
+  };
+
   constructor(
     private readonly sqlite: SQLite.Database,
     private readonly observer: ScanWriteObserver | null = null,
+    private readonly gate?: CommitGate,
   ) {
     const values: unknown[] = [];
     this.writeBatch = sqlite.transaction((scans: ScanEvent[]) => {
@@ -77,8 +85,14 @@ export class SqliteScanWriter implements ScanWriter {
     });
   }
 
-  private flush(): void {
+  private flush(force = false): void {
     this.scheduled = false;
+    if (this.held && !force) return;
+    if (!force && this.queue.length > 0 && this.gate?.holdCommits(this.resume) === true) {
+      // The WAL starts over first (wal-pacer.ts); the queue grows meanwhile and goes in one batch.
+      this.held = true;
+      return;
+    }
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
       const scans = batch.map((p) => p.scan);
@@ -96,7 +110,7 @@ export class SqliteScanWriter implements ScanWriter {
 
   /** Writes whatever is queued; called on shutdown. */
   async drain(): Promise<void> {
-    this.flush();
+    this.flush(true);
   }
 }
 
