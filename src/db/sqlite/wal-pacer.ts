@@ -19,23 +19,29 @@ export const WAL_PACE_FRAMES = 4_000;
 /**
  * The WAL-index header (https://www.sqlite.org/walformat.html, "The WAL-Index Format"), in the
  * -shm file every connection maps: mxFrame, the frames in the WAL since it last started over,
- * is the u32 at byte 16, in the machine's byte order. One pread of 40 bytes, a few microseconds.
+ * is the u32 at byte 16, in the machine's byte order. One pread of 100 bytes, a few microseconds.
  * The writer's automatic checkpoint runs when mxFrame reaches wal_autocheckpoint. The salt (two
- * u32 at byte 32) changes each time the WAL starts over.
+ * u32 at byte 32) changes each time the WAL starts over; nBackfill (byte 96, in the checkpoint
+ * information after the header's two copies) is how many frames a checkpoint has copied.
  */
 const MX_FRAME = 16;
 const SALT = 32;
+const N_BACKFILL = 96;
 /** How often the hot paths look at the WAL's length (a pread each time). */
 const LOOK_EVERY_MS = 50;
 /** After a restart failed (a reader held old frames), how long before the next try. */
 const RETRY_AFTER_FAILED_MS = 2_000;
-/** The longest the commits are held for a restart's last copy (8–80 ms measured), and its first copy's bound. */
+/** The longest the commits are held for a restart's last copy (it copies at most HOLD_FRAMES: a few milliseconds). */
 const HOLD_MAX_MS = 100;
+/** The longest a copy before the hold may take (a stuck worker must not stop the restarts for good). */
 const COPY_MAX_MS = 5_000;
+/** Frames (1 MiB) few enough to copy while commits are held; the copies before the hold go on until this few are left, at most COPY_PASSES of them. */
+const HOLD_FRAMES = 256;
+const COPY_PASSES = 4;
 const LITTLE_ENDIAN = os.endianness() === 'LE';
 
 export class WalPacer {
-  private readonly buffer = Buffer.alloc(SALT + 8);
+  private readonly buffer = Buffer.alloc(N_BACKFILL + 4);
   private fd: number | null = null;
 
   constructor(
@@ -49,16 +55,16 @@ export class WalPacer {
     return this.header()?.frames ?? 0;
   }
 
-  /** The WAL's length and salt (it changes each time the WAL starts over), or null when the WAL-index cannot be read. */
-  private header(): { frames: number; salt: string } | null {
+  /** The WAL's length, how much of it is copied, and its salt (it changes each time the WAL starts over); null when the WAL-index cannot be read. */
+  private header(): { frames: number; copied: number; salt: string } | null {
     try {
       this.fd ??= fs.openSync(`${this.file}-shm`, 'r');
       if (fs.readSync(this.fd, this.buffer, 0, this.buffer.length, 0) < this.buffer.length) return null;
     } catch {
       return null;
     }
-    const frames = LITTLE_ENDIAN ? this.buffer.readUInt32LE(MX_FRAME) : this.buffer.readUInt32BE(MX_FRAME);
-    return { frames, salt: this.buffer.toString('hex', SALT, SALT + 8) };
+    const u32 = (at: number) => (LITTLE_ENDIAN ? this.buffer.readUInt32LE(at) : this.buffer.readUInt32BE(at));
+    return { frames: u32(MX_FRAME), copied: u32(N_BACKFILL), salt: this.buffer.toString('hex', SALT, SALT + 8) };
   }
 
   /** A restart's last copy, while commits are held. */
@@ -75,11 +81,10 @@ export class WalPacer {
    * checkpointer's copies never finish before the next commit, so without this the WAL grew past
    * wal_autocheckpoint within seconds and the writer's connection then checkpointed (a copy and an
    * fsync) after every commit, on the thread that answers short links (docs/performance.md, "The WAL
-   * under a stream of scans"). So, once the WAL is past maxFrames, the checkpointer
-   * first copies it without holding anything, then copies the few frames committed meanwhile while
-   * the commits wait (8–80 ms measured, most ~20 ms: the copy and the database file's fsync): the
-   * next commit starts the WAL over. A restart that did
-   * not take (a reader held the WAL: an export) is not tried again for a while.
+   * under a stream of scans"). So, once the WAL is past maxFrames, the checkpointer copies it
+   * without holding anything until a few frames are left, then copies those while the commits
+   * wait (a few milliseconds): the next commit starts the WAL over. A restart that did not take (a
+   * reader held the WAL: an export) is not tried again for a while.
    */
   holdCommits(resume: () => void): boolean {
     if (this.restart !== null) {
@@ -101,21 +106,38 @@ export class WalPacer {
       this.nextLook = now + RETRY_AFTER_FAILED_MS;
       return false;
     }
-    // First the bulk of it, commits going on.
-    this.copying = true;
-    void this.boundedDrain(COPY_MAX_MS).then(() => {
-      this.copying = false;
-      // A write may have started the WAL over after that copy already: nothing to hold for.
-      if (this.header()?.salt !== wal.salt) return;
-      this.restart = this.boundedDrain(HOLD_MAX_MS).then((done) => {
-        this.restart = null;
-        const after = done ? this.header() : null;
-        this.lastRestart = after === null ? null : { salt: after.salt, frames: after.frames };
-        if (!done) this.nextLook = performance.now() + RETRY_AFTER_FAILED_MS;
-        return done;
-      });
-    });
+    void this.restartFrom(wal.salt);
     return false;
+  }
+
+  /**
+   * Copies the WAL, commits going on, until only a few frames are left to copy (each pass copies
+   * what was committed during the one before), then copies those while commits are held.
+   */
+  private async restartFrom(salt: string): Promise<void> {
+    this.copying = true;
+    try {
+      for (let pass = 0; pass < COPY_PASSES; pass++) {
+        if (!(await this.boundedDrain(COPY_MAX_MS))) {
+          // A reader keeps old frames (or the worker is stuck): holding commits would not help.
+          this.nextLook = performance.now() + RETRY_AFTER_FAILED_MS;
+          return;
+        }
+        const wal = this.header();
+        // A write started the WAL over after that copy already: nothing to hold for.
+        if (wal === null || wal.salt !== salt) return;
+        if (wal.frames - wal.copied <= HOLD_FRAMES) break;
+      }
+    } finally {
+      this.copying = false;
+    }
+    this.restart = this.boundedDrain(HOLD_MAX_MS).then((done) => {
+      this.restart = null;
+      const after = done ? this.header() : null;
+      this.lastRestart = after === null ? null : { salt: after.salt, frames: after.frames };
+      if (!done) this.nextLook = performance.now() + RETRY_AFTER_FAILED_MS;
+      return done;
+    });
   }
 
   /** Resolves when commits may go again (at once when none are held). */
