@@ -65,14 +65,14 @@ describe.skipIf(ON_POSTGRES)('the WAL pacer (SQLite)', () => {
   it('starts the WAL over again and again under a stream of commits, holding them only for the last copy', async () => {
     const wal = setUp('stream.db');
     try {
-      let largest = 0;
+      // 8,000 pages, with no automatic checkpoint: only the pacer starts the WAL over.
+      const salts = new Set<string | undefined>();
       for (let i = 0; i < 400; i++) {
         await wal.write();
-        largest = Math.max(largest, wal.pacer.frames());
+        salts.add(wal.pacer.header()?.salt);
         await sleep(2);
       }
-      // 8,000 pages were written; the WAL kept starting over.
-      expect(largest).toBeLessThan(MAX_FRAMES * 8);
+      expect(salts.size).toBeGreaterThanOrEqual(4);
       expect(wal.stats().held).toBeGreaterThan(0);
     } finally {
       await wal.close();

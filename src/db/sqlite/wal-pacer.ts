@@ -56,7 +56,7 @@ export class WalPacer {
   }
 
   /** The WAL's length, how much of it is copied, and its salt (it changes each time the WAL starts over); null when the WAL-index cannot be read. */
-  private header(): { frames: number; copied: number; salt: string } | null {
+  header(): { frames: number; copied: number; salt: string } | null {
     try {
       this.fd ??= fs.openSync(`${this.file}-shm`, 'r');
       if (fs.readSync(this.fd, this.buffer, 0, this.buffer.length, 0) < this.buffer.length) return null;
