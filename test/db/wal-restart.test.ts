@@ -60,7 +60,7 @@ describe.skipIf(ON_POSTGRES)('the WAL under a steady stream of scans (SQLite)', 
       let salt = wal.header()?.salt;
       let peak = 0;
       // Each scan a code of its own among 1,500 and a visitor of its own: each touches roll-up
-      // rows all over their tables, some 100 MB of WAL frames in all.
+      // rows all over their tables: some 180,000 WAL frames (700 MB) in all.
       for (let turn = 0; turn < 700; turn++) {
         const scans = Array.from({ length: 48 }, (_, i): ScanEvent => {
           const n = sent + i;

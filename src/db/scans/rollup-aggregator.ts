@@ -232,7 +232,7 @@ class SqliteAggregator extends Aggregator {
   }
 
   protected async applyOne() {
-    // The WAL is starting over (wal-pacer.ts): at most a few tens of milliseconds.
+    // The WAL is starting over (wal-pacer.ts): a few milliseconds, at most 100.
     while (this.gate?.holding === true) await this.gate.released();
     const started = performance.now();
     const slice = this.rollups.applySlice(this.size, this.handed);
