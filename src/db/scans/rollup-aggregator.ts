@@ -351,6 +351,9 @@ class PostgresAggregator extends Aggregator {
       const upTo = Math.max(from, Math.min(this.settled, from + POSTGRES_SLICE));
       const scans = (await this.handedSlice(client, from, upTo)) ?? (await readSlice(client, from, upTo));
       if (scans.length > 0) {
+        // The statement's estimated cost grows with the roll-up tables until PostgreSQL compiles it
+        // (jit_above_cost): some 150 ms of compiling for a slice that runs in a few hundred.
+        await client.query('set local jit = off');
         await client.query({ name: 'qrtrack_apply_rollups', text: APPLY_SLICE, values: rollupParameters(scans) });
       }
       await client.query(`update log_cursors set position = $1 where name = 'rollups'`, [upTo]);
