@@ -1,5 +1,6 @@
 // The only reader of process.env. Validates everything once at start-up and
 // fails with one clear line, so a typo in deployment never becomes a 5xx later.
+import { DEFAULT_SHORT_LINK_CACHE_MB } from './db/short-links/short-link-cache.ts';
 import { DELIVERY_TIMEOUT_MS, RETRY_DELAYS_MS } from './domain/webhooks/retry-policy.ts';
 import { isIP } from 'node:net';
 import os from 'node:os';
@@ -42,6 +43,8 @@ export interface Config {
   trustProxy: TrustProxy;
   render: RenderConfig;
   reads: ReadConfig;
+  /** The short links' cache per process, in bytes (SHORT_LINK_CACHE_MB). */
+  shortLinkCacheBytes: number;
   /** Who may create an account in the web app: only people with an invite, or anyone. */
   signup: 'invite' | 'open';
   /** After SIGTERM/SIGINT, how long requests in flight may take before their connections are cut. */
@@ -230,6 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dnsResolvers: parseDnsResolvers(env.DNS_RESOLVERS),
     logLevel,
     logFormat,
+    shortLinkCacheBytes:
+      parseIntRange('SHORT_LINK_CACHE_MB', env.SHORT_LINK_CACHE_MB, DEFAULT_SHORT_LINK_CACHE_MB, 1, 65_536) * 1024 * 1024,
     rateLimitPerMinute: parseIntRange('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600, 1, 1_000_000),
     authFailuresPerMinute: parseIntRange('AUTH_FAILURES_PER_MINUTE', env.AUTH_FAILURES_PER_MINUTE, 30, 1, 1_000_000),
     redisUrl,

@@ -116,8 +116,8 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
   // One SQLite process owns its cache; PostgreSQL processes invalidate each other's through NOTIFY.
   const links: ShortLinkResolver =
     config.database.kind === 'postgres' && db.pool
-      ? new PostgresShortLinks(items, db.pool, config.database.url)
-      : new CachedShortLinks(items);
+      ? new PostgresShortLinks(items, db.pool, config.database.url, config.shortLinkCacheBytes)
+      : new CachedShortLinks(items, config.shortLinkCacheBytes);
   const renderer = new RenderPool(config.render);
   const shortLinkTally = newShortLinkTally();
   const rollups = createAggregator(db);

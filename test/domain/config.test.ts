@@ -89,6 +89,9 @@ describe('configuration', () => {
     [{ METRICS_PORT: '3000' }, /^METRICS_PORT: must differ from PORT \(3000\)/],
     [{ METRICS_HOST: '127.0.0.1' }, /^METRICS_HOST: is set, but METRICS_PORT is not/],
     [{ ACCESS_LOG: 'maybe' }, /^ACCESS_LOG: must be true or false, got "maybe"/],
+    [{ SHORT_LINK_CACHE_MB: '0' }, /^SHORT_LINK_CACHE_MB: must be an integer from 1 to 65536, got "0"/],
+    [{ SHORT_LINK_CACHE_MB: '65537' }, /^SHORT_LINK_CACHE_MB: must be an integer from 1 to 65536/],
+    [{ SHORT_LINK_CACHE_MB: '1.5' }, /^SHORT_LINK_CACHE_MB: must be an integer/],
   ])('rejects %o with one clear line', (env, message) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(message);
@@ -103,6 +106,9 @@ describe('configuration', () => {
       host: '127.0.0.1',
     });
     expect(loadConfig({}).accessLog).toBe(false);
+    expect(loadConfig({}).shortLinkCacheBytes).toBe(64 * 1024 * 1024);
+    expect(loadConfig({ SHORT_LINK_CACHE_MB: '1' }).shortLinkCacheBytes).toBe(1024 * 1024);
+    expect(loadConfig({ SHORT_LINK_CACHE_MB: '65536' }).shortLinkCacheBytes).toBe(65_536 * 1024 * 1024);
     expect(loadConfig({ ACCESS_LOG: 'true' }).accessLog).toBe(true);
     expect(loadConfig({ ACCESS_LOG: '0' }).accessLog).toBe(false);
   });

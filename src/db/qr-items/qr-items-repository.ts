@@ -6,7 +6,7 @@ import { CodeQuotaError } from '../../domain/qr-items/code-quota.ts';
 import type { NewQrItemContent, QrItemChanges, QrItemRecord } from '../../domain/qr-items/qr-item.ts';
 import { foldForSearch } from '../../domain/qr-items/search-text.ts';
 import { NO_DYNAMIC, type ScanCapBasis, routingFromJson, routingToJson } from '../../domain/dynamic/dynamic-settings.ts';
-import { type CompiledRouting, DEFAULT_COMPILED_ROUTING, compileRouting } from '../../domain/dynamic/routing.ts';
+import { type CompiledRouting, DEFAULT_COMPILED_ROUTING, compileRouting, routingBytes } from '../../domain/dynamic/routing.ts';
 import { generateShortCode } from '../../domain/qr-items/short-code.ts';
 import { readBool, readTime } from '../codec.ts';
 import { type Db, betweenSlices } from '../database.ts';
@@ -46,6 +46,8 @@ export type ShortLinkTarget = Pick<
   /** Rules compiled once here, while the target is cached. */
   routing: CompiledRouting;
   passwordHash: string | null;
+  /** About the heap this target holds: what the short links' cache counts against its budget. */
+  approxBytes: number;
 };
 
 /** An item by its id and short code: what a bulk change answers, so callers can drop cached short links. */
@@ -430,6 +432,9 @@ export class QrItemsRepository {
     if (!row) return null;
     const activatesAt = row.activates_at === null ? null : readTime(row.activates_at);
     const expiresAt = row.expires_at === null ? null : readTime(row.expires_at);
+    const routing = row.routing_json === null ? null : routingFromJson(row.routing_json);
+    // Strings counted at two bytes a character (V8 keeps non-Latin-1 text so), plus the object's fields.
+    const strings = row.title.length + (row.heading?.length ?? 0) + row.payload.length + (row.password_hash?.length ?? 0);
     return {
       id: row.id,
       accountId: row.account_id,
@@ -446,9 +451,10 @@ export class QrItemsRepository {
       endsMs: expiresAt === null ? null : Date.parse(expiresAt),
       maxScans: row.max_scans === null ? null : Number(row.max_scans),
       scanCapBasis: row.cap_basis as ScanCapBasis,
-      routing: row.routing_json === null ? DEFAULT_COMPILED_ROUTING : compileRouting(routingFromJson(row.routing_json)),
+      routing: routing === null ? DEFAULT_COMPILED_ROUTING : compileRouting(routing),
       passwordHash: row.password_hash,
       domainId: row.domain_id,
+      approxBytes: 600 + 2 * strings + (routing === null ? 0 : routingBytes(routing, (row.routing_json as string).length)),
     };
   }
 

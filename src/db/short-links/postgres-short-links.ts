@@ -7,10 +7,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import pg from 'pg';
 import type { QrItemsRepository, ShortLinkTarget } from '../qr-items/qr-items-repository.ts';
-import type { ShortLinkResolver } from './short-link-cache.ts';
+import { DEFAULT_SHORT_LINK_CACHE_MB, type ShortLinkResolver } from './short-link-cache.ts';
+import { ShortLinkEntries } from './short-link-entries.ts';
 
 export const LINKS_CHANNEL = 'qrtrack_links';
-const MAX_ENTRIES = 50_000;
 const RECONNECT_MS = 1_000;
 /** Short codes are letters and digits, so a space cannot be part of one. */
 const SEPARATOR = ' ';
@@ -38,7 +38,7 @@ export function packCodes(codes: readonly string[]): string[] {
 }
 
 export class PostgresShortLinks implements ShortLinkResolver {
-  private readonly entries = new Map<string, ShortLinkTarget | null>();
+  private readonly entries: ShortLinkEntries;
   private generation = 0;
   private listener: pg.Client | null = null;
   private listening = false;
@@ -53,7 +53,10 @@ export class PostgresShortLinks implements ShortLinkResolver {
     private readonly items: QrItemsRepository,
     private readonly pool: pg.Pool,
     private readonly connectionString: string,
-  ) {}
+    budgetBytes = DEFAULT_SHORT_LINK_CACHE_MB * 1024 * 1024,
+  ) {
+    this.entries = new ShortLinkEntries(budgetBytes);
+  }
 
   async start(): Promise<void> {
     await this.listen().catch(() => this.scheduleReconnect());
@@ -72,7 +75,6 @@ export class PostgresShortLinks implements ShortLinkResolver {
     const generation = this.generation;
     const target = await this.items.findByCode(code);
     if (this.listening && generation === this.generation) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
       this.entries.set(code, target);
     }
     return target;

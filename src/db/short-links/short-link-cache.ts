@@ -3,8 +3,10 @@
 // pause, resume, delete and create (a code looked up before it existed is cached as
 // null, so a flood of made-up codes does not become a flood of queries).
 import type { QrItemsRepository, ShortLinkTarget } from '../qr-items/qr-items-repository.ts';
+import { ShortLinkEntries } from './short-link-entries.ts';
 
-const MAX_ENTRIES = 50_000;
+/** The cache's default memory budget (SHORT_LINK_CACHE_MB): some 100,000 plain URL codes. */
+export const DEFAULT_SHORT_LINK_CACHE_MB = 64;
 
 export interface ShortLinkResolver {
   resolve(code: string): Promise<ShortLinkTarget | null>;
@@ -18,16 +20,19 @@ export interface ShortLinkResolver {
 }
 
 export class CachedShortLinks implements ShortLinkResolver {
-  private readonly entries = new Map<string, ShortLinkTarget | null>();
+  private readonly entries: ShortLinkEntries;
 
-  constructor(private readonly items: QrItemsRepository) {}
+  constructor(
+    private readonly items: QrItemsRepository,
+    budgetBytes = DEFAULT_SHORT_LINK_CACHE_MB * 1024 * 1024,
+  ) {
+    this.entries = new ShortLinkEntries(budgetBytes);
+  }
 
   async resolve(code: string): Promise<ShortLinkTarget | null> {
     const hit = this.entries.get(code);
     if (hit !== undefined) return hit;
     const target = await this.items.findByCode(code);
-    // Map keeps insertion order: dropping the first key evicts the oldest entry.
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(code, target);
     return target;
   }
