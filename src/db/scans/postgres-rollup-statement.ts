@@ -209,8 +209,13 @@ export const APPLY_SLICE = `
     -- (hundreds of thousands of rows for a few hundred), and joining its result back on the key
     -- made it hash the whole table; an array it cannot size is joined row by row (a TID scan).
     rt_grow as (
-      select r2.ctid as tid, sum(bd.n) as n, sum(bd.u) as u
-      from bd join item_running_totals r2 on r2.item_id = bd.item_id and r2.day >= bd.day
+      select r2.tid, sum(bd.n) as n, sum(bd.u) as u
+      from bd cross join lateral (
+        -- Each of the slice's days an index probe whatever the plan: a generic plan (taken after
+        -- five runs of this prepared statement) hashed the whole table here. OFFSET 0 keeps the
+        -- planner from flattening the lateral into a plain join.
+        select r.ctid as tid from item_running_totals r where r.item_id = bd.item_id and r.day >= bd.day offset 0
+      ) r2
       group by 1
     ),
     rt_add as (
