@@ -1,11 +1,13 @@
 // The only reader of process.env. Validates everything once at start-up and
 // fails with one clear line, so a typo in deployment never becomes a 5xx later.
-import { DEFAULT_SHORT_LINK_CACHE_MB } from './db/short-links/short-link-cache.ts';
 import { DELIVERY_TIMEOUT_MS, RETRY_DELAYS_MS } from './domain/webhooks/retry-policy.ts';
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
+
+/** The short links' cache per process (SHORT_LINK_CACHE_MB): some 100,000 plain URL codes. */
+export const DEFAULT_SHORT_LINK_CACHE_MB = 64;
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string } // file ':memory:' for an in-memory database

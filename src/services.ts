@@ -124,7 +124,13 @@ export function createServices(config: Config, db: Db, redis: Redis | null = nul
   const metrics =
     config.metrics === null
       ? null
-      : createMetrics({ shortLinks: shortLinkTally, renderLoad: () => renderer.load, pool: db.pool, rollupLag: () => rollups.lag() });
+      : createMetrics({
+          shortLinks: shortLinkTally,
+          renderLoad: () => renderer.load,
+          pool: db.pool,
+          rollupLag: () => rollups.lag(),
+          shortLinkCache: () => links.cacheStats(),
+        });
   const writes = metrics?.scanWrites ?? null;
   // Each committed batch starts the aggregator (at most every few ms on PostgreSQL).
   const observer: ScanWriteObserver = {

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ScanWriteObserver } from '../db/scans/scan-writer.ts';
+import type { ShortLinkCacheStats } from '../db/short-links/short-link-cache.ts';
 import type { ScanEvent } from '../domain/scans/scan-batch.ts';
 import { SHORT_LINK_OUTCOMES, type ShortLinkTally } from './short-link-tally.ts';
 
@@ -18,6 +19,8 @@ export interface MetricSources {
   pool: pg.Pool | null;
   /** The scan log's lag behind the roll-ups (rollup-aggregator.ts), read when scraped. */
   rollupLag?: () => { scans: number; seconds: number };
+  /** The short links' cache in this process, read when scraped. */
+  shortLinkCache?: () => ShortLinkCacheStats;
 }
 
 export interface Metrics {
@@ -101,57 +104,71 @@ export function createMetrics(sources: MetricSources): Metrics {
   });
   for (const result of ['success', 'failure']) deliveries.inc({ result }, 0);
 
-  const render = (name: string, help: string, read: (l: ReturnType<MetricSources['renderLoad']>) => number) => {
+  /** A gauge whose value is read when scraped. */
+  const readGauge = (name: string, help: string, read: () => number) => {
     const g: Gauge = new Gauge({
       name,
       help,
       registers,
       collect() {
-        g.set(read(sources.renderLoad()));
+        g.set(read());
       },
     });
   };
-  render('qrtrack_render_queue_depth', 'Images waiting for a render worker', (l) => l.queued);
-  render('qrtrack_render_workers_busy', 'Render workers drawing an image now', (l) => l.busy);
-  render('qrtrack_render_workers', 'Render workers configured (RENDER_WORKERS)', (l) => l.workers);
-  render('qrtrack_render_abandoned_threads', 'Threads of renders stopped over budget that have not exited yet', (l) => l.abandoned);
+
+  const load = () => sources.renderLoad();
+  readGauge('qrtrack_render_queue_depth', 'Images waiting for a render worker', () => load().queued);
+  readGauge('qrtrack_render_workers_busy', 'Render workers drawing an image now', () => load().busy);
+  readGauge('qrtrack_render_workers', 'Render workers configured (RENDER_WORKERS)', () => load().workers);
+  readGauge('qrtrack_render_abandoned_threads', 'Threads of renders stopped over budget that have not exited yet', () => load().abandoned);
 
   const rollupLag = sources.rollupLag;
   if (rollupLag !== undefined) {
-    const lagScans: Gauge = new Gauge({
-      name: 'qrtrack_scan_log_lag_scans',
-      help: 'Scans logged that the aggregator has not applied to the roll-ups yet',
+    readGauge(
+      'qrtrack_scan_log_lag_scans',
+      'Scans logged that the aggregator has not applied to the roll-ups yet',
+      () => rollupLag().scans,
+    );
+    readGauge(
+      'qrtrack_scan_log_lag_seconds',
+      'How long the roll-ups have been behind the scan log (0: caught up)',
+      () => rollupLag().seconds,
+    );
+  }
+
+  const cacheStats = sources.shortLinkCache;
+  if (cacheStats !== undefined) {
+    // Whether SHORT_LINK_CACHE_MB fits the codes being scanned: the hit ratio and the bytes held.
+    const lookups: Counter = new Counter({
+      name: 'qrtrack_short_link_cache_lookups_total',
+      help: 'Short link lookups by result (hit: answered from memory; miss: read from the database)',
+      labelNames: ['result'],
       registers,
       collect() {
-        lagScans.set(rollupLag().scans);
+        const s = cacheStats();
+        lookups.reset();
+        lookups.inc({ result: 'hit' }, s.hits);
+        lookups.inc({ result: 'miss' }, s.misses);
       },
     });
-    const lagSeconds: Gauge = new Gauge({
-      name: 'qrtrack_scan_log_lag_seconds',
-      help: 'How long the roll-ups have been behind the scan log (0: caught up)',
-      registers,
-      collect() {
-        lagSeconds.set(rollupLag().seconds);
-      },
-    });
+    readGauge(
+      'qrtrack_short_link_cache_entries',
+      'Codes held in the short links cache (unknown codes included)',
+      () => cacheStats().entries,
+    );
+    readGauge(
+      'qrtrack_short_link_cache_bytes',
+      'Estimated heap held by the short links cache (bounded by SHORT_LINK_CACHE_MB)',
+      () => cacheStats().bytes,
+    );
   }
 
   const pool = sources.pool;
   if (pool !== null) {
-    const gauge = (name: string, help: string, read: (p: pg.Pool) => number) => {
-      const g: Gauge = new Gauge({
-        name,
-        help,
-        registers,
-        collect() {
-          g.set(read(pool));
-        },
-      });
-    };
-    gauge('qrtrack_db_pool_connections', 'PostgreSQL connections open in the pool', (p) => p.totalCount);
-    gauge('qrtrack_db_pool_idle_connections', 'PostgreSQL connections open and idle', (p) => p.idleCount);
-    gauge('qrtrack_db_pool_waiting_requests', 'Queries waiting for a free connection', (p) => p.waitingCount);
-    gauge('qrtrack_db_pool_max_connections', 'The pool’s size limit', (p) => p.options.max ?? 10);
+    readGauge('qrtrack_db_pool_connections', 'PostgreSQL connections open in the pool', () => pool.totalCount);
+    readGauge('qrtrack_db_pool_idle_connections', 'PostgreSQL connections open and idle', () => pool.idleCount);
+    readGauge('qrtrack_db_pool_waiting_requests', 'Queries waiting for a free connection', () => pool.waitingCount);
+    readGauge('qrtrack_db_pool_max_connections', 'The pool’s size limit', () => pool.options.max ?? 10);
   }
 
   const count = (batch: readonly ScanEvent[]) => {

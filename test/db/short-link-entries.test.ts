@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
 import { QrItemsRepository, type ShortLinkTarget } from '../../src/db/qr-items/qr-items-repository.ts';
 import { CachedShortLinks } from '../../src/db/short-links/short-link-cache.ts';
-import { ShortLinkEntries } from '../../src/db/short-links/short-link-entries.ts';
+import { shortLinkEntries } from '../../src/db/short-links/short-link-entries.ts';
 import { resolveDesign } from '../../src/domain/design/design.ts';
 import { checkRules } from '../../src/domain/dynamic/check-rules.ts';
 import { NO_DYNAMIC } from '../../src/domain/dynamic/dynamic-settings.ts';
@@ -13,30 +13,33 @@ import { openFreshDatabase } from '../support/fresh-database.ts';
 
 const target = (code: string, approxBytes: number) => ({ code, approxBytes }) as ShortLinkTarget;
 
-describe('ShortLinkEntries', () => {
+describe('shortLinkEntries', () => {
   it('keeps what fits its budget, dropping the oldest first', () => {
-    const entries = new ShortLinkEntries(10_000);
+    const entries = shortLinkEntries(10_000);
     for (let i = 0; i < 10; i++) entries.set(`c${i}`, target(`c${i}`, 1_000));
     expect(entries.size).toBe(10);
-    expect(entries.bytes).toBe(10_000);
+    expect(entries.weight).toBe(10_000);
     entries.set('big', target('big', 1_250)); // an eighth of the budget: the largest kept
-    expect(entries.bytes).toBeLessThanOrEqual(10_000);
+    expect(entries.weight).toBeLessThanOrEqual(10_000);
     expect(entries.has('c0')).toBe(false);
     expect(entries.has('c1')).toBe(false);
     expect(entries.has('c2')).toBe(true);
     expect(entries.get('big')?.approxBytes).toBe(1_250);
   });
 
-  it('counts an absent code, and tells it apart from one not cached', () => {
-    const entries = new ShortLinkEntries(10_000);
+  it('counts an absent code by its length, and tells it apart from one not cached', () => {
+    const entries = shortLinkEntries(100_000);
     entries.set('gone', null);
     expect(entries.get('gone')).toBeNull();
     expect(entries.get('never')).toBeUndefined();
-    expect(entries.bytes).toBeGreaterThan(0);
+    const short = entries.weight;
+    expect(short).toBeGreaterThan(0);
+    entries.set('x'.repeat(1_000), null);
+    expect(entries.weight - short).toBeGreaterThan(2_000);
   });
 
   it('does not let one target larger than an eighth of the budget flush the rest', () => {
-    const entries = new ShortLinkEntries(8_000);
+    const entries = shortLinkEntries(8_000);
     entries.set('a', target('a', 1_000));
     entries.set('huge', target('huge', 1_001));
     expect(entries.has('huge')).toBe(false);
@@ -45,22 +48,8 @@ describe('ShortLinkEntries', () => {
     expect(entries.has('edge')).toBe(true);
   });
 
-  it('keeps its count of bytes through replacing, dropping and clearing', () => {
-    const entries = new ShortLinkEntries(10_000);
-    entries.set('a', target('a', 700));
-    entries.set('a', target('a', 300));
-    entries.set('b', target('b', 200));
-    expect(entries.bytes).toBe(500);
-    entries.delete('a');
-    entries.delete('a');
-    expect(entries.bytes).toBe(200);
-    entries.clear();
-    expect(entries.bytes).toBe(0);
-    expect(entries.size).toBe(0);
-  });
-
-  it('refuses a budget that is not positive', () => {
-    expect(() => new ShortLinkEntries(0)).toThrow(RangeError);
+  it('refuses a budget below a byte', () => {
+    expect(() => shortLinkEntries(0)).toThrow(RangeError);
   });
 });
 
@@ -107,14 +96,16 @@ describe.skipIf(ON_POSTGRES)('the short links cache counts what a code holds', (
 
     const budget = 10 * ruledBytes;
     const links = new CachedShortLinks(items, budget);
-    const held = (links as unknown as { entries: ShortLinkEntries }).entries;
     for (const item of plain) expect((await links.resolve(item.code))?.id).toBe(item.id);
-    expect(held.size).toBe(200);
+    expect(links.cacheStats()).toMatchObject({ entries: 200, misses: 200, hits: 0 });
     for (const item of ruled) {
       expect((await links.resolve(item.code))?.id).toBe(item.id);
-      expect(held.bytes).toBeLessThanOrEqual(budget);
+      expect(links.cacheStats().bytes).toBeLessThanOrEqual(budget);
     }
-    expect(held.size).toBeLessThan(20);
+    expect(links.cacheStats().entries).toBeLessThan(20);
+    // The last ruled code is held, and a second lookup is a hit.
+    await links.resolve(ruled.at(-1)!.code);
+    expect(links.cacheStats()).toMatchObject({ misses: 220, hits: 1 });
     // A cached code answers from memory: a change behind the cache's back is not seen until dropped.
     const last = ruled.at(-1)!;
     await db.kysely.updateTable('qr_items').set({ payload: 'https://e.example/changed' }).where('id', '=', last.id).execute();

@@ -31,7 +31,7 @@ describe.runIf(ON_POSTGRES)('PostgresShortLinks', () => {
     const open = () => fresh.open();
     const [dbA, dbB] = [await open(), await open()];
     const linksFor = async (db: typeof dbA) => {
-      const links = new PostgresShortLinks(new QrItemsRepository(db), db.pool!, url);
+      const links = new PostgresShortLinks(new QrItemsRepository(db), db.pool!, url, 1024 * 1024);
       await links.start();
       onTestFinished(() => links.close());
       return links;

@@ -204,4 +204,40 @@ describe('Prometheus metrics', () => {
     expect(sample(text, 'qrtrack_scan_batch_write_seconds_count')).toBe(2);
     expect(sample(text, 'qrtrack_render_queue_depth')).toBe(3);
   });
+
+  it('show the short links cache within SHORT_LINK_CACHE_MB, with its hits and misses', async () => {
+    const { app, base, metricsUrl } = await listening({ SHORT_LINK_CACHE_MB: '1' });
+    const key = await app.key();
+    // 25 rules of 50 values each: some 60 KB a code by the cache's estimate, so 1 MiB holds about 16.
+    const rules = Array.from({ length: 25 }, (_, r) => ({
+      conditions: [{ type: 'query', op: 'in', key: `k${r}`, values: Array.from({ length: 50 }, (_, v) => `value-${v}`) }],
+      destination: `https://example.com/rule/${r}`,
+    }));
+    const codes: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const res = await app.request({
+        method: 'POST',
+        url: '/v1/qr',
+        key,
+        payload: { title: `Ruled ${i}`, url: 'https://example.com/', rules },
+      });
+      expect(res.statusCode).toBe(201);
+      codes.push(res.json().item.code);
+    }
+    for (const code of codes)
+      expect((await fetch(`${base}/r/${code}?k3=value-7`, { redirect: 'manual' })).headers.get('location')).toBe(
+        'https://example.com/rule/3?k3=value-7',
+      );
+    const last = codes.at(-1) as string;
+    expect((await fetch(`${base}/r/${last}`, { redirect: 'manual' })).status).toBe(302);
+    const text = await (await fetch(metricsUrl)).text();
+    const bytes = sample(text, 'qrtrack_short_link_cache_bytes') as number;
+    const entries = sample(text, 'qrtrack_short_link_cache_entries') as number;
+    expect(bytes).toBeGreaterThan(512 * 1024);
+    expect(bytes).toBeLessThanOrEqual(1024 * 1024);
+    expect(entries).toBeGreaterThan(5);
+    expect(entries).toBeLessThan(30);
+    expect(sample(text, 'qrtrack_short_link_cache_lookups_total{result="miss"}')).toBeGreaterThanOrEqual(30);
+    expect(sample(text, 'qrtrack_short_link_cache_lookups_total{result="hit"}')).toBeGreaterThanOrEqual(1);
+  });
 });

@@ -7,8 +7,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import pg from 'pg';
 import type { QrItemsRepository, ShortLinkTarget } from '../qr-items/qr-items-repository.ts';
-import { DEFAULT_SHORT_LINK_CACHE_MB, type ShortLinkResolver } from './short-link-cache.ts';
-import { ShortLinkEntries } from './short-link-entries.ts';
+import { cacheStatsOf, type ShortLinkCacheStats, type ShortLinkResolver } from './short-link-cache.ts';
+import { type ShortLinkEntries, shortLinkEntries } from './short-link-entries.ts';
 
 export const LINKS_CHANNEL = 'qrtrack_links';
 const RECONNECT_MS = 1_000;
@@ -39,6 +39,8 @@ export function packCodes(codes: readonly string[]): string[] {
 
 export class PostgresShortLinks implements ShortLinkResolver {
   private readonly entries: ShortLinkEntries;
+  private hits = 0;
+  private misses = 0;
   private generation = 0;
   private listener: pg.Client | null = null;
   private listening = false;
@@ -53,9 +55,10 @@ export class PostgresShortLinks implements ShortLinkResolver {
     private readonly items: QrItemsRepository,
     private readonly pool: pg.Pool,
     private readonly connectionString: string,
-    budgetBytes = DEFAULT_SHORT_LINK_CACHE_MB * 1024 * 1024,
+    /** SHORT_LINK_CACHE_MB (config.ts) in bytes. */
+    budgetBytes: number,
   ) {
-    this.entries = new ShortLinkEntries(budgetBytes);
+    this.entries = shortLinkEntries(budgetBytes);
   }
 
   async start(): Promise<void> {
@@ -63,15 +66,22 @@ export class PostgresShortLinks implements ShortLinkResolver {
   }
 
   async resolve(code: string): Promise<ShortLinkTarget | null> {
-    if (!this.listening) return this.items.findByCode(code);
+    if (!this.listening) {
+      this.misses++;
+      return this.items.findByCode(code);
+    }
     if (this.entries.has(code)) {
       // A busy process reads the socket of a scan and that of an announcement dropping its
       // code in one poll of the event loop, in no set order (docs/decisions/short-link-caching.md):
       // one turn later every announcement read in that poll has been applied.
       await nextTurn();
       const hit = this.entries.get(code);
-      if (hit !== undefined) return hit;
+      if (hit !== undefined) {
+        this.hits++;
+        return hit;
+      }
     }
+    this.misses++;
     const generation = this.generation;
     const target = await this.items.findByCode(code);
     if (this.listening && generation === this.generation) {
@@ -123,6 +133,10 @@ export class PostgresShortLinks implements ShortLinkResolver {
     this.reset();
     await this.listener?.end().catch(() => {});
     this.listener = null;
+  }
+
+  cacheStats(): ShortLinkCacheStats {
+    return cacheStatsOf(this.entries, this.hits, this.misses);
   }
 
   private drop(code: string): void {

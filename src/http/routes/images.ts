@@ -132,9 +132,12 @@ interface ImageRequest {
   download: { title: string; fallback: string } | null;
 }
 
+const IMAGE_CACHE_BYTES = 32 * 1024 * 1024;
+
 export const imageRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
-  // Rendering a 2500 px PNG takes real CPU time; the same image is often asked for twice.
-  const rendered = new LruCache<string, Buffer>(64);
+  // Rendering a 2500 px PNG takes real CPU time; the same image is often asked for twice. Bounded
+  // by bytes, not by count: 64 large PNGs or PDFs would hold hundreds of megabytes.
+  const rendered = new LruCache<string, Buffer>(IMAGE_CACHE_BYTES, { weigh: (b) => b.byteLength, maxEntryWeight: IMAGE_CACHE_BYTES / 8 });
 
   const send = async (req: FastifyRequest, reply: FastifyReply, image: ImageRequest) => {
     const { format, data, design } = image;
