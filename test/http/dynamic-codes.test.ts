@@ -431,6 +431,36 @@ describe('batch, import and export', () => {
     expect((await scan(item.code, { headers: { 'x-qr-password': 'batch password' } })).statusCode).toBe(302);
   });
 
+  it('takes rules of 2,000 values in all and refuses 2,001 in a batch, storing nothing of it', async () => {
+    // 25 rules × 10 query conditions × 8 values is the most; one more value is refused. A single
+    // create cannot carry that many (its body holds at most 2,000 JSON values); a batch can.
+    const rulesOf = (extra: number) =>
+      Array.from({ length: 25 }, (_, r) => ({
+        conditions: Array.from({ length: 10 }, (_, c) => ({
+          type: 'query',
+          op: 'in',
+          key: `k${c}`,
+          values: Array.from({ length: 8 + (r === 24 && c === 9 ? extra : 0) }, (_, v) => `${r}-${c}-${v}`),
+        })),
+        destination: `https://example.com/r${r}`,
+      }));
+    const batch = (items: Record<string, unknown>[]) => t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items } });
+    const ok = await batch([{ title: 'Most values', url: 'https://example.com/m', rules: rulesOf(0) }]);
+    expect(ok.statusCode, ok.body).toBe(201);
+    const item = ok.json().items[0].item;
+    expect(item.rules).toHaveLength(25);
+    const query = Array.from({ length: 10 }, (_, c) => `k${c}=24-${c}-7`).join('&');
+    expect((await scan(item.code, { query })).headers.location).toBe(`https://example.com/r24?${query}`);
+    const over = await batch([
+      { title: 'Fine', url: 'https://example.com/f' },
+      { title: 'Too many values', url: 'https://example.com/o', rules: rulesOf(1) },
+    ]);
+    expect(over.statusCode).toBe(400);
+    expect(over.json().error).toBe('items[1].rules: at most 2000 condition values in all (got 2001)');
+    const list = await t.request({ method: 'GET', url: '/v1/qr?q=Too%20many%20values', key });
+    expect(list.json().items).toHaveLength(0);
+  });
+
   it('hashes a password shared by a batch once, and refuses more than 20 different ones', async () => {
     const shared = Array.from({ length: 30 }, (_, i) => ({ title: `S${i}`, url: 'https://example.com/s', password: 'one for all' }));
     expect((await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: shared } })).statusCode).toBe(201);

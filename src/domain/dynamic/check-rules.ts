@@ -70,12 +70,31 @@ export function checkRules(input: readonly RuleInput[], path = 'rules', options:
     seen.set(id as string, i);
   });
   const newId = options.newId ?? newRuleId;
-  return input.map((raw, i) => {
+  const rules = input.map((raw, i) => {
     let id = (raw as { id?: string }).id;
     while (id === undefined || (seen.has(id) && seen.get(id) !== i)) id = newId();
     seen.set(id, i);
     return checkRule(raw, `${path}[${i}]`, id, options);
   });
+  checkTotals(rules, path);
+  return rules;
+}
+
+/** What all the rules hold together stays within what the short link compiles quickly. */
+function checkTotals(rules: readonly Rule[], path: string): void {
+  let values = 0;
+  let chars = 0;
+  for (const rule of rules) {
+    for (const c of rule.conditions) {
+      values += c.values.length;
+      chars += c.key?.length ?? 0;
+      for (const v of c.values) chars += v.length;
+    }
+  }
+  if (values > RULE_LIMITS.totalValues) fail(path, `at most ${RULE_LIMITS.totalValues} condition values in all (got ${values})`);
+  if (chars > RULE_LIMITS.totalValueChars) {
+    fail(path, `at most ${RULE_LIMITS.totalValueChars} characters of condition values and keys in all (got ${chars})`);
+  }
 }
 
 function checkRule(raw: unknown, path: string, id: string, options: RuleCheckOptions): Rule {

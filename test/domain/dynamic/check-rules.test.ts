@@ -71,6 +71,43 @@ describe('checkRules: limits', () => {
     expect(conditionError(cond('country', Array(51).fill(codes[0])))).toBe('rules[0].conditions[0].values: at most 50 values (got 51)');
   });
 
+  it('takes 2,000 values over all the rules and refuses 2,001', () => {
+    // 25 rules × 10 query conditions × 8 distinct values; one more value in the last condition.
+    const rules = (extra: number) =>
+      Array.from({ length: 25 }, (_, r) =>
+        rule(
+          Array.from({ length: 10 }, (_, c) =>
+            cond(
+              'query',
+              Array.from({ length: 8 + (r === 24 && c === 9 ? extra : 0) }, (_, v) => `${r}-${c}-${v}`),
+              { key: 'k' },
+            ),
+          ),
+        ),
+      );
+    expect(checkRules(rules(0)).flatMap((r) => r.conditions.flatMap((c) => c.values))).toHaveLength(2_000);
+    expect(errorOf(rules(1))).toBe('rules: at most 2000 condition values in all (got 2001)');
+  });
+
+  it('takes 100,000 characters of values and keys over all the rules and refuses 100,001', () => {
+    // 10 rules × 5 conditions (key "k") × 10 distinct values of 200 characters, the last one shorter:
+    // 50 + 499 × 200 + last.
+    const rules = (last: number) =>
+      Array.from({ length: 10 }, (_, r) =>
+        rule(
+          Array.from({ length: 5 }, (_, c) =>
+            cond(
+              'query',
+              Array.from({ length: 10 }, (_, v) => `${r}-${c}-${v}-`.padEnd(r === 9 && c === 4 && v === 9 ? last : 200, 'x')),
+              { key: 'k' },
+            ),
+          ),
+        ),
+      );
+    expect(checkRules(rules(150))).toHaveLength(10);
+    expect(errorOf(rules(151))).toBe('rules: at most 100000 characters of condition values and keys in all (got 100001)');
+  });
+
   it('takes values of 200 characters and refuses 201', () => {
     expect(one(cond('query', ['a'.repeat(200)], { key: 'k' })).values[0]).toHaveLength(200);
     expect(conditionError(cond('query', ['a'.repeat(201)], { key: 'k' }))).toBe(
