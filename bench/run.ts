@@ -68,9 +68,11 @@ if (only.includes('redirect')) {
 if (only.includes('longtail')) {
   const { runLongTailBench } = await import('./long-tail-bench.ts');
   const size = quick ? { codes: 100_000, scans: 1_000_000 } : { codes: 1_000_000, scans: 10_000_000 };
-  const sqlite = tempSqlite();
-  rows.push(...(await runLongTailBench(sqlite.config, 'SQLite', size)));
-  sqlite.dispose();
+  if (values.db !== 'postgres') {
+    const sqlite = tempSqlite();
+    rows.push(...(await runLongTailBench(sqlite.config, 'SQLite', size)));
+    sqlite.dispose();
+  }
   if (withPostgres) {
     const pg = await freshPostgres();
     rows.push(...(await runLongTailBench({ kind: 'postgres', url: pg.url }, 'PostgreSQL', size)));
