@@ -1,6 +1,7 @@
 // Work beside the requests: the scan log's aggregator, its retention and monthly partitions (PostgreSQL), the daily salt
 // purge and the quarter-hour breakdown prune, and
 // the close that ends them: connections let go, queued scans committed, pools closed.
+import { readServerSettings, settingsWarnings } from '../../db/postgres/server-settings.ts';
 import { startQuarterDimsPrune } from '../../db/scans/quarter-dims-retention.ts';
 import { startSaltPurge } from '../../db/scans/salts-repository.ts';
 import { startScanPartitions } from '../../db/scans/scan-partitions.ts';
@@ -21,6 +22,15 @@ export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing:
   const stopPartitions = startScanPartitions(services.db, (err) => app.log.warn({ err }, 'could not look after the scan log’s partitions'));
   services.rollups.start((err) => app.log.warn({ err }, 'could not apply scans to the statistics'));
   services.webhooks.start((err) => app.log.warn({ err }, 'webhooks: a round failed'));
+  const pool = services.db.pool;
+  if (pool !== null) {
+    // Said once at start, where an operator reads the log (docs/operations.md#postgresql).
+    void readServerSettings(pool)
+      .then((settings) => {
+        for (const warning of settingsWarnings(settings)) app.log.warn(warning);
+      })
+      .catch(() => {});
+  }
   // Other processes (PostgreSQL) may change the address or the domains: read them again now and then.
   const reread =
     services.config.database.kind === 'postgres'
