@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import type { DatabaseConfig } from '../src/config.ts';
 import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -111,6 +112,20 @@ async function loggedScans(database: DatabaseConfig): Promise<number> {
   return Number(row?.id ?? 0);
 }
 
+/**
+ * BENCH_VACUUM=1: VACUUM (ANALYZE) a PostgreSQL database before each of its rounds, outside the
+ * measurement, as autovacuum would keep a served database (a server with autovacuum off, as on
+ * the test machine, lets the roll-ups' dead rows pile up round after round).
+ */
+const VACUUM_BETWEEN_ROUNDS = process.env.BENCH_VACUUM === '1';
+
+async function vacuumPostgres(database: DatabaseConfig): Promise<void> {
+  if (database.kind !== 'postgres') return;
+  const db = await openDatabase(database);
+  await sql`vacuum (analyze)`.execute(db.kysely);
+  await db.close();
+}
+
 async function storedScans(database: DatabaseConfig, accountId: string, itemId: string): Promise<number> {
   const db = await openDatabase(database);
   const item = await new QrItemsRepository(db).find(accountId, itemId);
@@ -168,6 +183,7 @@ export async function runRedirectBench(targets: RedirectTarget[], o: RedirectBen
         bareSpreadResults.push(await measureSpread(bare.url, firstFile, load));
       }
       for (const s of servers) {
+        if (VACUUM_BETWEEN_ROUNDS) await vacuumPostgres(s.t.database);
         quietest = Math.min(quietest, await settle());
         const lag = await sampleLag(s.t.database);
         const cpuBefore = s.t.database.kind === 'postgres' ? await postgresCpuSeconds() : null;
