@@ -461,6 +461,31 @@ describe('batch, import and export', () => {
     expect(list.json().items).toHaveLength(0);
   });
 
+  it('takes rules of 100,000 characters of values and keys in all and refuses one more', async () => {
+    // 10 rules of one query condition (key "k") with 50 values of 200 characters: 10 key
+    // characters and 100,000 of values, less `short` taken off the last value.
+    const rulesOf = (short: number) =>
+      Array.from({ length: 10 }, (_, r) => ({
+        conditions: [
+          {
+            type: 'query',
+            op: 'in',
+            key: 'k',
+            values: Array.from({ length: 50 }, (_, v) => `${r}-${v}-`.padEnd(r === 9 && v === 49 ? 200 - short : 200, 'x')),
+          },
+        ],
+        destination: `https://example.com/c${r}`,
+      }));
+    const item = await created({ title: 'Long values', rules: rulesOf(10) });
+    const last = rulesOf(10)[9]!.conditions[0]!.values[49]!;
+    const hit = await scan(item.code, { query: `k=${last}` });
+    expect(hit.statusCode, hit.body).toBe(302);
+    expect(hit.headers.location).toBe(`https://example.com/c9?k=${last}`);
+    const over = await create({ title: 'Long values', rules: rulesOf(9) });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().error).toBe('rules: at most 100000 characters of condition values and keys in all (got 100001)');
+  });
+
   it('hashes a password shared by a batch once, and refuses more than 20 different ones', async () => {
     const shared = Array.from({ length: 30 }, (_, i) => ({ title: `S${i}`, url: 'https://example.com/s', password: 'one for all' }));
     expect((await t.request({ method: 'POST', url: '/v1/qr/batch', key, payload: { items: shared } })).statusCode).toBe(201);

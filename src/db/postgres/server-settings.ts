@@ -10,17 +10,14 @@ export interface ServerSettings {
   trackCounts: string;
 }
 
-/** A warning for each setting that leaves the roll-ups to bloat; none when all is well. */
-export function settingsWarnings(s: ServerSettings): string[] {
-  const warnings: string[] = [];
-  if (s.autovacuum !== 'on' || s.trackCounts !== 'on') {
-    const off = [s.autovacuum !== 'on' && 'autovacuum', s.trackCounts !== 'on' && 'track_counts'].filter(Boolean).join(' and ');
-    warnings.push(
-      `PostgreSQL's ${off} ${off.includes(' and ') ? 'are' : 'is'} off: the statistics' tables are updated by every batch of scans ` +
-        'and keep their dead rows until vacuumed; turn autovacuum on, or run VACUUM (ANALYZE) on the database regularly',
-    );
-  }
-  return warnings;
+/** The warning when a setting leaves the roll-ups to bloat; null when all is well. */
+export function settingsWarning(s: ServerSettings): string | null {
+  const off = [s.autovacuum !== 'on' && 'autovacuum', s.trackCounts !== 'on' && 'track_counts'].filter(Boolean);
+  if (off.length === 0) return null;
+  return (
+    `PostgreSQL's ${off.join(' and ')} ${off.length > 1 ? 'are' : 'is'} off: the statistics' tables are updated by every batch of scans ` +
+    'and keep their dead rows until vacuumed; turn autovacuum on, or run VACUUM (ANALYZE) on the database regularly'
+  );
 }
 
 export async function readServerSettings(pool: pg.Pool): Promise<ServerSettings> {

@@ -1,7 +1,7 @@
 // Work beside the requests: the scan log's aggregator, its retention and monthly partitions (PostgreSQL), the daily salt
 // purge and the quarter-hour breakdown prune, and
 // the close that ends them: connections let go, queued scans committed, pools closed.
-import { readServerSettings, settingsWarnings } from '../../db/postgres/server-settings.ts';
+import { readServerSettings, settingsWarning } from '../../db/postgres/server-settings.ts';
 import { startQuarterDimsPrune } from '../../db/scans/quarter-dims-retention.ts';
 import { startSaltPurge } from '../../db/scans/salts-repository.ts';
 import { startScanPartitions } from '../../db/scans/scan-partitions.ts';
@@ -27,7 +27,8 @@ export const backgroundJobs = unencapsulated<{ services: AppServices; onClosing:
     // Said once at start, where an operator reads the log (docs/operations.md#postgresql).
     void readServerSettings(pool)
       .then((settings) => {
-        for (const warning of settingsWarnings(settings)) app.log.warn(warning);
+        const warning = settingsWarning(settings);
+        if (warning !== null) app.log.warn(warning);
       })
       .catch(() => {});
   }

@@ -13,7 +13,7 @@ import { TAG_MAX_LENGTH, TAGS_PER_ITEM } from '../../domain/qr-items/tags.ts';
 import { TITLE_MAX } from '../../domain/qr-items/qr-title.ts';
 import { HEADING_MAX } from '../../domain/qr-items/public-heading.ts';
 import { TagText } from './tags.ts';
-import { FallbackUrls, Rule, Rules, Utm } from '../../domain/dynamic/rules-schema.ts';
+import { FallbackUrls, RULE_LIMITS, Rule, Rules, Utm } from '../../domain/dynamic/rules-schema.ts';
 import { ITEM_STATUSES, QrStatus, ScanCapBasis, lifecycleProperties } from '../../domain/dynamic/lifecycle.ts';
 import { CODE_PASSWORD_MAX, CODE_PASSWORD_MIN } from '../../domain/dynamic/code-password.ts';
 
@@ -44,7 +44,12 @@ const dynamicProperties = {
     'must be an object of http(s) URLs or null',
     'Where a scheduled, expired or capped code sends visitors',
   ),
-  rules: OrNull(Rules, `must be an array of at most 25 rules or null`, 'Smart redirects, first match wins (url, whatsapp, email)'),
+  rules: OrNull(
+    Rules,
+    `must be an array of at most 25 rules or null`,
+    `Smart redirects, first match wins (url, whatsapp, email); at most ${RULE_LIMITS.totalValues} condition values and ` +
+      `${RULE_LIMITS.totalValueChars} characters of values and keys in all`,
+  ),
   forwardQuery: Type.Boolean({
     rule: 'must be true or false',
     description: "Merge the visitor's query string onto the destination (default true)",
