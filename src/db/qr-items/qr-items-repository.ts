@@ -1,6 +1,6 @@
 // QR items. Every query is scoped by account: another account's item is simply not found.
 import { randomUUID } from 'node:crypto';
-import { type Insertable, type Updateable, sql } from 'kysely';
+import { type CompiledQuery, type Insertable, type Updateable, sql } from 'kysely';
 import type { ContentType } from '../../domain/payload/index.ts';
 import { CodeQuotaError } from '../../domain/qr-items/code-quota.ts';
 import type { NewQrItemContent, QrItemChanges, QrItemRecord } from '../../domain/qr-items/qr-item.ts';
@@ -76,6 +76,8 @@ function creationTime(): string {
 export class QrItemsRepository {
   private readonly tags: TagsRepository;
   private readonly planner: ListPlanner;
+  /** findByCode's query, built at its first call. */
+  private shortLinkCompiled: CompiledQuery<ShortLinkRow> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -406,29 +408,23 @@ export class QrItemsRepository {
       .execute();
   }
 
+  /**
+   * What a short link needs of its code, read when the code is not in the process's cache. On
+   * PostgreSQL a named statement: prepared once per connection, it skips planning a query over
+   * qr_items and its dozen indexes at each miss (measured at 100,000 codes, 50 lookups in
+   * flight: 100 µs of PostgreSQL's CPU a lookup unnamed, 30-35 named; the process's own
+   * 77 → 40-45 µs). On both, the query is built once (on SQLite, 23 µs a lookup of which
+   * building it took 8). Read on the pool, outside any transaction: the short links' resolvers
+   * are its callers.
+   */
   async findByCode(code: string): Promise<ShortLinkTarget | null> {
-    const row = await this.db.kysely
-      .selectFrom('qr_items')
-      .select([
-        'id',
-        'account_id',
-        'title',
-        'heading',
-        'code',
-        'content_type',
-        'payload',
-        'active',
-        'deleted_at',
-        'activates_at',
-        'expires_at',
-        'max_scans',
-        'cap_basis',
-        'routing_json',
-        'password_hash',
-        'domain_id',
-      ])
-      .where('code', '=', code)
-      .executeTakeFirst();
+    // Built once: the same text every time, as a named statement must be ($1 or ? the code).
+    this.shortLinkCompiled ??= shortLinkQuery(this.db, '').compile();
+    const compiled = this.shortLinkCompiled;
+    const pool = this.db.pool;
+    const row = pool
+      ? (await pool.query<ShortLinkRow>({ name: 'qrtrack_find_by_code', text: compiled.sql, values: [code] })).rows[0]
+      : (await this.db.kysely.executeQuery<ShortLinkRow>({ ...compiled, parameters: [code] })).rows[0];
     if (!row) return null;
     const activatesAt = row.activates_at === null ? null : readTime(row.activates_at);
     const expiresAt = row.expires_at === null ? null : readTime(row.expires_at);
@@ -632,3 +628,29 @@ function cutByDesignBytes(rows: readonly ListRow[]): ListRow[] {
   }
   return [...rows];
 }
+
+function shortLinkQuery(db: Db, code: string) {
+  return db.kysely
+    .selectFrom('qr_items')
+    .select([
+      'id',
+      'account_id',
+      'title',
+      'heading',
+      'code',
+      'content_type',
+      'payload',
+      'active',
+      'deleted_at',
+      'activates_at',
+      'expires_at',
+      'max_scans',
+      'cap_basis',
+      'routing_json',
+      'password_hash',
+      'domain_id',
+    ])
+    .where('code', '=', code);
+}
+
+type ShortLinkRow = NonNullable<Awaited<ReturnType<ReturnType<typeof shortLinkQuery>['executeTakeFirst']>>>;
