@@ -43,12 +43,19 @@ describe('attempts recorded together', () => {
       return record(...args);
     };
     const status = { 'ok.example': 204, 'failing.example': 500, 'gone.example': 410 } as Record<string, number>;
+    // The nine sends end together once all have begun: the round claims endpoint by endpoint, and
+    // on a loaded machine a claim can take longer than the worker's wait for attempts to group.
+    let begun = 0;
+    let allBegun!: () => void;
+    const together = new Promise<void>((resolve) => (allBegun = resolve));
     const worker = new DeliveryWorker(deliveries, endpoints, {
       allowPrivate: true,
       retryDelaysMs: [5_000],
       pollMs: 60_000,
       timeoutMs: 10_000,
       send: async (job: SendJob) => {
+        if (++begun === 9) allBegun();
+        await together;
         const s = status[new URL(job.url).hostname] as number;
         return { ok: s < 300, status: s, error: s < 300 ? null : `HTTP ${s}`, durationMs: 1, response: '' };
       },

@@ -4104,7 +4104,7 @@ export interface components {
             scanCapBasis?: components["schemas"]["ScanCapBasis"];
             /** @description Where a scheduled, expired or capped code sends visitors */
             fallbackUrls?: components["schemas"]["FallbackUrls"] | null;
-            /** @description Smart redirects, first match wins (url, whatsapp, email) */
+            /** @description Smart redirects, first match wins (url, whatsapp, email); at most 2000 condition values and 100000 characters of values and keys in all */
             rules?: components["schemas"]["Rules"] | null;
             /** @description Merge the visitor's query string onto the destination (default true) */
             forwardQuery?: boolean;
@@ -4873,7 +4873,7 @@ export interface components {
             scanCapBasis?: components["schemas"]["ScanCapBasis"];
             /** @description Where a scheduled, expired or capped code sends visitors */
             fallbackUrls?: components["schemas"]["FallbackUrls"] | null;
-            /** @description Smart redirects, first match wins (url, whatsapp, email) */
+            /** @description Smart redirects, first match wins (url, whatsapp, email); at most 2000 condition values and 100000 characters of values and keys in all */
             rules?: components["schemas"]["Rules"] | null;
             /** @description Merge the visitor's query string onto the destination (default true) */
             forwardQuery?: boolean;
