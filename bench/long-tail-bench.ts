@@ -1,7 +1,8 @@
 // A long tail: one account of many codes (1M, 100k with --quick) and scans over all of them (10M,
-// 1M with --quick: each code once, the rest skewed towards a tenth of the codes), written through the real writer and applied by the real aggregator. Reports
-// how fast the aggregator applies a long tail (each slice touches many distinct rows, the worst
-// case for roll-ups) and the size of the log and of each roll-up table per million scans.
+// 1M with --quick: each code once, the rest skewed towards a tenth of the codes), written through
+// the real writer and applied by the real aggregator. Reports how fast the aggregator applies a
+// long tail (each slice touches many distinct rows, the worst case for roll-ups) and the size of
+// the log and of each roll-up table per million scans.
 import { sql } from 'kysely';
 import type { DatabaseConfig } from '../src/config.ts';
 import { ApiKeysRepository } from '../src/db/accounts/api-keys-repository.ts';

@@ -414,8 +414,8 @@ export class QrItemsRepository {
    * qr_items and its dozen indexes at each miss (measured at 100,000 codes, 50 lookups in
    * flight: 100 µs of PostgreSQL's CPU a lookup unnamed, 30-35 named; the process's own
    * 77 → 40-45 µs). On both, the query is built once (on SQLite, 23 µs a lookup of which
-   * building it took 8). Read on the pool, outside any transaction: the short links' resolvers
-   * are its callers.
+   * building it took 8). On PostgreSQL it reads on the pool, outside any transaction this
+   * repository was given: only the short links' resolvers, which hold none, call it.
    */
   async findByCode(code: string): Promise<ShortLinkTarget | null> {
     // Built once: the same text every time, as a named statement must be ($1 or ? the code).
