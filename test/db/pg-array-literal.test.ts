@@ -12,6 +12,16 @@ describe('PostgreSQL array literals', () => {
     expect(textArray(['a', null, '', 'NULL', 'x,y}', 'say "hi"', 'C:\\dir'])).toBe(
       '{"a",NULL,"","NULL","x,y}","say \\"hi\\"","C:\\\\dir"}',
     );
+    // Without NULL or anything to escape, one join: the same text.
+    expect(textArray(['a', '', 'NULL', 'x,y}'])).toBe('{"a","","NULL","x,y}"}');
+    // Something to escape only after many plain elements, and undefined written as NULL.
+    const long = [...Array.from({ length: 1_000 }, (_, i) => `v${i}`), 'say "hi"', undefined];
+    expect(textArray(long)).toBe(
+      `{${long
+        .slice(0, 1_000)
+        .map((v) => `"${v}"`)
+        .join(',')},"say \\"hi\\"",NULL}`,
+    );
     expect(integerArray([1, -2, 1_900_000])).toBe('{1,-2,1900000}');
     expect(booleanArray([true, false])).toBe('{t,f}');
   });

@@ -94,7 +94,7 @@ describe.skipIf(ON_POSTGRES)('the aggregator handed committed batches (SQLite)',
       [129, 15],
       [600, 16],
     ] as const) {
-      // The tracker's events carry their UTC day; one that disagrees with scannedAt is not trusted.
+      // The tracker's events carry their UTC day; the log's scanned_at decides, whatever they say.
       const days = (scan: ScanEvent, i: number): ScanEvent =>
         i % 3 === 2 ? scan : { ...scan, day: i % 3 === 0 ? scan.scannedAt.slice(0, 10) : '1999-01-01' };
       await Promise.all(workload(accountId, ids, n, seed).map((scan, i) => writer.record(days(scan, i))));
@@ -103,9 +103,9 @@ describe.skipIf(ON_POSTGRES)('the aggregator handed committed batches (SQLite)',
       .prepare(`select ${LOGGED_SCAN_COLUMNS} from scans s join qr_items q on q.id = s.item_id order by s.id`)
       .all() as LoggedScanRow[];
     expect(rows).toHaveLength(922);
-    expect(handed.map(({ day: _day, ...scan }) => scan)).toEqual(rows.map(toLoggedScan));
-    expect(handed.filter((s) => s.day !== undefined).every((s) => s.day === s.scannedAt.slice(0, 10))).toBe(true);
-    expect(handed.filter((s) => s.day !== undefined).length).toBeGreaterThan(250);
+    expect(handed).toEqual(rows.map(toLoggedScan));
+    // Each carries its UTC day as its time says, whatever day the event claimed.
+    expect(handed.every((s) => s.day === s.scannedAt.slice(0, 10))).toBe(true);
   });
 
   it('reads the log instead when scans past the cursor were taken out of it after they were handed', async () => {
@@ -162,7 +162,7 @@ describe.skipIf(!ON_POSTGRES)('the aggregator handed committed batches (PostgreS
     const rows = await sql<LoggedScanRow>`select ${sql.raw(LOGGED_SCAN_COLUMNS)} from scans s join qr_items q on q.id = s.item_id
       order by s.id`.execute(db.kysely);
     expect(rows.rows).toHaveLength(handed.length);
-    expect(handed.map(({ day: _day, ...scan }) => scan)).toEqual(rows.rows.map(toLoggedScan));
+    expect(handed).toEqual(rows.rows.map(toLoggedScan));
     const expected = await expectedRollups(db);
     expect(expected.position).toBe(expected.logged);
     expect(await storedRollups(db)).toEqual(expected.snapshot);
@@ -186,6 +186,50 @@ describe.skipIf(!ON_POSTGRES)('the aggregator handed committed batches (PostgreS
     await rollups.catchUp();
     expected = await expectedRollups(db);
     expect(expected.logged).toBe(850);
+    expect(await storedRollups(db)).toEqual(expected.snapshot);
+  });
+
+  it('reads and sums the next slice while one is applied, and makes it again if a scan left its range meanwhile', async () => {
+    const db = await openFreshDatabase();
+    const { accountId, ids, rollups, other } = await pgSetUp(db);
+    const pool = db.pool as NonNullable<Db['pool']>;
+    // 5,000 scans never handed: three slices, each read from the log; the second and the third
+    // are read ahead, outside the lock, while the one before them is applied.
+    await Promise.all(workload(accountId, ids, 5_000, 41).map((scan) => other.record(scan)));
+    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<unknown>;
+    const aheads: number[][] = [];
+    let changed: { id: number; device: string } | null = null;
+    pool.query = (async (text: string, values?: unknown[]) => {
+      const result = await query(text, values);
+      if (typeof text === 'string' && text.includes('left join qr_items')) {
+        const [from, upTo] = (values ?? []).map(Number) as [number, number];
+        aheads.push([from, upTo]);
+        const first = await query('select id, device from scans where id > $1 and id <= $2 order by id limit 1', [from, upTo]);
+        const row = (first as { rows: { id: string; device: string }[] }).rows[0] as { id: string; device: string };
+        // The first read ahead: a row changed behind its back (white box: the values made ahead
+        // are used, so the change is not seen). The second: a scan taken out, as a forget does.
+        if (aheads.length === 1) {
+          changed = { id: Number(row.id), device: row.device };
+          await query(`update scans set device = 'tablet' where id = $1`, [row.id]);
+        } else if (aheads.length === 2) await query('delete from scans where id = $1', [row.id]);
+      }
+      return result;
+    }) as unknown as typeof pool.query;
+    await rollups.catchUp();
+    pool.query = query as unknown as typeof pool.query;
+    expect(aheads).toHaveLength(2);
+    const tablets = await sql<{ n: string }>`select count(*) as n from scan_dims_daily where dim = 'device' and value = 'tablet'`.execute(
+      db.kysely,
+    );
+    expect(Number(tablets.rows[0]?.n)).toBe(0);
+    // With the changed row as it was, the roll-ups are the log's exactly: the slice whose scan
+    // was taken out was made again under the lock.
+    const restore = changed as { id: number; device: string } | null;
+    if (restore === null) throw new Error('no slice was read ahead');
+    await sql`update scans set device = ${restore.device} where id = ${restore.id}`.execute(db.kysely);
+    const expected = await expectedRollups(db);
+    expect(expected.logged).toBe(4_999);
+    expect(expected.position).toBe(5_000);
     expect(await storedRollups(db)).toEqual(expected.snapshot);
   });
 

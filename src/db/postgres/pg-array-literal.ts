@@ -7,15 +7,25 @@ const SPECIAL = /["\\]/;
 const SPECIALS = /["\\]/g;
 
 /** `{"a","b",NULL}` for text[] and timestamptz[] parameters. */
-export function textArray(values: readonly (string | null)[]): string {
-  let out = '{';
+export function textArray(values: readonly (string | null | undefined)[]): string {
+  // One join, not a string grown element by element: V8 flattens a long chain of `+=` again
+  // and again, and a roll-up slice's arrays hold tens of thousands of elements.
+  let plain = true;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (i > 0) out += ',';
-    if (v === null || v === undefined) out += 'NULL';
-    else out += SPECIAL.test(v) ? `"${v.replace(SPECIALS, '\\$&')}"` : `"${v}"`;
+    if (v === null || v === undefined || SPECIAL.test(v)) {
+      plain = false;
+      break;
+    }
   }
-  return out + '}';
+  if (values.length === 0) return '{}';
+  if (plain) return `{"${values.join('","')}"}`;
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    parts[i] = v === null || v === undefined ? 'NULL' : SPECIAL.test(v) ? `"${v.replace(SPECIALS, '\\$&')}"` : `"${v}"`;
+  }
+  return `{${parts.join(',')}}`;
 }
 
 /** `{1,2,3}` for bigint[] parameters; only integers are accepted. */

@@ -57,14 +57,22 @@ export function loggedScanOf(scan: ScanEvent, id: number): LoggedScan {
     visitorHash: scan.visitorHash,
     outcome: scan.outcome ?? 'redirect',
   };
-  // The day the log's scanned_at gives, carried when the event has it right (scan.ts sets it so).
-  if (scan.day !== undefined && scan.scannedAt.startsWith(scan.day)) logged.day = scan.day;
+  const day = isoDay(scan.scannedAt);
+  if (day !== undefined) logged.day = day;
   if (scan.ruleId !== undefined) {
     logged.ruleId = scan.ruleId;
     logged.variant = scan.variant ?? null;
     logged.destination = scan.destination ?? null;
   }
   return logged;
+}
+
+/**
+ * The UTC day of a time in UTC's own ISO form (as both dialects give scanned_at back), carried
+ * with the scan: summing a slice asks each scan's day several times. Undefined for any other form.
+ */
+function isoDay(scannedAt: string): string | undefined {
+  return scannedAt.length === 24 && scannedAt.endsWith('Z') ? scannedAt.slice(0, 10) : undefined;
 }
 
 export function toLoggedScan(row: LoggedScanRow): LoggedScan {
@@ -85,6 +93,8 @@ export function toLoggedScan(row: LoggedScanRow): LoggedScan {
     visitorHash: row.visitor_hash,
     outcome: row.outcome,
   };
+  const day = isoDay(scannedAt);
+  if (day !== undefined) scan.day = day;
   if (hasRules) {
     scan.ruleId = row.rule_id === '' ? null : row.rule_id;
     scan.variant = row.variant;

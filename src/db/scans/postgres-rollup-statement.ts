@@ -3,91 +3,114 @@
 // and adds the summed deltas to the roll-ups and item counters, in the same transaction as the
 // roll-ups' cursor moves past the slice. Counter rows are only ever incremented in place and
 // touched in key order.
-import { firstVisitsInBatch, scanDay, sumBatch, variantKey } from '../../domain/scans/scan-batch.ts';
+import { type BatchDeltas, firstVisitsInBatch, scanDay, sumBatch, variantKey } from '../../domain/scans/scan-batch.ts';
 import { bucketOf } from '../../domain/stats/scan-buckets.ts';
 import { integerArray, textArray } from '../postgres/pg-array-literal.ts';
 import type { LoggedScan } from './logged-scan.ts';
 
-export function rollupParameters(scans: readonly LoggedScan[]): string[] {
-  const firsts = firstVisitsInBatch(scans);
+/** The statement's bigint[] parameters ($n); the rest are text[] (timestamptz[] for 18 and 19). */
+const INTEGER_PARAMETERS = new Set([1, 5, 7, 8, 9, 14, 16, 17, 22, 23, 24, 29, 32, 35, 38, 40, 43]);
+
+/** A slice's sums, made in a first step so the thread can answer other work before the second. */
+export interface SliceSums {
+  scans: readonly LoggedScan[];
+  /** Whether each scan may be its visitor's first of the item that day (the database decides). */
+  firsts: boolean[];
+  deltas: BatchDeltas;
+}
+
+export function sliceSums(scans: readonly LoggedScan[]): SliceSums {
   // Unique counts are the database's to decide (scan_visitors), so none are summed here.
-  const deltas = sumBatch(scans, []);
-  const visits = scans
-    .filter((_, i) => firsts[i])
-    .map((s) => ({
-      itemId: s.itemId,
-      accountId: s.accountId,
-      day: scanDay(s),
-      hash: s.visitorHash,
-      bucket: bucketOf(s.ms ?? Date.parse(s.scannedAt)),
-      variant: variantKey(s.ruleId, s.variant),
-      id: s.id,
-    }))
-    .sort((a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day) || compare(a.hash, b.hash));
-  const buckets = deltas.buckets.sort((a, b) => compare(a.itemId, b.itemId) || a.bucket - b.bucket);
-  const dims = deltas.dims.sort(
-    (a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day) || compare(a.dim, b.dim) || compare(a.value, b.value),
-  );
-  const items = deltas.items.sort((a, b) => compare(a.itemId, b.itemId));
-  const accountBuckets = deltas.accountBuckets.sort((a, b) => compare(a.accountId, b.accountId) || a.bucket - b.bucket);
-  const accountDims = deltas.accountDims.sort(
-    (a, b) => compare(a.accountId, b.accountId) || compare(a.day, b.day) || compare(a.dim, b.dim) || compare(a.value, b.value),
-  );
-  const quarterDims = deltas.quarterDims.sort(
-    (a, b) => compare(a.itemId, b.itemId) || a.bucket - b.bucket || compare(a.dim, b.dim) || compare(a.value, b.value),
-  );
-  const accountQuarterDims = deltas.accountQuarterDims.sort(
-    (a, b) => compare(a.accountId, b.accountId) || a.bucket - b.bucket || compare(a.dim, b.dim) || compare(a.value, b.value),
-  );
-  const itemDays = deltas.itemDays.sort((a, b) => compare(a.itemId, b.itemId) || compare(a.day, b.day));
-  const text = <T>(rows: readonly T[], f: (row: T) => string | null) => textArray(rows.map(f));
-  const int = <T>(rows: readonly T[], f: (row: T) => number) => integerArray(rows.map(f));
-  return [
-    int(visits, (v) => v.id),
-    text(visits, (v) => v.itemId),
-    text(visits, (v) => v.day),
-    text(visits, (v) => v.hash),
-    int(visits, (v) => v.bucket),
-    text(buckets, (b) => b.itemId),
-    int(buckets, (b) => b.bucket),
-    int(buckets, (b) => b.scans),
-    int(buckets, (b) => b.botScans),
-    text(dims, (d) => d.itemId),
-    text(dims, (d) => d.day),
-    text(dims, (d) => d.dim),
-    text(dims, (d) => d.value),
-    int(dims, (d) => d.scans),
-    text(items, (i) => i.itemId),
-    int(items, (i) => i.scans),
-    int(items, (i) => i.botScans),
-    text(items, (i) => i.first),
-    text(items, (i) => i.last),
-    text(visits, (v) => v.accountId),
-    text(accountBuckets, (b) => b.accountId),
-    int(accountBuckets, (b) => b.bucket),
-    int(accountBuckets, (b) => b.scans),
-    int(accountBuckets, (b) => b.botScans),
-    text(accountDims, (d) => d.accountId),
-    text(accountDims, (d) => d.day),
-    text(accountDims, (d) => d.dim),
-    text(accountDims, (d) => d.value),
-    int(accountDims, (d) => d.scans),
-    text(itemDays, (d) => d.itemId),
-    text(itemDays, (d) => d.day),
-    int(itemDays, (d) => d.scans),
-    text(items, (i) => i.accountId),
-    text(quarterDims, (d) => d.itemId),
-    int(quarterDims, (d) => d.bucket),
-    text(quarterDims, (d) => d.dim),
-    text(quarterDims, (d) => d.value),
-    int(quarterDims, (d) => d.scans),
-    text(accountQuarterDims, (d) => d.accountId),
-    int(accountQuarterDims, (d) => d.bucket),
-    text(accountQuarterDims, (d) => d.dim),
-    text(accountQuarterDims, (d) => d.value),
-    int(accountQuarterDims, (d) => d.scans),
-    text(visits, (v) => v.variant),
-  ];
+  return { scans, firsts: firstVisitsInBatch(scans), deltas: sumBatch(scans, []) };
+}
+
+/**
+ * The statement's 44 array parameters for a slice, a few columns at a time: the caller lets the
+ * thread that answers short links take other work at each yield (a spread slice of 2,000 scans
+ * is some 25,000 array elements, 10 to 20 ms in all). Only the items are sorted here (their
+ * update takes rows in the order given); every other input is ordered by the statement itself.
+ */
+export function* rollupParameterSteps({ scans, firsts, deltas }: SliceSums): Generator<void, string[], void> {
+  const out = new Array<string>(44);
+  // Parameter $n is cols[n - 1], written out as its array literal once filled.
+  const cols: (string | number | null)[][] = Array.from({ length: 44 }, () => []);
+  const col = (n: number) => cols[n - 1] as (string | number | null)[];
+  const done = (...params: number[]) => {
+    for (const n of params)
+      out[n - 1] = INTEGER_PARAMETERS.has(n) ? integerArray(col(n) as number[]) : textArray(col(n) as (string | null)[]);
+  };
+  for (let i = 0; i < scans.length; i++) {
+    if (!firsts[i]) continue;
+    const s = scans[i] as LoggedScan;
+    col(1).push(s.id);
+    col(2).push(s.itemId);
+    col(3).push(scanDay(s));
+    col(4).push(s.visitorHash);
+    col(5).push(bucketOf(s.ms ?? Date.parse(s.scannedAt)));
+    col(20).push(s.accountId);
+    col(44).push(variantKey(s.ruleId, s.variant));
+  }
+  for (const b of deltas.buckets) {
+    col(6).push(b.itemId);
+    col(7).push(b.bucket);
+    col(8).push(b.scans);
+    col(9).push(b.botScans);
+  }
+  for (const i of deltas.items.sort((a, b) => compare(a.itemId, b.itemId))) {
+    col(15).push(i.itemId);
+    col(16).push(i.scans);
+    col(17).push(i.botScans);
+    col(18).push(i.first);
+    col(19).push(i.last);
+    col(33).push(i.accountId);
+  }
+  for (const d of deltas.itemDays) {
+    col(30).push(d.itemId);
+    col(31).push(d.day);
+    col(32).push(d.scans);
+  }
+  done(1, 2, 3, 4, 5, 20, 44, 6, 7, 8, 9, 15, 16, 17, 18, 19, 33, 30, 31, 32);
+  yield;
+  for (const d of deltas.dims) {
+    col(10).push(d.itemId);
+    col(11).push(d.day);
+    col(12).push(d.dim);
+    col(13).push(d.value);
+    col(14).push(d.scans);
+  }
+  done(10, 11, 12, 13, 14);
+  yield;
+  for (const d of deltas.quarterDims) {
+    col(34).push(d.itemId);
+    col(35).push(d.bucket);
+    col(36).push(d.dim);
+    col(37).push(d.value);
+    col(38).push(d.scans);
+  }
+  done(34, 35, 36, 37, 38);
+  yield;
+  for (const b of deltas.accountBuckets) {
+    col(21).push(b.accountId);
+    col(22).push(b.bucket);
+    col(23).push(b.scans);
+    col(24).push(b.botScans);
+  }
+  for (const d of deltas.accountDims) {
+    col(25).push(d.accountId);
+    col(26).push(d.day);
+    col(27).push(d.dim);
+    col(28).push(d.value);
+    col(29).push(d.scans);
+  }
+  for (const d of deltas.accountQuarterDims) {
+    col(39).push(d.accountId);
+    col(40).push(d.bucket);
+    col(41).push(d.dim);
+    col(42).push(d.value);
+    col(43).push(d.scans);
+  }
+  done(21, 22, 23, 24, 25, 26, 27, 28, 29, 39, 40, 41, 42, 43);
+  return out;
 }
 
 function compare(a: string, b: string): number {

@@ -154,23 +154,38 @@ export function scanDay(s: ScanEvent): string {
   return s.day ?? utcDay(s.ms ?? Date.parse(s.scannedAt));
 }
 
-/** One value→count map per dimension. */
-type DimCounts = Map<string, number>[];
+/**
+ * A value→count map per dimension, made when the dimension gets its first value: a scan of a
+ * code without rules fills five of the ten, and in a long tail most buckets hold one scan.
+ */
+type DimCounts = (Map<string, number> | undefined)[];
 
 function newDimCounts(): DimCounts {
-  return ITEM_DIMENSIONS.map(() => new Map<string, number>());
+  return new Array<Map<string, number> | undefined>(ITEM_DIMENSIONS.length);
 }
 
 function bump(counts: DimCounts, d: number, value: string): void {
-  const m = counts[d] as Map<string, number>;
-  m.set(value, (m.get(value) ?? 0) + 1);
+  const m = counts[d];
+  if (m === undefined) counts[d] = new Map<string, number>().set(value, 1);
+  else m.set(value, (m.get(value) ?? 0) + 1);
 }
 
 function addCounts(into: DimCounts, from: DimCounts): void {
-  from.forEach((counts, d) => {
-    const target = into[d] as Map<string, number>;
-    for (const [value, scans] of counts) target.set(value, (target.get(value) ?? 0) + scans);
-  });
+  for (let d = 0; d < from.length; d++) {
+    const counts = from[d];
+    if (counts === undefined) continue;
+    const target = into[d];
+    if (target === undefined) into[d] = new Map(counts);
+    else for (const [value, scans] of counts) target.set(value, (target.get(value) ?? 0) + scans);
+  }
+}
+
+/** Calls `f` for each dimension's each value, up to dimension `limit` (exclusive). */
+function eachCount(counts: DimCounts, limit: number, f: (d: number, value: string, scans: number) => void): void {
+  for (let d = 0; d < limit; d++) {
+    const m = counts[d];
+    if (m !== undefined) for (const [value, scans] of m) f(d, value, scans);
+  }
 }
 
 interface BucketSums {
@@ -247,7 +262,9 @@ export function sumBatch(scans: readonly ScanEvent[], isNew: readonly boolean[])
 interface DaySums {
   scans: number;
   uniqueScans: number;
+  /** The first bucket's own counts until a second bucket of the day is added (copied then). */
   dims: DimCounts;
+  shared: boolean;
 }
 
 // Per-scan work is one map update per dimension, in the scan's quarter hour; the UTC days and
@@ -285,15 +302,21 @@ function flatten(items: Map<string, ItemSums>): BatchDeltas {
       a.delta.uniqueScans += b.uniqueScans;
       a.delta.botScans += b.botScans;
       if (dims === null) continue;
-      dims.forEach((counts, d) => {
-        for (const [value, scans] of counts)
-          out.quarterDims.push({ itemId, bucket: b.bucket, dim: ITEM_DIMENSIONS[d] as string, value, scans });
-      });
+      eachCount(dims, ITEM_DIMENSIONS.length, (d, value, scans) =>
+        out.quarterDims.push({ itemId, bucket: b.bucket, dim: ITEM_DIMENSIONS[d] as string, value, scans }),
+      );
       addCounts((a.dims ??= newDimCounts()), dims);
-      let daySums = days.get(day);
+      const daySums = days.get(day);
       if (daySums === undefined) {
-        daySums = { scans: 0, uniqueScans: 0, dims: newDimCounts() };
-        days.set(day, daySums);
+        // A day of one bucket (the common case) sums to that bucket: no copy.
+        days.set(day, { scans: b.scans, uniqueScans: b.uniqueScans, dims, shared: true });
+        continue;
+      }
+      if (daySums.shared) {
+        const own = newDimCounts();
+        addCounts(own, daySums.dims);
+        daySums.dims = own;
+        daySums.shared = false;
       }
       daySums.scans += b.scans;
       daySums.uniqueScans += b.uniqueScans;
@@ -306,9 +329,10 @@ function flatten(items: Map<string, ItemSums>): BatchDeltas {
     }
     for (const [day, daySums] of days) {
       out.itemDays.push({ itemId, day, scans: daySums.scans, uniqueScans: daySums.uniqueScans });
-      daySums.dims.forEach((counts, d) => {
-        for (const [value, scans] of counts) out.dims.push({ itemId, day, dim: ITEM_DIMENSIONS[d] as string, value, scans });
-      });
+      eachCount(daySums.dims, ITEM_DIMENSIONS.length, (d, value, scans) =>
+        out.dims.push({ itemId, day, dim: ITEM_DIMENSIONS[d] as string, value, scans }),
+      );
+      // The item's rows are out, so its counts may become the account's day (added to after).
       const aDims = aDays.get(day);
       if (aDims === undefined) aDays.set(day, daySums.dims);
       else addCounts(aDims, daySums.dims);
@@ -317,19 +341,18 @@ function flatten(items: Map<string, ItemSums>): BatchDeltas {
   for (const [accountId, buckets] of accountBuckets) {
     for (const { delta, dims } of buckets.values()) {
       out.accountBuckets.push(delta);
-      dims?.forEach((counts, d) => {
-        if (d >= DIMENSIONS.length) return; // the account roll-ups keep the visitor's breakdowns only
-        for (const [value, scans] of counts)
-          out.accountQuarterDims.push({ accountId, bucket: delta.bucket, dim: DIMENSIONS[d] as string, value, scans });
-      });
+      // The account roll-ups keep the visitor's breakdowns only.
+      if (dims !== null)
+        eachCount(dims, DIMENSIONS.length, (d, value, scans) =>
+          out.accountQuarterDims.push({ accountId, bucket: delta.bucket, dim: DIMENSIONS[d] as string, value, scans }),
+        );
     }
   }
   for (const [accountId, days] of accountDays) {
     for (const [day, dims] of days) {
-      dims.forEach((counts, d) => {
-        if (d >= DIMENSIONS.length) return;
-        for (const [value, scans] of counts) out.accountDims.push({ accountId, day, dim: DIMENSIONS[d] as string, value, scans });
-      });
+      eachCount(dims, DIMENSIONS.length, (d, value, scans) =>
+        out.accountDims.push({ accountId, day, dim: DIMENSIONS[d] as string, value, scans }),
+      );
     }
   }
   return out;
