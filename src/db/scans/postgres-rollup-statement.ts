@@ -3,7 +3,7 @@
 // and adds the summed deltas to the roll-ups and item counters, in the same transaction as the
 // roll-ups' cursor moves past the slice. Counter rows are only ever incremented in place and
 // touched in key order.
-import { type BatchDeltas, firstVisitsInBatch, scanDay, sumBatch, variantKey } from '../../domain/scans/scan-batch.ts';
+import { firstVisitsInBatch, scanDay, sumBatch, variantKey } from '../../domain/scans/scan-batch.ts';
 import { bucketOf } from '../../domain/stats/scan-buckets.ts';
 import { integerArray, textArray } from '../postgres/pg-array-literal.ts';
 import type { LoggedScan } from './logged-scan.ts';
@@ -11,26 +11,17 @@ import type { LoggedScan } from './logged-scan.ts';
 /** The statement's bigint[] parameters ($n); the rest are text[] (timestamptz[] for 18 and 19). */
 const INTEGER_PARAMETERS = new Set([1, 5, 7, 8, 9, 14, 16, 17, 22, 23, 24, 29, 32, 35, 38, 40, 43]);
 
-/** A slice's sums, made in a first step so the thread can answer other work before the second. */
-export interface SliceSums {
-  scans: readonly LoggedScan[];
-  /** Whether each scan may be its visitor's first of the item that day (the database decides). */
-  firsts: boolean[];
-  deltas: BatchDeltas;
-}
-
-export function sliceSums(scans: readonly LoggedScan[]): SliceSums {
-  // Unique counts are the database's to decide (scan_visitors), so none are summed here.
-  return { scans, firsts: firstVisitsInBatch(scans), deltas: sumBatch(scans, []) };
-}
-
 /**
- * The statement's 44 array parameters for a slice, a few columns at a time: the caller lets the
- * thread that answers short links take other work at each yield (a spread slice of 2,000 scans
- * is some 25,000 array elements, 10 to 20 ms in all). Only the items are sorted here (their
- * update takes rows in the order given); every other input is ordered by the statement itself.
+ * The statement's 44 array parameters for a slice, in five steps (the sums, then a few columns at
+ * a time): the caller lets the thread that answers short links take other work at each yield (a
+ * spread slice of 2,000 scans is some 25,000 array elements, 15 to 25 ms in all). Only the items
+ * are sorted here (their update takes rows in the order given); the statement orders the rest.
  */
-export function* rollupParameterSteps({ scans, firsts, deltas }: SliceSums): Generator<void, string[], void> {
+export function* rollupParameterSteps(scans: readonly LoggedScan[]): Generator<void, string[], void> {
+  const firsts = firstVisitsInBatch(scans);
+  // Unique counts are the database's to decide (scan_visitors), so none are summed here.
+  const deltas = sumBatch(scans, []);
+  yield;
   const out = new Array<string>(44);
   // Parameter $n is cols[n - 1], written out as its array literal once filled.
   const cols: (string | number | null)[][] = Array.from({ length: 44 }, () => []);

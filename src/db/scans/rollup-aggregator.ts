@@ -10,7 +10,7 @@ import type pg from 'pg';
 import { ServiceBusyError } from '../../domain/errors.ts';
 import type { CommitGate, Db } from '../database.ts';
 import { LOGGED_SCAN_COLUMNS, type LoggedScan, type LoggedScanRow, toLoggedScan } from './logged-scan.ts';
-import { APPLY_SLICE, rollupParameterSteps, sliceSums } from './postgres-rollup-statement.ts';
+import { APPLY_SLICE, rollupParameterSteps } from './postgres-rollup-statement.ts';
 import { SqliteRollups } from './sqlite-rollups.ts';
 
 export interface AggregatorLag {
@@ -432,7 +432,7 @@ function sameIds(ids: readonly number[], other: readonly (number | { id: number 
  * a spread slice of 2,000 scans takes 15 to 25 ms of the thread that answers short links in all.
  */
 async function statementValues(scans: readonly LoggedScan[]): Promise<string[]> {
-  const steps = rollupParameterSteps(sliceSums(scans));
+  const steps = rollupParameterSteps(scans);
   for (;;) {
     await nextTurn();
     const step = steps.next();
