@@ -2,6 +2,7 @@
 // with their ids in the log) rather than reading them back: the roll-ups must still be exactly
 // the log's, including when scans past the cursor were taken out of the log before the slice.
 import { sql } from 'kysely';
+import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { ApiKeysRepository } from '../../src/db/accounts/api-keys-repository.ts';
 import type { Db } from '../../src/db/database.ts';
@@ -199,9 +200,27 @@ describe.skipIf(!ON_POSTGRES)('the aggregator handed committed batches (PostgreS
     const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<unknown>;
     const aheads: number[][] = [];
     let changed: { id: number; device: string } | null = null;
+    // A slice's statement waits until the read ahead begun beside it is done (and the test's change
+    // made): a slice made ahead is only taken once read, and these slices of two codes are quick.
+    let reading: Promise<void> = Promise.resolve();
+    const wrapped = new WeakSet<pg.PoolClient>();
+    const holdStatement = (client: pg.PoolClient) => {
+      if (wrapped.has(client)) return;
+      wrapped.add(client);
+      const clientQuery = client.query.bind(client) as (...args: unknown[]) => unknown;
+      client.query = ((...args: unknown[]) => {
+        const config = args[0];
+        const named = typeof config === 'object' && config !== null && (config as { name?: string }).name === 'qrtrack_apply_rollups';
+        return named ? reading.then(() => clientQuery(...args)) : clientQuery(...args);
+      }) as unknown as typeof client.query;
+    };
+    pool.on('acquire', holdStatement);
     pool.query = (async (text: string, values?: unknown[]) => {
+      if (typeof text !== 'string' || !text.includes('left join qr_items')) return query(text, values);
+      let done = () => {};
+      reading = new Promise((resolve) => (done = resolve));
       const result = await query(text, values);
-      if (typeof text === 'string' && text.includes('left join qr_items')) {
+      {
         const [from, upTo] = (values ?? []).map(Number) as [number, number];
         aheads.push([from, upTo]);
         const first = await query('select id, device from scans where id > $1 and id <= $2 order by id limit 1', [from, upTo]);
@@ -213,10 +232,12 @@ describe.skipIf(!ON_POSTGRES)('the aggregator handed committed batches (PostgreS
           await query(`update scans set device = 'tablet' where id = $1`, [row.id]);
         } else if (aheads.length === 2) await query('delete from scans where id = $1', [row.id]);
       }
+      done();
       return result;
     }) as unknown as typeof pool.query;
     await rollups.catchUp();
     pool.query = query as unknown as typeof pool.query;
+    pool.off('acquire', holdStatement);
     expect(aheads).toHaveLength(2);
     const tablets = await sql<{ n: string }>`select count(*) as n from scan_dims_daily where dim = 'device' and value = 'tablet'`.execute(
       db.kysely,
@@ -229,6 +250,33 @@ describe.skipIf(!ON_POSTGRES)('the aggregator handed committed batches (PostgreS
     await sql`update scans set device = ${restore.device} where id = ${restore.id}`.execute(db.kysely);
     const expected = await expectedRollups(db);
     expect(expected.logged).toBe(4_999);
+    expect(expected.position).toBe(5_000);
+    expect(await storedRollups(db)).toEqual(expected.snapshot);
+  });
+
+  it('does not wait under its lock for a slice read ahead that still needs the database', async () => {
+    const db = await openFreshDatabase();
+    const { accountId, ids, rollups, other } = await pgSetUp(db);
+    const pool = db.pool as NonNullable<Db['pool']>;
+    await Promise.all(workload(accountId, ids, 5_000, 42).map((scan) => other.record(scan)));
+    // Reads ahead answer only once the roll-ups have caught up: as when every pooled connection is
+    // held by a forget waiting for the aggregator's lock. Waiting for them would never end.
+    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<unknown>;
+    let caughtUp = () => {};
+    const after = new Promise<void>((resolve) => (caughtUp = resolve));
+    let held = 0;
+    pool.query = (async (text: string, values?: unknown[]) => {
+      if (typeof text !== 'string' || !text.includes('left join qr_items')) return query(text, values);
+      held++;
+      await after;
+      return query(text, values);
+    }) as unknown as typeof pool.query;
+    await rollups.catchUp();
+    caughtUp();
+    pool.query = query as unknown as typeof pool.query;
+    expect(held).toBe(2);
+    const expected = await expectedRollups(db);
+    expect(expected.logged).toBe(5_000);
     expect(expected.position).toBe(5_000);
     expect(await storedRollups(db)).toEqual(expected.snapshot);
   });

@@ -304,7 +304,7 @@ class PostgresAggregator extends Aggregator {
   /** The log's settled end as last read under the lock: slices up to it need no new lock. */
   private settled = 0;
   /** The next slice, read and summed while the one before it runs (null: none under way). */
-  private ahead: Promise<AheadSlice | null> | null = null;
+  private ahead: { slice: Promise<AheadSlice | null>; read: boolean } | null = null;
 
   constructor(private readonly pool: pg.Pool) {
     super();
@@ -381,26 +381,31 @@ class PostgresAggregator extends Aggregator {
    * log into the same ranges), else from the log. Nothing adds to a settled range; a forget or a
    * retention slice may take scans out of it, but they take the aggregator's lock, held here.
    */
-  private async makeSlice(q: Queryable, from: number, upTo: number): Promise<AheadSlice> {
+  private async makeSlice(q: Queryable, from: number, upTo: number, onRead?: () => void): Promise<AheadSlice> {
     const kept = this.handed.filter((s) => s.id > from && s.id <= upTo);
     const ids = kept.length === 0 ? null : await rangeIds(q, from, upTo);
     const slice = ids !== null && sameIds(ids, kept) ? { logged: ids.length, scans: kept } : await readSlice(q, from, upTo);
+    onRead?.();
     return { from, upTo, logged: slice.logged, values: slice.scans.length === 0 ? null : await statementValues(slice.scans) };
   }
 
   /** makeSlice outside the lock, for the slice after the one being applied. */
-  private async makeAhead(from: number, upTo: number): Promise<AheadSlice | null> {
-    try {
-      return await this.makeSlice(this.pool, from, upTo);
-    } catch {
-      return null; // made again under the lock, where an error counts
-    }
+  private makeAhead(from: number, upTo: number): NonNullable<PostgresAggregator['ahead']> {
+    const ahead = { slice: Promise.resolve<AheadSlice | null>(null), read: false };
+    ahead.slice = this.makeSlice(this.pool, from, upTo, () => {
+      ahead.read = true;
+    }).catch(() => null); // made again under the lock, where an error counts
+    return ahead;
   }
 
   /** The slice made ahead, if it is this range's and the log still holds exactly its scans. */
   private async takeAhead(client: pg.PoolClient, from: number, upTo: number): Promise<AheadSlice | null> {
-    const ahead = this.ahead === null ? null : await this.ahead;
+    const made = this.ahead;
     this.ahead = null;
+    // Not waited for while it still needs the database: it reads on a pooled connection, and a
+    // forget holding one may be waiting for the lock this slice holds.
+    if (made === null || !made.read) return null;
+    const ahead = await made.slice;
     if (ahead === null || ahead.from !== from || ahead.upTo !== upTo) return null;
     // Made without the lock: a forget or a retention slice may have taken scans out since. Nothing
     // is ever added to a settled range and ids are never used twice, so the same count is the same scans.
