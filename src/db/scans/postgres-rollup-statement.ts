@@ -30,6 +30,23 @@ export function* rollupParameterSteps(scans: readonly LoggedScan[]): Generator<v
     for (const n of params)
       out[n - 1] = INTEGER_PARAMETERS.has(n) ? integerArray(col(n) as number[]) : textArray(col(n) as (string | null)[]);
   };
+  // A breakdown's five columns, from parameter `first` on: its key (item or account), its time
+  // (day or quarter hour), the dimension, the value and the scans.
+  const breakdown = <T extends { dim: string; value: string; scans: number }>(
+    rows: readonly T[],
+    first: number,
+    key: (row: T) => string,
+    time: (row: T) => string | number,
+  ) => {
+    for (const r of rows) {
+      col(first).push(key(r));
+      col(first + 1).push(time(r));
+      col(first + 2).push(r.dim);
+      col(first + 3).push(r.value);
+      col(first + 4).push(r.scans);
+    }
+    done(first, first + 1, first + 2, first + 3, first + 4);
+  };
   for (let i = 0; i < scans.length; i++) {
     if (!firsts[i]) continue;
     const s = scans[i] as LoggedScan;
@@ -62,23 +79,19 @@ export function* rollupParameterSteps(scans: readonly LoggedScan[]): Generator<v
   }
   done(1, 2, 3, 4, 5, 20, 44, 6, 7, 8, 9, 15, 16, 17, 18, 19, 33, 30, 31, 32);
   yield;
-  for (const d of deltas.dims) {
-    col(10).push(d.itemId);
-    col(11).push(d.day);
-    col(12).push(d.dim);
-    col(13).push(d.value);
-    col(14).push(d.scans);
-  }
-  done(10, 11, 12, 13, 14);
+  breakdown(
+    deltas.dims,
+    10,
+    (d) => d.itemId,
+    (d) => d.day,
+  );
   yield;
-  for (const d of deltas.quarterDims) {
-    col(34).push(d.itemId);
-    col(35).push(d.bucket);
-    col(36).push(d.dim);
-    col(37).push(d.value);
-    col(38).push(d.scans);
-  }
-  done(34, 35, 36, 37, 38);
+  breakdown(
+    deltas.quarterDims,
+    34,
+    (d) => d.itemId,
+    (d) => d.bucket,
+  );
   yield;
   for (const b of deltas.accountBuckets) {
     col(21).push(b.accountId);
@@ -86,21 +99,19 @@ export function* rollupParameterSteps(scans: readonly LoggedScan[]): Generator<v
     col(23).push(b.scans);
     col(24).push(b.botScans);
   }
-  for (const d of deltas.accountDims) {
-    col(25).push(d.accountId);
-    col(26).push(d.day);
-    col(27).push(d.dim);
-    col(28).push(d.value);
-    col(29).push(d.scans);
-  }
-  for (const d of deltas.accountQuarterDims) {
-    col(39).push(d.accountId);
-    col(40).push(d.bucket);
-    col(41).push(d.dim);
-    col(42).push(d.value);
-    col(43).push(d.scans);
-  }
-  done(21, 22, 23, 24, 25, 26, 27, 28, 29, 39, 40, 41, 42, 43);
+  done(21, 22, 23, 24);
+  breakdown(
+    deltas.accountDims,
+    25,
+    (d) => d.accountId,
+    (d) => d.day,
+  );
+  breakdown(
+    deltas.accountQuarterDims,
+    39,
+    (d) => d.accountId,
+    (d) => d.bucket,
+  );
   return out;
 }
 
